@@ -1,0 +1,28 @@
+"""tutorial — how an Anthropic Messages request becomes chat messages and a tool schema.
+
+The translation (Action 2 of the walk-through) is `tutorial.translate`; everything else
+in the package serves it: the request contract, the trace, the loss report, the way
+back, diagrams and the notebook playground. Heavy parts (graphviz, ipywidgets, jinja2)
+load only when asked for, so `import tutorial` stays fast.
+"""
+
+from .errors import RequestError
+from .examples import readme_request, readme_tools_schema, readme_translated
+from .preprocess import preprocess
+from .trace import Trace, trace
+from .translate import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
+
+__all__ = [
+    "RequestError",
+    "Trace",
+    "flatten_content",
+    "preprocess",
+    "readme_request",
+    "readme_tools_schema",
+    "readme_translated",
+    "tool_call_dict",
+    "tools_to_chat_tools",
+    "trace",
+    "translate",
+    "translate_messages",
+]

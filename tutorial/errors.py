@@ -1,0 +1,34 @@
+"""`RequestError`: bad input, reported at the place in the body where it is wrong."""
+
+from __future__ import annotations
+
+from typing import Union
+
+Location = tuple[Union[str, int], ...]
+
+
+def format_location(location: Location) -> str:
+    """("messages", 2, "content", 0, "tool_use_id") -> "messages[2].content[0].tool_use_id".
+
+    The empty location is the body itself, written "body".
+    """
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "body"
+
+
+class RequestError(ValueError):
+    """A request the translation cannot take, with the place that is wrong.
+
+    `str(error)` starts with the location ("messages[2].content[0].tool_use_id: ...");
+    `error.location` holds the same place as a tuple, for programs.
+    """
+
+    def __init__(self, location: Location, problem: str):
+        self.location = tuple(location)
+        self.problem = problem
+        super().__init__(f"{format_location(self.location)}: {problem}")

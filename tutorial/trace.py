@@ -1,0 +1,208 @@
+"""`trace(body)`: run preprocess + translate and keep every stage's input and output.
+
+The translation module never knows it is being watched. `trace` runs the *same*
+functions, rebound to a private copy of their module's namespace in which the helpers
+(`flatten_content`, `tool_call_dict`, ...) are wrapped by recorders. So the core stays
+free of bookkeeping, costs nothing when no trace is taken, and what the trace shows is
+what `translate` does — not a re-enactment of it.
+
+Where an input came from (`messages[2].content[0].content`) is found by identity: the
+helpers receive the very objects of the body, and an index maps each object to its path.
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from . import contract, losses, openai_target
+from . import translate as chat_template
+from .errors import format_location
+from .preprocess import preprocess
+
+
+@dataclass(frozen=True)
+class Step:
+    """One call of a stage: `name` of the function, its `input` (a dict of the named
+    arguments when it takes several), its `output`, and the `path` the input came from."""
+
+    name: str
+    input: Any
+    output: Any
+    path: str
+
+
+@dataclass(frozen=True)
+class Produced:
+    """Which part of the body produced which translated messages, and through which helpers.
+    An empty `via` means the text was taken directly."""
+
+    source: str
+    outputs: tuple[int, ...]
+    via: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    target: str
+    body: dict  # as given
+    preprocessed: dict  # what translate saw; paths refer to it
+    steps: list[Step]
+    translated: list[dict]
+    tools_schema: Optional[list[dict]]
+    losses: list[losses.Loss]
+    produced: list[Produced] = field(default_factory=list)
+
+    def step(self, name: str, index: int = 0) -> Step:
+        """The `index`-th step called `name` (a convenience for notebooks)."""
+        return [s for s in self.steps if s.name == name][index]
+
+
+@dataclass(frozen=True)
+class _Target:
+    module: types.ModuleType
+    messages: str  # the messages path
+    tools: str  # the tools path
+    helpers: tuple[str, ...]  # recorded as steps
+    units: tuple[str, ...]  # functions whose result messages are attributed to their input
+
+
+TARGETS = {
+    "chat_template": _Target(
+        chat_template,
+        "chat_template_messages",
+        "chat_template_tools",
+        helpers=("flatten_content", "tool_call_dict"),
+        units=("system_messages", "chat_template_message", "user_block_message"),
+    ),
+    "openai": _Target(
+        openai_target,
+        "openai_messages",
+        "openai_tools",
+        helpers=("system_text", "content_part", "tool_result_messages", "openai_tool_call"),
+        units=("openai_system_messages", "openai_message", "tool_result_messages"),
+    ),
+}
+
+
+def trace(body: dict, *, target: str = "chat_template") -> Trace:
+    """Run `preprocess` and `translate` on `body`, recording every stage."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {tuple(TARGETS)}, got {target!r}")
+    spec = TARGETS[target]
+    contract.check_body(body)
+    folded = preprocess(body)
+    if target == "openai":
+        openai_target.reject_uncarriable(folded)
+
+    recorder = _Recorder(folded)
+    namespace = recorder.rebind(spec)
+    messages, system, tools = folded["messages"], folded.get("system"), folded.get("tools")
+    translated = namespace[spec.messages](messages, system)
+    recorder.steps.append(Step("translate_messages", {"messages": messages, "system": system}, translated, "body"))
+    tools_schema = namespace[spec.tools](tools)
+    recorder.steps.append(Step("tools_to_chat_tools", tools, tools_schema, "tools"))
+
+    return Trace(
+        target=target,
+        body=body,
+        preprocessed=folded,
+        steps=recorder.steps,
+        translated=translated,
+        tools_schema=tools_schema,
+        losses=losses.report(folded, target),
+        produced=recorder.produced(translated),
+    )
+
+
+class _Recorder:
+    def __init__(self, body: dict):
+        self.body = body
+        self.steps: list[Step] = []
+        self._paths = _index(body)
+        self._open: list[tuple[Any, tuple, list]] = []  # units being run: (input, location, helpers)
+        self._units: list[tuple[tuple, list, tuple]] = []  # finished: (location, helpers, messages)
+        self._depth = 0  # > 0 while a recorded helper runs: its inner helper calls are part of it
+
+    def rebind(self, spec: _Target) -> dict:
+        """A copy of the target module's namespace whose functions call each other there,
+        with the helpers and units replaced by recording wrappers."""
+        namespace = dict(vars(spec.module))
+        for name, value in vars(spec.module).items():
+            if isinstance(value, types.FunctionType) and value.__module__ == spec.module.__name__:
+                copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__, value.__closure__)
+                copy.__kwdefaults__ = value.__kwdefaults__
+                namespace[name] = copy
+        for name in set(spec.helpers) | set(spec.units):
+            namespace[name] = self._wrap(name, namespace[name], name in spec.helpers, name in spec.units)
+        return namespace
+
+    def _wrap(self, name: str, function: Callable, is_helper: bool, is_unit: bool) -> Callable:
+        parameters = function.__code__.co_varnames[: function.__code__.co_argcount]
+
+        def recorded(*args):
+            record = is_helper and self._depth == 0
+            location = self._locate(name, args)
+            if is_unit:
+                self._open.append((args[0], location, []))
+            if record:
+                self._depth += 1
+            try:
+                result = function(*args)
+            finally:
+                if record:
+                    self._depth -= 1
+            if record:
+                value = args[0] if len(args) == 1 else dict(zip(parameters, args))
+                self.steps.append(Step(name, value, result, format_location(location)))
+                if self._open and not is_unit:  # the helper serves the innermost unit
+                    self._open[-1][2].append(name)
+            if is_unit:
+                _input, _location, helpers = self._open.pop()
+                if is_helper:
+                    helpers.insert(0, name)
+                # a snapshot: the caller may extend the very list a unit returned
+                self._units.append((location, helpers, tuple(result) if isinstance(result, list) else (result,)))
+            return result
+
+        return recorded
+
+    def _locate(self, name: str, args: tuple) -> tuple:
+        target = args[1] if name == "tool_call_dict" else args[0]
+        if id(target) in self._paths:
+            location = self._paths[id(target)]
+            return location[:-1] if name == "tool_call_dict" else location
+        if isinstance(target, list) and len(target) == 1 and id(target[0]) in self._paths:
+            return self._paths[id(target[0])]  # flatten_content([block]) for one block
+        # A string (or None): look among the children of the innermost open unit.
+        parent, location = (self._open[-1][0], self._open[-1][1]) if self._open else (self.body, ())
+        children = parent.items() if isinstance(parent, dict) else enumerate(parent if isinstance(parent, list) else [])
+        for key, child in children:
+            if child is target and target is not None:
+                return location + (key,)
+        return location
+
+    def produced(self, translated: list[dict]) -> list[Produced]:
+        """Attribute each translated message to the innermost unit that returned it."""
+        position = {id(message): i for i, message in enumerate(translated)}
+        claimed: set[int] = set()
+        found = []
+        for location, helpers, messages in self._units:  # inner units finish first
+            outputs = tuple(position[id(m)] for m in messages if id(m) in position and position[id(m)] not in claimed)
+            claimed.update(outputs)
+            if outputs:
+                found.append(Produced(format_location(location), outputs, tuple(helpers)))
+        return sorted(found, key=lambda p: p.outputs)
+
+
+def _index(value: Any, location: tuple = (), paths: Optional[dict] = None) -> dict[int, tuple]:
+    """id(object) -> location, for every dict and list in the body (first place wins)."""
+    paths = {} if paths is None else paths
+    if isinstance(value, (dict, list)):
+        paths.setdefault(id(value), location)
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in items:
+            if isinstance(child, (dict, list)):
+                _index(child, location + (key,), paths)
+    return paths

@@ -1,0 +1,211 @@
+"""Action 2: an Anthropic Messages request becomes chat messages and a tool schema.
+
+Read this file from top to bottom: it is the whole translation for the default target,
+"chat_template" — the shape the rollout adapter of the walk-through hands to a
+tokenizer's chat template. The second target, "openai", lives in `openai_target.py`.
+
+    translated, tools_schema = translate(body)
+
+runs two independent paths, messages first, then tools, and returns both to the caller
+(`BaseAdapter._run_turn` in the adapter) as an ordinary Python return value.
+
+Every helper takes and returns plain JSON values (dicts, lists, strings) and changes
+nothing it is given. Outputs may share nested values with the input (an `input_schema`,
+a tool call's arguments), as the adapter's do: copy before you mutate them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import contract
+
+TARGETS = ("chat_template", "openai")
+
+
+# ---------------------------------------------------------------------------
+# The entry point
+
+
+def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict], Optional[list[dict]]]:
+    """Action 2: `body` -> `(translated, tools_schema)`.
+
+    `tools_schema` is None when the request has no usable tools. Raises `RequestError`
+    (located, e.g. at `messages[2].content[0].tool_use_id`) before producing anything.
+    """
+    contract.check_body(body)
+    messages_path, tools_path = _paths(target)
+    if target == "openai":
+        _openai().reject_uncarriable(body)
+    translated = messages_path(body["messages"], body.get("system"))
+    tools_schema = tools_path(body.get("tools"))
+    return translated, tools_schema
+
+
+def translate_messages(messages: list, system: Any = None, *, target: str = "chat_template") -> list[dict]:
+    """The messages path on its own: history (and system prompt) -> chat messages."""
+    contract.check_messages(messages, system)
+    if target == "openai":
+        _openai().reject_uncarriable({"messages": messages})
+    return _paths(target)[0](messages, system)
+
+
+def tools_to_chat_tools(tools: Optional[list], *, target: str = "chat_template") -> Optional[list[dict]]:
+    """The tools path on its own: tool definitions -> function-tool schema (or None)."""
+    contract.check_tools(tools)
+    if target == "openai":
+        _openai().reject_uncarriable({"tools": tools})
+    return _paths(target)[1](tools)
+
+
+def _paths(target: str):
+    if target == "chat_template":
+        return chat_template_messages, chat_template_tools
+    if target == "openai":
+        return _openai().openai_messages, _openai().openai_tools
+    raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+
+
+def _openai():
+    from . import openai_target  # imported on first use: the default target never needs it
+
+    return openai_target
+
+
+# ---------------------------------------------------------------------------
+# The two helpers the walk-through names
+
+
+def flatten_content(content: Any) -> str:
+    """Any content value -> one string, for roles whose template wants plain text.
+
+    None is "", a string is itself, a single block counts as a one-block list, and a
+    list gives its non-empty parts joined by newlines.
+    """
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(text for text in map(_part_text, content) if text)
+
+
+def _part_text(part: Any) -> str:
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        return ""
+    kind = part.get("type")
+    if kind in ("text", "input_text", "output_text"):
+        return _string(part.get("text"))
+    if kind == "tool_result":
+        return flatten_content(part.get("content"))
+    if kind in ("image", "image_url", "input_image"):
+        # A text template cannot show pixels; a placeholder keeps the turn's shape.
+        return "[image omitted]"
+    if "content" in part:
+        return flatten_content(part["content"])
+    return _string(part.get("text"))
+
+
+def _string(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def tool_call_dict(name: str, arguments: Optional[dict]) -> dict:
+    """One historical tool call, in the shape a chat template iterates over.
+
+    The call's id is not a parameter: it is dropped on purpose. Ids are minted fresh for
+    every response, and the rollout adapter matches a sampled turn against the same
+    turn echoed back in the next request by dict equality, so an id would break the
+    match. For the same reason the arguments stay a dict, not JSON text: a template
+    wants a mapping, and dicts compare equal whatever their key order.
+    """
+    return {"type": "function", "function": {"name": name, "arguments": arguments or {}}}
+
+
+# ---------------------------------------------------------------------------
+# The messages path, one small function per kind of input
+
+
+def chat_template_messages(messages: list[dict], system: Any) -> list[dict]:
+    """Walk the history in order; each input message gives zero or more chat messages."""
+    translated = system_messages(system)
+    for message in messages:
+        translated.extend(chat_template_message(message))
+    return translated
+
+
+def system_messages(system: Any) -> list[dict]:
+    """The top-level system prompt becomes the first message (absent, "" or [] -> none)."""
+    if not system:
+        return []
+    if isinstance(system, str):
+        return [{"role": "system", "content": system}]
+    return [{"role": "system", "content": flatten_content(system)}]
+
+
+def chat_template_message(message: dict) -> list[dict]:
+    role, content = message["role"], message["content"]
+    if role == "system":  # a system message still inside the list (preprocess folds them)
+        return [{"role": "system", "content": flatten_content(content)}]
+    if isinstance(content, str):
+        return [{"role": role, "content": content}]
+    if role == "assistant":
+        return [assistant_message(content)]
+    # A user message gives one chat message per block. The chat template has a `tool`
+    # role for results, so a tool_result cannot share a message with the user's text:
+    # [tool_result, text] becomes a tool message followed by a user message.
+    return [user_block_message(block) for block in content]
+
+
+def user_block_message(block: dict) -> dict:
+    kind = block["type"]
+    if kind == "text":
+        return {"role": "user", "content": block["text"]}  # taken directly, no flattening
+    if kind == "tool_result":
+        # The template pairs results with calls by position, so tool_use_id is not kept.
+        return {"role": "tool", "content": flatten_content(block.get("content"))}
+    # Images, documents and block types this module does not know: whatever text they
+    # carry, else a placeholder that names the type (never the raw block with its data).
+    return {"role": "user", "content": flatten_content([block]) or f"[{kind} omitted]"}
+
+
+def assistant_message(blocks: list[dict]) -> dict:
+    """Text blocks -> content, thinking -> reasoning_content, tool_use -> tool_calls."""
+    message = {"role": "assistant", "content": "".join(b["text"] for b in blocks if b["type"] == "text")}
+    thinking = [b["thinking"] for b in blocks if b["type"] == "thinking"]
+    if thinking:  # signatures are dropped: a local model neither checks nor makes them
+        message["reasoning_content"] = "".join(thinking)
+    calls = [tool_call_dict(b["name"], b["input"]) for b in blocks if b["type"] == "tool_use"]
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+# ---------------------------------------------------------------------------
+# The tools path
+
+
+def chat_template_tools(tools: Optional[list[dict]]) -> Optional[list[dict]]:
+    """Available tools -> function tools. A different kind of data from `tool_calls`:
+    these declare what the model may call next, not what it called before."""
+    if not tools:
+        return None
+    return [function_tool(tool) for tool in tools]
+
+
+def function_tool(tool: dict) -> dict:
+    # Server tools (e.g. web_search_20250305) are kept in the same shape; only
+    # Anthropic's servers could run them, which the loss report says.
+    return {
+        "type": "function",
+        "function": {
+            "name": tool["name"],
+            "description": tool.get("description") or "",
+            "parameters": tool.get("input_schema") or {"type": "object", "properties": {}},
+        },
+    }
