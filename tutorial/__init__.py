@@ -10,7 +10,7 @@ from .errors import RequestError
 from .examples import readme_request, readme_tools_schema, readme_translated
 from .preprocess import preprocess
 from .trace import Trace, trace
-from .translate import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
+from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
 
 __all__ = [
     "RequestError",

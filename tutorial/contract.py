@@ -73,7 +73,7 @@ def _block_kind(value: Any) -> Optional[str]:
     kind = value.get("type")
     if not isinstance(kind, str):
         return "untyped block"
-    return f"{kind} block" if kind in _KNOWN_BLOCKS else "other block"
+    return _KNOWN_BLOCKS.get(kind, "other block")
 
 
 class ToolResultBlock(TypedDict):
@@ -84,7 +84,10 @@ class ToolResultBlock(TypedDict):
 
 
 def _nested_kind(value: Any) -> Optional[str]:
-    return "string item" if isinstance(value, str) else _block_kind(value)
+    if isinstance(value, dict):
+        kind = value.get("type")
+        return _KNOWN_BLOCKS.get(kind, "other block") if isinstance(kind, str) else "untyped block"
+    return "string item" if isinstance(value, str) else None
 
 
 _NOT_A_BLOCK = "must be a content block: an object with a string 'type'"
@@ -128,7 +131,8 @@ ToolResultContent = Annotated[
     ),
 ]
 
-_KNOWN_BLOCKS = {"text", "image", "thinking", "tool_use", "tool_result"}
+# The discriminators run once per block, so the tag lookup is a plain dict.
+_KNOWN_BLOCKS = {kind: f"{kind} block" for kind in ("text", "image", "thinking", "tool_use", "tool_result")}
 
 
 def _content_kind(value: Any) -> Optional[str]:
@@ -270,7 +274,7 @@ def check_body(body: Any) -> None:
     if not isinstance(body, dict):
         raise RequestError((), f"the request body must be a JSON object, got {type(body).__name__}")
     try:
-        _body.validate_python(body)
+        _body.validate_python(body, strict=True)  # strict: JSON values, no coercion
     except ValidationError as errors:
         _raise_first(errors, body, (), body)
 
@@ -279,17 +283,17 @@ def check_messages(messages: Any, system: Any) -> None:
     """The same checks for `translate_messages`' two arguments, located as in a body."""
     root = {"system": system, "messages": messages}
     try:
-        _system.validate_python(system)
+        _system.validate_python(system, strict=True)
     except ValidationError as errors:
         _raise_first(errors, system, ("system",), root)
     try:
-        _messages.validate_python(messages)
+        _messages.validate_python(messages, strict=True)
     except ValidationError as errors:
         _raise_first(errors, messages, ("messages",), root)
 
 
 def check_tools(tools: Any) -> None:
     try:
-        _tools.validate_python(tools)
+        _tools.validate_python(tools, strict=True)
     except ValidationError as errors:
         _raise_first(errors, tools, ("tools",), {"tools": tools})

@@ -11,14 +11,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import format_location
-from .translate import flatten_content
+from .translation import flatten_content
 
 
 @dataclass(frozen=True)
 class Loss:
-    path: str
+    location: tuple
     value: Any
     reason: str
+
+    @property
+    def path(self) -> str:
+        """Where, written as in errors: `messages[1].content[1].id`."""
+        return format_location(self.location)
 
 
 # Fields each target carries, per kind of object. A field not listed is reported.
@@ -82,9 +87,11 @@ class _Walk:
         self.carried, self.target, self.found = carried, target, []
 
     def lose(self, location: tuple, value: Any, reason: str) -> None:
-        self.found.append(Loss(format_location(location), value, reason))
+        self.found.append(Loss(location, value, reason))
 
     def extra_fields(self, kind: str, value: dict, location: tuple) -> None:
+        if value.keys() <= self.carried[kind]:
+            return  # the common case, checked at C speed
         for key, field_value in value.items():
             if key not in self.carried[kind]:
                 self.lose(location + (key,), field_value, _REASONS.get(key, f"the {self.target} shape has no place for it"))

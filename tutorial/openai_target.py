@@ -16,7 +16,7 @@ import json
 from typing import Any, Optional
 
 from .errors import RequestError
-from .translate import function_tool
+from .translation import function_tool
 
 # What each role may carry in this shape. Anything else is refused, as such an
 # endpoint answers 400, rather than dropped without a word.

@@ -8,7 +8,7 @@ moves its text into a user message, marked as a reminder, before translating.
 from __future__ import annotations
 
 from . import contract
-from .translate import flatten_content
+from .translation import flatten_content
 
 
 def preprocess(body: dict) -> dict:

@@ -16,8 +16,8 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from . import contract, losses, openai_target
-from . import translate as chat_template
+from . import losses, openai_target
+from . import translation as chat_template
 from .errors import format_location
 from .preprocess import preprocess
 
@@ -30,7 +30,11 @@ class Step:
     name: str
     input: Any
     output: Any
-    path: str
+    location: tuple
+
+    @property
+    def path(self) -> str:
+        return format_location(self.location)
 
 
 @dataclass(frozen=True)
@@ -38,9 +42,13 @@ class Produced:
     """Which part of the body produced which translated messages, and through which helpers.
     An empty `via` means the text was taken directly."""
 
-    source: str
+    location: tuple
     outputs: tuple[int, ...]
     via: tuple[str, ...]
+
+    @property
+    def source(self) -> str:
+        return format_location(self.location)
 
 
 @dataclass(frozen=True)
@@ -91,8 +99,7 @@ def trace(body: dict, *, target: str = "chat_template") -> Trace:
     if target not in TARGETS:
         raise ValueError(f"target must be one of {tuple(TARGETS)}, got {target!r}")
     spec = TARGETS[target]
-    contract.check_body(body)
-    folded = preprocess(body)
+    folded = preprocess(body)  # checks the body first: errors point into it as given
     if target == "openai":
         openai_target.reject_uncarriable(folded)
 
@@ -100,9 +107,9 @@ def trace(body: dict, *, target: str = "chat_template") -> Trace:
     namespace = recorder.rebind(spec)
     messages, system, tools = folded["messages"], folded.get("system"), folded.get("tools")
     translated = namespace[spec.messages](messages, system)
-    recorder.steps.append(Step("translate_messages", {"messages": messages, "system": system}, translated, "body"))
+    recorder.steps.append(Step("translate_messages", {"messages": messages, "system": system}, translated, ()))
     tools_schema = namespace[spec.tools](tools)
-    recorder.steps.append(Step("tools_to_chat_tools", tools, tools_schema, "tools"))
+    recorder.steps.append(Step("tools_to_chat_tools", tools, tools_schema, ("tools",)))
 
     return Trace(
         target=target,
@@ -120,10 +127,10 @@ class _Recorder:
     def __init__(self, body: dict):
         self.body = body
         self.steps: list[Step] = []
-        self._paths = _index(body)
         self._open: list[tuple[Any, tuple, list]] = []  # units being run: (input, location, helpers)
         self._units: list[tuple[tuple, list, tuple]] = []  # finished: (location, helpers, messages)
         self._depth = 0  # > 0 while a recorded helper runs: its inner helper calls are part of it
+        self._messages_seen = 0
 
     def rebind(self, spec: _Target) -> dict:
         """A copy of the target module's namespace whose functions call each other there,
@@ -135,15 +142,25 @@ class _Recorder:
                 copy.__kwdefaults__ = value.__kwdefaults__
                 namespace[name] = copy
         for name in set(spec.helpers) | set(spec.units):
-            namespace[name] = self._wrap(name, namespace[name], name in spec.helpers, name in spec.units)
+            namespace[name] = self._wrap(spec, name, namespace[name])
         return namespace
 
-    def _wrap(self, name: str, function: Callable, is_helper: bool, is_unit: bool) -> Callable:
+    def _wrap(self, spec: _Target, name: str, function: Callable) -> Callable:
         parameters = function.__code__.co_varnames[: function.__code__.co_argcount]
+        is_helper, is_unit = name in spec.helpers, name in spec.units
+        starts_message, is_system = name == spec.units[1], name == spec.units[0]
 
         def recorded(*args):
             record = is_helper and self._depth == 0
-            location = self._locate(name, args)
+            if is_system:
+                location: tuple = ("system",)
+            elif starts_message:  # called once per message, in order
+                location = ("messages", self._messages_seen)
+                self._messages_seen += 1
+            else:
+                location = self._locate(args[1] if name == "tool_call_dict" else args[0])
+                if name == "tool_call_dict":
+                    location = location[:-1]  # the arguments' block, where name and input live
             if is_unit:
                 self._open.append((args[0], location, []))
             if record:
@@ -155,11 +172,11 @@ class _Recorder:
                     self._depth -= 1
             if record:
                 value = args[0] if len(args) == 1 else dict(zip(parameters, args))
-                self.steps.append(Step(name, value, result, format_location(location)))
+                self.steps.append(Step(name, value, result, location))
                 if self._open and not is_unit:  # the helper serves the innermost unit
                     self._open[-1][2].append(name)
             if is_unit:
-                _input, _location, helpers = self._open.pop()
+                helpers = self._open.pop()[2]
                 if is_helper:
                     helpers.insert(0, name)
                 # a snapshot: the caller may extend the very list a unit returned
@@ -168,20 +185,14 @@ class _Recorder:
 
         return recorded
 
-    def _locate(self, name: str, args: tuple) -> tuple:
-        target = args[1] if name == "tool_call_dict" else args[0]
-        if id(target) in self._paths:
-            location = self._paths[id(target)]
-            return location[:-1] if name == "tool_call_dict" else location
-        if isinstance(target, list) and len(target) == 1 and id(target[0]) in self._paths:
-            return self._paths[id(target[0])]  # flatten_content([block]) for one block
-        # A string (or None): look among the children of the innermost open unit.
-        parent, location = (self._open[-1][0], self._open[-1][1]) if self._open else (self.body, ())
-        children = parent.items() if isinstance(parent, dict) else enumerate(parent if isinstance(parent, list) else [])
-        for key, child in children:
-            if child is target and target is not None:
-                return location + (key,)
-        return location
+    def _locate(self, target: Any) -> tuple:
+        """Find `target` by identity near the innermost open unit's input (at most three
+        levels down: message -> content -> block -> field)."""
+        unit, location, _helpers = self._open[-1] if self._open else (self.body, (), None)
+        found = _find(unit, target, 3)
+        if found is None and isinstance(target, list) and len(target) == 1:
+            found = _find(unit, target[0], 3)  # flatten_content([block]) for a single block
+        return location + found if found is not None else location
 
     def produced(self, translated: list[dict]) -> list[Produced]:
         """Attribute each translated message to the innermost unit that returned it."""
@@ -189,20 +200,29 @@ class _Recorder:
         claimed: set[int] = set()
         found = []
         for location, helpers, messages in self._units:  # inner units finish first
-            outputs = tuple(position[id(m)] for m in messages if id(m) in position and position[id(m)] not in claimed)
-            claimed.update(outputs)
-            if outputs:
-                found.append(Produced(format_location(location), outputs, tuple(helpers)))
+            ids = [key for key in map(id, messages) if key in position and key not in claimed]
+            if ids:
+                claimed.update(ids)
+                found.append(Produced(location, tuple(position[key] for key in ids), tuple(helpers)))
         return sorted(found, key=lambda p: p.outputs)
 
 
-def _index(value: Any, location: tuple = (), paths: Optional[dict] = None) -> dict[int, tuple]:
-    """id(object) -> location, for every dict and list in the body (first place wins)."""
-    paths = {} if paths is None else paths
-    if isinstance(value, (dict, list)):
-        paths.setdefault(id(value), location)
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, child in items:
-            if isinstance(child, (dict, list)):
-                _index(child, location + (key,), paths)
-    return paths
+def _find(value: Any, target: Any, depth: int) -> Optional[tuple]:
+    """The path from `value` down to the object `target` (by identity), or None.
+    Children are checked before grandchildren, so the shallowest place wins."""
+    if value is target:
+        return ()
+    if depth == 0 or not isinstance(value, (dict, list)):
+        return None
+    children = value.items() if isinstance(value, dict) else enumerate(value)
+    nested = []
+    for key, child in children:
+        if child is target:
+            return (key,)
+        if isinstance(child, (dict, list)):
+            nested.append((key, child))
+    for key, child in nested:
+        found = _find(child, target, depth - 1)
+        if found is not None:
+            return (key,) + found
+    return None

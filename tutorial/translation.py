@@ -176,11 +176,19 @@ def user_block_message(block: dict) -> dict:
 
 def assistant_message(blocks: list[dict]) -> dict:
     """Text blocks -> content, thinking -> reasoning_content, tool_use -> tool_calls."""
-    message = {"role": "assistant", "content": "".join(b["text"] for b in blocks if b["type"] == "text")}
-    thinking = [b["thinking"] for b in blocks if b["type"] == "thinking"]
-    if thinking:  # signatures are dropped: a local model neither checks nor makes them
+    texts, thinking, calls = [], [], []
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text":
+            texts.append(block["text"])
+        elif kind == "thinking":  # the signature is dropped: a local model neither checks nor makes one
+            thinking.append(block["thinking"])
+        elif kind == "tool_use":
+            calls.append(tool_call_dict(block["name"], block["input"]))
+        # Any other block (redacted thinking, server-tool blocks) has no place in this shape.
+    message = {"role": "assistant", "content": "".join(texts)}
+    if thinking:
         message["reasoning_content"] = "".join(thinking)
-    calls = [tool_call_dict(b["name"], b["input"]) for b in blocks if b["type"] == "tool_use"]
     if calls:
         message["tool_calls"] = calls
     return message

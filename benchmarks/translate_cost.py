@@ -1,0 +1,95 @@
+"""What does Action 2 cost next to reading the request at all?
+
+Builds a ~0.5 MB agent-style request (about 400 turns: text, thinking with signatures,
+tool_use and tool_result, and 30 tools), then measures in one run, on the same bytes:
+
+    json.loads                      the baseline every server pays
+    json.loads + translate          validation included, each target
+    json.loads + trace              the recording walk used by notebooks and playground
+
+and prints each as a ratio to json.loads. Run: python benchmarks/translate_cost.py
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tutorial import trace, translate  # noqa: E402
+
+
+def agent_request(turns: int = 400, tools: int = 30) -> dict:
+    """A deterministic agent session: each turn thinks, calls a tool and reads its result."""
+    filler = "这是一段代码说明，包含函数、变量与注释。The quick brown fox jumps over the lazy dog. "
+    messages = [{"role": "user", "content": [{"type": "text", "text": "请修复测试失败的问题。" + filler}]}]
+    for turn in range(turns // 2):
+        call_id = f"toolu_{turn:016x}"
+        messages.append({
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": f"第 {turn} 步：先看文件。" + filler, "signature": "c2ln" * 20},
+                {"type": "text", "text": f"Reading file {turn}."},
+                {"type": "tool_use", "id": call_id, "name": f"tool_{turn % tools}", "input": {"path": f"src/m{turn}.py", "limit": 200}},
+            ],
+        })  # fmt: skip
+        messages.append({
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": filler * 16}]},
+                {"type": "text", "text": "继续。"},
+            ],
+        })  # fmt: skip
+    return {
+        "model": "local",
+        "max_tokens": 4096,
+        "system": [{"type": "text", "text": "你是代码助手。" + filler, "cache_control": {"type": "ephemeral"}}],
+        "messages": messages,
+        "tools": [
+            {
+                "name": f"tool_{i}",
+                "description": f"Tool number {i}: reads or writes files. " * 3,
+                "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["path"]},
+            }
+            for i in range(tools)
+        ],
+    }
+
+
+def best_of(function, raw: bytes, repeat: int) -> float:
+    """Median seconds of `repeat` runs (the median resists a busy neighbour core)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function(raw)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(repeat: int = 60) -> dict:
+    raw = json.dumps(agent_request(), ensure_ascii=False).encode()
+    cases = {
+        "json.loads": json.loads,
+        "json.loads + translate (chat_template)": lambda r: translate(json.loads(r)),
+        "json.loads + translate (openai)": lambda r: translate(json.loads(r), target="openai"),
+        "json.loads + trace (chat_template)": lambda r: trace(json.loads(r)),
+    }
+    for function in cases.values():  # warm up: pydantic builds its validators lazily
+        function(raw)
+    seconds = {name: best_of(function, raw, repeat) for name, function in cases.items()}
+    base = seconds["json.loads"]
+    print(f"request body: {len(raw) / 1e6:.2f} MB, {len(json.loads(raw)['messages'])} messages, median of {repeat} runs")
+    for name, value in seconds.items():
+        print(f"  {name:<42} {value * 1e3:7.2f} ms   {value / base:5.2f}x json.loads")
+    translate_only = seconds["json.loads + translate (chat_template)"] - base
+    trace_only = seconds["json.loads + trace (chat_template)"] - base
+    print(f"  trace / translate (json.loads excluded)    {trace_only / translate_only:5.2f}x")
+    return seconds
+
+
+if __name__ == "__main__":
+    main()
