@@ -62,6 +62,13 @@ class Trace:
     losses: list[losses.Loss]
     produced: list[Produced] = field(default_factory=list)
 
+    def at(self, location: tuple) -> Any:
+        """The value at `location` in the preprocessed body (() is the body itself)."""
+        value: Any = self.preprocessed
+        for key in location:
+            value = value[key]
+        return value
+
     def step(self, name: str, index: int = 0) -> Step:
         """The `index`-th step called `name` (a convenience for notebooks)."""
         return [s for s in self.steps if s.name == name][index]

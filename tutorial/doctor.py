@@ -1,0 +1,119 @@
+"""Check what the notebooks need and print ✓ or the exact fix for each item.
+
+Standard library only, and runnable as a file (`python tutorial/doctor.py`), so it
+works before anything is installed. `python -m tutorial doctor` runs the same checks.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SYSTEM = platform.system()  # "Linux", "Darwin" or "Windows"
+
+INSTALL_DOT = {
+    "Linux": "sudo apt-get install graphviz   (Fedora: sudo dnf install graphviz)",
+    "Darwin": "brew install graphviz",
+    "Windows": "winget install graphviz   (or: choco install graphviz), then open a new terminal",
+}
+INSTALL_FONT = {
+    "Linux": "sudo apt-get install fonts-wqy-microhei   (Fedora: sudo dnf install wqy-microhei-fonts)",
+    "Darwin": "macOS ships CJK fonts (PingFang); nothing to install",
+    "Windows": "Windows ships CJK fonts (Microsoft YaHei); nothing to install",
+}
+SETUP = "python3 tasks.py lab   (creates .venv and installs everything)"
+
+# package -> what it is for; the first is the core's only dependency
+PACKAGES = {
+    "pydantic": "the request contract (core)",
+    "jupyterlab": "the notebooks",
+    "ipywidgets": "the playground",
+    "graphviz": "drawing the diagrams",
+    "jinja2": "rendering chat templates",
+    "pytest": "the test suite",
+    "hypothesis": "property tests",
+    "nbval": "checking stored notebook outputs",
+    "playwright": "the browser test",
+}
+
+
+def check_python() -> tuple[bool, str]:
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info >= (3, 11):
+        return True, f"Python {version}"
+    return False, f"Python {version} is too old: install Python 3.11 or newer"
+
+
+def check_package(name: str, purpose: str) -> tuple[bool, str]:
+    try:
+        return True, f"{name} {importlib.metadata.version(name)} ({purpose})"
+    except importlib.metadata.PackageNotFoundError:
+        return False, f"{name} is missing ({purpose}): {SETUP}"
+
+
+def check_dot() -> tuple[bool, str]:
+    dot = shutil.which("dot")
+    if not dot:
+        return False, f"Graphviz's `dot` is not on PATH (pip installs only the Python bindings): {INSTALL_DOT.get(SYSTEM, INSTALL_DOT['Linux'])}"
+    version = subprocess.run([dot, "-V"], capture_output=True, text=True).stderr.strip()
+    return True, f"{version or 'dot'} at {dot}"
+
+
+def check_cjk_font() -> tuple[bool, str]:
+    if SYSTEM in ("Darwin", "Windows"):
+        return True, f"CJK font: {INSTALL_FONT[SYSTEM]}"
+    if not shutil.which("fc-list"):
+        return False, f"fontconfig's fc-list is missing, so no font can be checked: sudo apt-get install fontconfig; then {INSTALL_FONT['Linux']}"
+    fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout.split("\n")
+    families = sorted({line.split(",")[0].strip() for line in fonts if line.strip()})
+    if not families:
+        return False, f"no CJK font, so Chinese in diagrams shows as boxes: {INSTALL_FONT['Linux']}"
+    preferred = "WenQuanYi Micro Hei"
+    note = "" if preferred in families else f" (diagrams ask for {preferred!r}; another CJK font will stand in)"
+    return True, f"CJK font: {', '.join(families[:3])}{note}"
+
+
+def check_widgets() -> tuple[bool, str]:
+    """ipywidgets 8 needs the jupyterlab_widgets extension in the same environment."""
+    try:
+        version = importlib.metadata.version("jupyterlab_widgets")
+    except importlib.metadata.PackageNotFoundError:
+        return False, f"the JupyterLab widget extension (jupyterlab_widgets) is missing, so widgets show as text: {SETUP}"
+    extension = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter-widgets" / "jupyterlab-manager"
+    if not extension.exists():
+        return False, f"jupyterlab_widgets {version} is installed but its extension files are not in {extension.parent}: reinstall it in this environment"
+    return True, f"JupyterLab widget extension {version} (restart JupyterLab after installing it)"
+
+
+def check_chromium() -> tuple[bool, str]:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return True, f"Chromium for the browser test: {found}"
+    return False, "Chromium is missing (only the browser test needs it): sudo apt-get install chromium"
+
+
+def checks() -> list[tuple[str, bool, str]]:
+    results = [("python", *check_python())]
+    results += [(name, *check_package(name, purpose)) for name, purpose in PACKAGES.items()]
+    results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()), ("chromium", *check_chromium())]
+    return results
+
+
+def main() -> int:
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+    results = checks()
+    for _name, ok, message in results:
+        print(f"{'✓' if ok else '✗'} {message}")
+    failed = [name for name, ok, _ in results if not ok]
+    print("\nall good" if not failed else f"\n{len(failed)} to fix: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
