@@ -12,6 +12,17 @@ from .preprocess import preprocess
 from .trace import Trace, trace
 from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
 
+
+
+def __getattr__(name: str):
+    # `render` needs jinja2, which only the chat-template chapter uses: load it on demand.
+    if name == "render":
+        from .rendering import render
+
+        return render
+    raise AttributeError(f"module 'tutorial' has no attribute {name!r}")
+
+
 __all__ = [
     "RequestError",
     "Trace",
@@ -20,6 +31,7 @@ __all__ = [
     "readme_request",
     "readme_tools_schema",
     "readme_translated",
+    "render",
     "tool_call_dict",
     "tools_to_chat_tools",
     "trace",

@@ -34,6 +34,21 @@ class UrlSource(TypedDict):
     url: str
 
 
+def _source_kind(value: Any) -> Optional[str]:
+    kind = value.get("type") if isinstance(value, dict) else None
+    return f"{kind} source" if kind in ("base64", "url") else None
+
+
+ImageSource = Annotated[
+    Union[Annotated[Base64Source, Tag("base64 source")], Annotated[UrlSource, Tag("url source")]],
+    Discriminator(
+        _source_kind,
+        custom_error_type="bad_source",
+        custom_error_message="must be an object with type 'base64' (media_type, data) or 'url' (url)",
+    ),
+]
+
+
 class TextBlock(TypedDict):
     type: Literal["text"]
     text: str
@@ -41,7 +56,7 @@ class TextBlock(TypedDict):
 
 class ImageBlock(TypedDict):
     type: Literal["image"]
-    source: Annotated[Union[Base64Source, UrlSource], Discriminator("type")]
+    source: "ImageSource"
 
 
 class ThinkingBlock(TypedDict):
@@ -194,7 +209,7 @@ class Body(TypedDict):
 _TAGS = {
     "text block", "image block", "thinking block", "tool_use block", "tool_result block",
     "other block", "untyped block", "string item", "string content", "block list", "no system",
-    "no content",
+    "no content", "base64 source", "url source",
 }  # fmt: skip
 
 _body = TypeAdapter(Body)

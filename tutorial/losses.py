@@ -52,7 +52,7 @@ _OPENAI = {
     "nested/image": {"type", "source"},
     "nested/tool_reference": {"type", "tool_name", "name"},
     "nested/search_result": {"type", "title", "source", "content"},
-    "tool": {"name", "description", "input_schema", "type"},
+    "tool": {"name", "description", "input_schema", "type", "defer_loading"},
 }
 
 _REASONS = {

@@ -58,6 +58,8 @@ def _check_carried(block: dict, where: str, location: tuple) -> None:
     if kind not in CARRIED[where]:
         why = _WHY.get(kind, "the openai target does not know this block type")
         raise RequestError(location + ("type",), f"a {kind!r} block cannot go in a {where} here: {why}")
+    if kind == "tool_reference" and not isinstance(block.get("tool_name", block.get("name")), str):
+        raise RequestError(location + ("tool_name",), "is required: a tool_reference names the tool whose schema it loads")
 
 
 def is_server_tool(tool: dict) -> bool:
@@ -69,6 +71,14 @@ def is_server_tool(tool: dict) -> bool:
 
 
 def openai_messages(messages: list[dict], system: Any) -> list[dict]:
+    # A system message left inside the list (when preprocess did not run) is merged
+    # into the leading system message: most chat templates accept one system turn,
+    # at the start. (SGLang 0.5.23 does the same with its inline-system "merge".)
+    inline = [system_text(m["content"]) for i, m in enumerate(messages) if i > 0 and m["role"] == "system"]
+    if inline:
+        leading = [system_text(system)] if system else []
+        system = "\n".join(text for text in leading + inline if text)
+        messages = [m for i, m in enumerate(messages) if i == 0 or m["role"] != "system"]
     translated = openai_system_messages(system)
     for message in messages:
         translated.extend(openai_message(message))
@@ -192,5 +202,15 @@ def openai_tool_call(block: dict) -> dict:
 def openai_tools(tools: Optional[list[dict]]) -> Optional[list[dict]]:
     """Custom tools become function tools; server tools are left out (the loss report
     says so), and a request with none left has no tools at all."""
-    kept = [function_tool(tool) for tool in tools or [] if not is_server_tool(tool)]
+    kept = [_with_deferral(function_tool(tool), tool) for tool in tools or [] if not is_server_tool(tool)]
     return kept or None
+
+
+def _with_deferral(wrapped: dict, tool: dict) -> dict:
+    # `defer_loading` keeps a tool out of the prompt until a tool_reference loads it;
+    # templates that expand references look for it, so it is passed on (in both places
+    # SGLang 0.5.23 writes it).
+    if "defer_loading" in tool:
+        wrapped["function"]["defer_loading"] = tool["defer_loading"]
+        wrapped["defer_loading"] = tool["defer_loading"]
+    return wrapped

@@ -1,0 +1,33 @@
+"""Shared fixtures: the README example and the brief's expected outputs.
+
+The expected values are the brief's files (copied into tests/data/brief so a clone
+works on its own), never values computed by the package.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(name: str):
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def readme() -> dict:
+    return load("brief/request.json")
+
+
+@pytest.fixture
+def brief_translated() -> list:
+    return load("brief/translated.json")
+
+
+@pytest.fixture
+def brief_tools_schema() -> list:
+    return load("brief/tools_schema.json")

@@ -1,0 +1,165 @@
+"""preprocess (mid-list system messages) and trace (steps, losses, what produced what)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutorial import preprocess, trace, translate
+
+REMINDER = "<system-reminder>\n{}\n</system-reminder>\n"
+
+
+def reminder(text):
+    return {"type": "text", "text": REMINDER.format(text)}
+
+
+def test_readme_example_is_unchanged_by_preprocess(readme):
+    folded = preprocess(readme)
+    assert folded == readme and folded is not readme
+
+
+def test_mid_list_system_joins_the_nearest_user_message_before_it():
+    body = {"messages": [
+        {"role": "user", "content": "hello"},
+        {"role": "assistant", "content": "hi"},
+        {"role": "system", "content": "skills changed"},
+        {"role": "user", "content": [{"type": "text", "text": "next"}]},
+    ]}  # fmt: skip
+    assert preprocess(body)["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "hello"}, reminder("skills changed")]},
+        {"role": "assistant", "content": "hi"},
+        {"role": "user", "content": [{"type": "text", "text": "next"}]},
+    ]
+
+
+def test_two_reminders_keep_their_order():
+    body = {"messages": [{"role": "user", "content": "u"}, {"role": "system", "content": "one"}, {"role": "system", "content": [{"type": "text", "text": "two"}]}]}
+    assert preprocess(body)["messages"] == [{"role": "user", "content": [{"type": "text", "text": "u"}, reminder("one"), reminder("two")]}]
+
+
+def test_without_a_user_before_it_goes_to_the_next_user_message():
+    body = {"messages": [{"role": "assistant", "content": "a"}, {"role": "system", "content": "r"}, {"role": "user", "content": "u"}]}
+    assert preprocess(body)["messages"] == [
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": [reminder("r"), {"type": "text", "text": "u"}]},
+    ]
+
+
+def test_without_any_user_message_it_becomes_one():
+    body = {"messages": [{"role": "assistant", "content": "a"}, {"role": "system", "content": "r"}]}
+    assert preprocess(body)["messages"] == [{"role": "assistant", "content": "a"}, {"role": "user", "content": [reminder("r")]}]
+
+
+def test_a_leading_system_message_is_not_folded():
+    body = {"messages": [{"role": "system", "content": "first"}, {"role": "user", "content": "u"}]}
+    assert preprocess(body) == body
+    assert translate(body)[0] == [{"role": "system", "content": "first"}, {"role": "user", "content": "u"}]
+
+
+def test_readme_trace_steps_are_the_brief_stages(readme, brief_translated, brief_tools_schema):
+    t = trace(readme)
+    assert [(s.name, s.path) for s in t.steps] == [
+        ("flatten_content", "system"),
+        ("tool_call_dict", "messages[1].content[1]"),
+        ("flatten_content", "messages[2].content[0].content"),
+        ("translate_messages", "body"),
+        ("tools_to_chat_tools", "tools"),
+    ]
+    system, call, result, messages, tools = t.steps
+    assert system.input == readme["system"] and system.output == "你是代码助手。"
+    assert call.input == {"name": "read_file", "arguments": {"path": "README.md"}}
+    assert call.output == {"type": "function", "function": {"name": "read_file", "arguments": {"path": "README.md"}}}
+    assert result.input == readme["messages"][2]["content"][0]["content"] and result.output == "# Demo\n这是一个学习项目。"
+    assert messages.output == brief_translated and tools.output == brief_tools_schema
+    assert t.translated == brief_translated and t.tools_schema == brief_tools_schema
+
+
+def test_readme_losses_for_each_target(readme):
+    chat = trace(readme).losses
+    assert [(loss.path, loss.value) for loss in chat] == [
+        ("messages[1].content[1].id", "toolu_demo"),
+        ("messages[2].content[0].tool_use_id", "toolu_demo"),
+        ("max_tokens", 128),
+    ]
+    assert all(loss.reason for loss in chat)
+    assert [(loss.path, loss.value) for loss in trace(readme, target="openai").losses] == [("max_tokens", 128)]
+
+
+def test_readme_produced_shows_the_split(readme):
+    produced = [(p.source, p.outputs, p.via) for p in trace(readme).produced]
+    assert produced == [
+        ("system", (0,), ("flatten_content",)),
+        ("messages[0].content[0]", (1,), ()),
+        ("messages[1]", (2,), ("tool_call_dict",)),
+        ("messages[2].content[0]", (3,), ("flatten_content",)),
+        ("messages[2].content[1]", (4,), ()),
+    ]
+
+
+LOSSY = {
+    "model": "m",
+    "temperature": 0.2,
+    "system": [{"type": "text", "text": "S", "cache_control": {"type": "ephemeral"}}],
+    "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "look", "cache_control": {"type": "ephemeral"}},
+                                     {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "SIG"},
+                                          {"type": "redacted_thinking", "data": "secret"},
+                                          {"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                                      "content": [{"type": "text", "text": "boom"},
+                                                  {"type": "image", "source": {"type": "url", "url": "https://x/z.png"}}]}]},
+    ],
+    "tools": [{"name": "f", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}},
+              {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}],
+}  # fmt: skip
+
+
+def test_every_kind_of_loss_is_reported_for_the_default_target():
+    paths = [loss.path for loss in trace(LOSSY).losses]
+    assert paths == [
+        "model",
+        "temperature",
+        "system[0].cache_control",
+        "messages[0].content[0].cache_control",
+        "messages[0].content[1]",  # image -> placeholder
+        "messages[1].content[0].signature",
+        "messages[1].content[1]",  # redacted thinking dropped
+        "messages[1].content[2].id",
+        "messages[2].content[0].tool_use_id",
+        "messages[2].content[0].is_error",
+        "messages[2].content[0].content[1]",  # image inside the result
+        "tools[0].cache_control",
+        "tools[1].type",  # server tool kept, cannot run here
+        "tools[1].max_uses",
+    ]
+    reasons = {loss.path: loss.reason for loss in trace(LOSSY).losses}
+    assert "Anthropic's servers" in reasons["tools[1].type"]
+    assert "[image omitted]" in reasons["messages[0].content[1]"]
+
+
+def test_openai_target_losses():
+    body = {key: value for key, value in LOSSY.items()}
+    body["messages"] = [LOSSY["messages"][0], {"role": "assistant", "content": [LOSSY["messages"][1]["content"][0], LOSSY["messages"][1]["content"][2]]}, LOSSY["messages"][2]]
+    paths = [loss.path for loss in trace(body, target="openai").losses]
+    assert paths == [
+        "model",
+        "temperature",
+        "system[0].cache_control",
+        "messages[0].content[0].cache_control",
+        "messages[1].content[0].signature",
+        "messages[2].content[0].is_error",
+        "tools[0].cache_control",
+        "tools[1]",  # server tool left out
+    ]
+
+
+@pytest.mark.parametrize("target", ["chat_template", "openai"])
+def test_trace_paths_refer_to_the_preprocessed_body(target):
+    body = {"messages": [{"role": "user", "content": "u"}, {"role": "system", "content": "r"}, {"role": "user", "content": "v"}]}
+    t = trace(body, target=target)
+    assert t.body is body and len(t.preprocessed["messages"]) == 2
+    assert t.translated == translate(preprocess(body), target=target)[0]
+    assert {p.source for p in t.produced} <= {"messages[0]", "messages[0].content[0]", "messages[0].content[1]", "messages[1]"}
+    for p in t.produced:
+        assert t.at(p.location) is not None
