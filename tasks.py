@@ -96,7 +96,10 @@ def lab(arguments: list[str]) -> int:
 
 def test(arguments: list[str]) -> int:
     setup(APT_FOR_TEST)
-    return subprocess.run([str(PYTHON), "-m", "pytest", *arguments], cwd=ROOT).returncode
+    # Everything: the unit and property tests, the browser test, and every notebook
+    # under nbval in strict mode (stored outputs must match a fresh run).
+    nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(ROOT / "notebooks" / "sanitize.cfg")]
+    return subprocess.run([str(PYTHON), "-m", "pytest", *nbval, *(arguments or ["tests", "notebooks"])], cwd=ROOT).returncode
 
 
 def notebooks(arguments: list[str]) -> int:

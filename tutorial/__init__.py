@@ -10,6 +10,7 @@ from .errors import RequestError
 from .examples import readme_request, readme_tools_schema, readme_translated
 from .preprocess import preprocess
 from .trace import Trace, trace
+from .way_back import build_reply, counting_ids, response_to_message, sse_events, to_anthropic
 from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
 
 
@@ -24,6 +25,11 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "build_reply",
+    "counting_ids",
+    "response_to_message",
+    "sse_events",
+    "to_anthropic",
     "RequestError",
     "Trace",
     "flatten_content",

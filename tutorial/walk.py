@@ -8,15 +8,10 @@ hand-back, and what stays behind.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .errors import format_location
+from .show import as_json
 from .trace import Trace
-
-
-def as_json(value: Any) -> str:
-    """JSON as the notebooks show it: indented, Chinese kept as Chinese."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -65,5 +60,3 @@ def walk_text(t: Trace) -> str:
         lines += [f"   {loss.path} = {json.dumps(loss.value, ensure_ascii=False)[:80]}", f"      {loss.reason}"]
     return "\n".join(lines) + "\n"
 
-
-__all__ = ["as_json", "walk_text", "format_location"]

@@ -1,0 +1,119 @@
+"""Small display helpers for the notebooks: JSON as Chinese-readable text, a stage's
+input beside its output, and silent checks.
+
+Every object here has a rich HTML form for Jupyter and a plain-text form for terminals
+and for nbval; both are deterministic (no ids, no timestamps), so stored outputs stay
+comparable from run to run.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Optional
+
+_STYLE = (
+    "<style>.tp-side{display:flex;gap:12px;align-items:flex-start}"
+    ".tp-side>div{flex:1;min-width:0}.tp-side pre{margin:0;padding:8px;background:#f6f8fa;"
+    "border:1px solid #d0d7de;border-radius:6px;white-space:pre-wrap;font-size:12px}"
+    ".tp-side h4{margin:0 0 4px 0;font-size:13px}.tp-arrow{align-self:center;font-size:20px;flex:0 0 auto!important}</style>"
+)
+
+
+def as_json(value: Any) -> str:
+    """Indented JSON with Chinese kept as Chinese (ensure_ascii=False)."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+class JSON:
+    """A JSON value displayed as readable text (what `show_json` returns)."""
+
+    def __init__(self, value: Any, title: Optional[str] = None):
+        self.value, self.title = value, title
+
+    def __repr__(self) -> str:
+        return (f"{self.title}:\n" if self.title else "") + as_json(self.value)
+
+    def _repr_html_(self) -> str:
+        title = f"<h4>{html.escape(self.title)}</h4>" if self.title else ""
+        return f"{_STYLE}<div class='tp-side'><div>{title}<pre>{html.escape(as_json(self.value))}</pre></div></div>"
+
+
+def show_json(value: Any, title: Optional[str] = None) -> JSON:
+    return JSON(value, title)
+
+
+class SideBySide:
+    """Input on the left, output on the right: one stage of the walk."""
+
+    def __init__(self, left: Any, right: Any, left_title: str = "input", right_title: str = "output"):
+        self.left, self.right = left, right
+        self.left_title, self.right_title = left_title, right_title
+
+    def __repr__(self) -> str:
+        return f"{self.left_title}:\n{_text(self.left)}\n\n  ↓\n\n{self.right_title}:\n{_text(self.right)}"
+
+    def _repr_html_(self) -> str:
+        def column(title: str, value: Any) -> str:
+            return f"<div><h4>{html.escape(title)}</h4><pre>{html.escape(_text(value))}</pre></div>"
+
+        return (
+            f"{_STYLE}<div class='tp-side'>{column(self.left_title, self.left)}"
+            f"<div class='tp-arrow'>→</div>{column(self.right_title, self.right)}</div>"
+        )
+
+
+def _text(value: Any) -> str:
+    return as_json(value)
+
+
+def side_by_side(left: Any, right: Any, left_title: str = "input", right_title: str = "output") -> SideBySide:
+    return SideBySide(left, right, left_title, right_title)
+
+
+def show_step(step) -> SideBySide:
+    """A trace step: what the function got (and from where) beside what it returned."""
+    return SideBySide(step.input, step.output, f"{step.name} got ({step.path})", f"{step.name} returned")
+
+
+def check(actual: Any, expected: Any, what: str = "value") -> None:
+    """A silent check: nothing when `actual == expected`, a readable failure otherwise."""
+    if actual != expected:
+        raise AssertionError(f"{what} differs from what the material says.\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
+
+
+def diagram(trace, highlight: Optional[str] = None):
+    """The local data-flow diagram of a trace, with one stage or message lit."""
+    from .diagrams import local_flow, show
+
+    return show(local_flow(trace, highlight=highlight))
+
+
+class LossTable:
+    """What stays behind, one row per loss: where, what, why."""
+
+    def __init__(self, losses):
+        self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), loss.reason) for loss in losses]
+
+    def __repr__(self) -> str:
+        if not self.rows:
+            return "nothing stays behind"
+        return "\n".join(f"{path} = {_short(value)}\n    {reason}" for path, value, reason in self.rows)
+
+    def _repr_html_(self) -> str:
+        if not self.rows:
+            return "<p>nothing stays behind</p>"
+        cells = "".join(
+            f"<tr><td><code>{html.escape(path)}</code></td><td><code>{html.escape(_short(value))}</code></td>"
+            f"<td style='text-align:left'>{html.escape(reason)}</td></tr>"
+            for path, value, reason in self.rows
+        )
+        return f"<table><tr><th>where</th><th>value</th><th>why it stays behind</th></tr>{cells}</table>"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def show_losses(losses) -> LossTable:
+    return LossTable(losses)
