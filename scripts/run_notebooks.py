@@ -22,6 +22,7 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 def strip_volatile(notebook: nbformat.NotebookNode) -> None:
     notebook.metadata.pop("widgets", None)  # widget state: model ids change every run
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    notebook.metadata["language_info"] = {"name": "python"}  # the full record names this machine's Python version
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)  # timestamps
         cell.metadata.pop("collapsed", None)

@@ -7,15 +7,13 @@ does this target carry? The rest is reported — so nothing is lost silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import format_location
 from .translation import flatten_content
 
 
-@dataclass(frozen=True)
-class Loss:
+class Loss(NamedTuple):
     location: tuple
     value: Any
     reason: str

@@ -26,6 +26,8 @@ CARRIED = {
     "tool_result": {"text", "image", "search_result", "tool_reference"},
 }
 
+_WHERE = {"user": "a user message", "assistant": "an assistant message", "tool_result": "a tool_result"}
+
 _WHY = {
     "document": "the Chat Completions message shape has no document part",
     "redacted_thinking": "encrypted reasoning can only be replayed to Anthropic's servers",
@@ -57,7 +59,7 @@ def _check_carried(block: dict, where: str, location: tuple) -> None:
     kind = block["type"]
     if kind not in CARRIED[where]:
         why = _WHY.get(kind, "the openai target does not know this block type")
-        raise RequestError(location + ("type",), f"a {kind!r} block cannot go in a {where} here: {why}")
+        raise RequestError(location + ("type",), f"a {kind!r} block cannot be carried in {_WHERE[where]}: {why}")
     if kind == "tool_reference" and not isinstance(block.get("tool_name", block.get("name")), str):
         raise RequestError(location + ("tool_name",), "is required: a tool_reference names the tool whose schema it loads")
 

@@ -79,7 +79,7 @@ def show_step(step) -> SideBySide:
 def check(actual: Any, expected: Any, what: str = "value") -> None:
     """A silent check: nothing when `actual == expected`, a readable failure otherwise."""
     if actual != expected:
-        raise AssertionError(f"{what} differs from what the material says.\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
+        raise AssertionError(f"check failed for {what}\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
 
 
 def diagram(trace, highlight: Optional[str] = None):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import types
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from . import losses, openai_target
 from . import translation as chat_template
@@ -22,8 +22,7 @@ from .errors import format_location
 from .preprocess import preprocess
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One call of a stage: `name` of the function, its `input` (a dict of the named
     arguments when it takes several), its `output`, and the `path` the input came from."""
 
@@ -37,8 +36,7 @@ class Step:
         return format_location(self.location)
 
 
-@dataclass(frozen=True)
-class Produced:
+class Produced(NamedTuple):
     """Which part of the body produced which translated messages, and through which helpers.
     An empty `via` means the text was taken directly."""
 
@@ -180,8 +178,8 @@ class _Recorder:
             if record:
                 value = args[0] if len(args) == 1 else dict(zip(parameters, args))
                 self.steps.append(Step(name, value, result, location))
-                if self._open and not is_unit:  # the helper serves the innermost unit
-                    self._open[-1][2].append(name)
+                if self._open and not is_unit and name not in self._open[-1][2]:
+                    self._open[-1][2].append(name)  # the helper serves the innermost unit
             if is_unit:
                 helpers = self._open.pop()[2]
                 if is_helper:
