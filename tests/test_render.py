@@ -447,3 +447,24 @@ def test_importing_tutorial_loads_neither_jinja2_nor_the_render_module():
     code = "import sys, tutorial; print(sorted(m for m in sys.modules if m.startswith(('jinja2', 'tutorial.rendering'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_glm_style_lists_a_deferred_tool_only_through_its_reference():
+    from tutorial import translate
+
+    body = {
+        "tools": [
+            {"name": "ToolSearch", "input_schema": {"type": "object", "properties": {}}},
+            {"name": "run_tests", "description": "跑测试", "defer_loading": True, "input_schema": {"type": "object", "properties": {}}},
+        ],
+        "messages": [
+            {"role": "user", "content": "找一个测试工具"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_s", "name": "ToolSearch", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_s", "content": [
+                {"type": "text", "text": "找到："}, {"type": "tool_reference", "tool_name": "run_tests"}, {"type": "text", "text": "可以用了。"}]}]},
+        ],
+    }
+    messages, tools = translate(body, target="openai")
+    system_turn = render(messages, tools, template="glm_style").split("<|user|>")[0]
+    assert "ToolSearch" in system_turn and "run_tests" not in system_turn
+    assert render(messages, tools, template="glm_style").count('"name": "run_tests"') == 1  # from the split reference only

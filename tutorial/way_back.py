@@ -264,7 +264,7 @@ def _check_stream_arguments(blocks, stop_reason, message_id, model, input_tokens
         if not isinstance(block, dict):
             raise RequestError(("blocks", i), f"must be a content block, got {type(block).__name__}")
         kind = block.get("type")
-        if kind not in _STREAMED_FIELDS:
+        if not isinstance(kind, str) or kind not in _STREAMED_FIELDS:
             raise RequestError(
                 ("blocks", i, "type"), f"a reply streams text, thinking and tool_use blocks, not {kind!r}"
             )
