@@ -11,6 +11,7 @@ like `messages[2].content[0].tool_use_id`.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
@@ -212,10 +213,12 @@ _TAGS = {
     "no content", "base64 source", "url source",
 }  # fmt: skip
 
-_body = TypeAdapter(Body)
-_messages = TypeAdapter(list[Message])
-_system = TypeAdapter(System)
-_tools = TypeAdapter(Optional[list[Tool]])
+
+@functools.cache
+def _adapter(name: str) -> TypeAdapter:
+    # Built on first use, not at import: building the validators is most of the cost of
+    # importing this module, and `import tutorial` should stay quick.
+    return TypeAdapter({"body": Body, "messages": list[Message], "system": System, "tools": Optional[list[Tool]]}[name])
 
 
 # ---------------------------------------------------------------------------
@@ -289,7 +292,7 @@ def check_body(body: Any) -> None:
     if not isinstance(body, dict):
         raise RequestError((), f"the request body must be a JSON object, got {type(body).__name__}")
     try:
-        _body.validate_python(body, strict=True)  # strict: JSON values, no coercion
+        _adapter("body").validate_python(body, strict=True)  # strict: JSON values, no coercion
     except ValidationError as errors:
         _raise_first(errors, body, (), body)
 
@@ -298,17 +301,17 @@ def check_messages(messages: Any, system: Any) -> None:
     """The same checks for `translate_messages`' two arguments, located as in a body."""
     root = {"system": system, "messages": messages}
     try:
-        _system.validate_python(system, strict=True)
+        _adapter("system").validate_python(system, strict=True)
     except ValidationError as errors:
         _raise_first(errors, system, ("system",), root)
     try:
-        _messages.validate_python(messages, strict=True)
+        _adapter("messages").validate_python(messages, strict=True)
     except ValidationError as errors:
         _raise_first(errors, messages, ("messages",), root)
 
 
 def check_tools(tools: Any) -> None:
     try:
-        _tools.validate_python(tools, strict=True)
+        _adapter("tools").validate_python(tools, strict=True)
     except ValidationError as errors:
         _raise_first(errors, tools, ("tools",), {"tools": tools})
