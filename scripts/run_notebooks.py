@@ -24,9 +24,29 @@ def strip_volatile(notebook: nbformat.NotebookNode) -> None:
     notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     notebook.metadata["language_info"] = {"name": "python"}  # the full record names this machine's Python version
     for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams([o for o in cell.outputs if not _is_widget_view(o)])
         cell.metadata.pop("execution", None)  # timestamps
         cell.metadata.pop("collapsed", None)
         cell.metadata.pop("scrolled", None)
+
+
+def _is_widget_view(output) -> bool:
+    # A widget's view names a model id that is new every run, and without the saved
+    # widget state it could not be shown anyway: the reader runs the cell to see it.
+    return "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+
+
+def merge_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) pieces: how a print is split is timing."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if output.output_type == "stream" and previous is not None and previous.output_type == "stream" and previous.name == output.name:
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 def run(path: Path) -> float:
