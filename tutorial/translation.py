@@ -33,9 +33,9 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
     `tools_schema` is None when the request has no usable tools. Raises `RequestError`
     (located, e.g. at `messages[2].content[0].tool_use_id`) before producing anything.
     """
-    contract.check_body(body)
     messages_path, tools_path = _paths(target)
-    if target == "openai":
+    contract.check_body(body)  # structure first, so errors point into the body as sent
+    if target == "openai":  # then what this target cannot carry
         _openai().reject_uncarriable(body)
     translated = messages_path(body["messages"], body.get("system"))
     tools_schema = tools_path(body.get("tools"))
@@ -44,18 +44,20 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
 
 def translate_messages(messages: list, system: Any = None, *, target: str = "chat_template") -> list[dict]:
     """The messages path on its own: history (and system prompt) -> chat messages."""
+    messages_path = _paths(target)[0]
     contract.check_messages(messages, system)
     if target == "openai":
         _openai().reject_uncarriable({"messages": messages})
-    return _paths(target)[0](messages, system)
+    return messages_path(messages, system)
 
 
 def tools_to_chat_tools(tools: Optional[list], *, target: str = "chat_template") -> Optional[list[dict]]:
     """The tools path on its own: tool definitions -> function-tool schema (or None)."""
+    tools_path = _paths(target)[1]
     contract.check_tools(tools)
     if target == "openai":
         _openai().reject_uncarriable({"tools": tools})
-    return _paths(target)[1](tools)
+    return tools_path(tools)
 
 
 def _paths(target: str):
