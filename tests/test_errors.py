@@ -63,6 +63,9 @@ BAD_INPUT = [
     ("tools not a list", setter(("tools",), {"name": "f"}), ("tools",), "tools: must be a list"),
     ("tool without name", deleter(("tools", 0, "name")), ("tools", 0, "name"), "tools[0].name: is required"),
     ("input_schema not an object", setter(("tools", 0, "input_schema"), "object"), ("tools", 0, "input_schema"), "tools[0].input_schema: must be an object"),
+    ("nested image without source", setter(("messages", 2, "content", 0, "content", 0), {"type": "image"}), ("messages", 2, "content", 0, "content", 0, "source"), "messages[2].content[0].content[0].source: is required"),
+    ("nested text without text", deleter(("messages", 2, "content", 0, "content", 0, "text")), ("messages", 2, "content", 0, "content", 0, "text"), "messages[2].content[0].content[0].text: is required"),
+    ("thinking text not a string", setter(("messages", 1, "content", 0), {"type": "thinking", "thinking": 3}), ("messages", 1, "content", 0, "thinking"), "messages[1].content[0].thinking: must be a string"),
     ("nested tool_result item not a block", setter(("messages", 2, "content", 0, "content", 0), 5), ("messages", 2, "content", 0, "content", 0), "messages[2].content[0].content[0]: must be a content block"),
 ]  # fmt: skip
 

@@ -142,3 +142,32 @@ def test_trace_equals_translate_without_folding(body, target):
     except RequestError:
         return
     assert trace(body, target=target).translated == expected
+
+
+REQUIRED = {"text": ["text"], "tool_use": ["id", "name", "input"], "tool_result": ["tool_use_id"], "image": ["source"], "thinking": ["thinking"]}
+
+
+@SETTINGS
+@given(body=requests(mid_list_system=False), data=st.data(), target=TARGETS)
+def test_a_removed_required_field_is_reported_where_it_was(body, data, target):
+    places = []
+    for i, message in enumerate(body["messages"]):
+        for j, block in enumerate(message["content"] if isinstance(message["content"], list) else []):
+            places += [("messages", i, "content", j, field) for field in REQUIRED.get(block["type"], [])]
+            for k, item in enumerate(block.get("content") if block["type"] == "tool_result" and isinstance(block.get("content"), list) else []):
+                places += [("messages", i, "content", j, "content", k, field) for field in REQUIRED.get(item["type"], [])]
+    if not places:
+        return
+    where = data.draw(st.sampled_from(places))
+    broken = copy.deepcopy(body)
+    parent = broken
+    for key in where[:-1]:
+        parent = parent[key]
+    del parent[where[-1]]
+    try:
+        translate(broken, target=target)
+    except RequestError as error:
+        assert error.location == where, str(error)
+        assert str(error).startswith(f"{error.args[0].split(':')[0]}: is required")
+    else:
+        raise AssertionError(f"removing {where} was not reported")
