@@ -26,6 +26,9 @@ CARRIED = {
     "tool_result": {"text", "image", "search_result", "tool_reference"},
 }
 
+# Messages made only of these need no closer look (tool_result content is checked part by part).
+_PLAIN = {"user": {"text", "image", "search_result"}, "assistant": CARRIED["assistant"]}
+
 _WHERE = {"user": "a user message", "assistant": "an assistant message", "tool_result": "a tool_result"}
 
 _WHY = {
@@ -41,6 +44,8 @@ def reject_uncarriable(body: dict) -> None:
     for i, message in enumerate(body.get("messages") or []):
         if isinstance(message["content"], str) or message["role"] == "system":
             continue
+        if {block["type"] for block in message["content"]} <= _PLAIN[message["role"]]:
+            continue  # the common case, decided with one set comparison
         for j, block in enumerate(message["content"]):
             _check_carried(block, message["role"], ("messages", i, "content", j))
             if block["type"] == "tool_result" and isinstance(block.get("content"), list):
@@ -175,13 +180,19 @@ def _is_empty_text(item: Any) -> bool:
 
 
 def openai_assistant(blocks: list[dict]) -> dict:
-    texts = [b["text"] for b in blocks if b["type"] == "text"]
+    texts, thinking, calls = [], [], []
+    for block in blocks:
+        kind = block["type"]
+        if kind == "text":
+            texts.append(block["text"])
+        elif kind == "thinking":  # the signature is dropped (the loss report names it)
+            thinking.append(block["thinking"])
+        else:  # tool_use: reject_uncarriable lets nothing else through
+            calls.append(openai_tool_call(block))
     content: Any = texts[0] if len(texts) == 1 else [{"type": "text", "text": t} for t in texts] if texts else ""
     message = {"role": "assistant", "content": content}
-    thinking = [b["thinking"] for b in blocks if b["type"] == "thinking"]
     if thinking:
         message["reasoning_content"] = "\n".join(thinking)
-    calls = [openai_tool_call(b) for b in blocks if b["type"] == "tool_use"]
     if calls:
         message["tool_calls"] = calls
     return message
@@ -193,8 +204,11 @@ def openai_tool_call(block: dict) -> dict:
     return {
         "id": block["id"],
         "type": "function",
-        "function": {"name": block["name"], "arguments": json.dumps(block["input"], ensure_ascii=False)},
+        "function": {"name": block["name"], "arguments": _ARGUMENTS_JSON.encode(block["input"])},
     }
+
+
+_ARGUMENTS_JSON = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(..., ensure_ascii=False) builds one per call
 
 
 # ---------------------------------------------------------------------------

@@ -214,20 +214,22 @@ class _Recorder:
 
 def _find(value: Any, target: Any, depth: int) -> Optional[tuple]:
     """The path from `value` down to the object `target` (by identity), or None.
-    Children are checked before grandchildren, so the shallowest place wins."""
+    At each level the children are checked before anything below them."""
     if value is target:
         return ()
-    if depth == 0 or not isinstance(value, (dict, list)):
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    elif isinstance(value, list):
+        pairs = list(enumerate(value))
+    else:
         return None
-    children = value.items() if isinstance(value, dict) else enumerate(value)
-    nested = []
-    for key, child in children:
+    for key, child in pairs:
         if child is target:
             return (key,)
-        if isinstance(child, (dict, list)):
-            nested.append((key, child))
-    for key, child in nested:
-        found = _find(child, target, depth - 1)
-        if found is not None:
-            return (key,) + found
+    if depth > 1:
+        for key, child in pairs:
+            if isinstance(child, (dict, list)):
+                found = _find(child, target, depth - 1)
+                if found is not None:
+                    return (key,) + found
     return None
