@@ -8,14 +8,13 @@ The golden tests compare DOT text only (SVG embeds the Graphviz version). Tests 
 from __future__ import annotations
 
 import html
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from graphviz_dot import find_dot, run_dot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import requests
@@ -29,23 +28,7 @@ LIT = diagrams._LIT_EDGE["color"]  # the highlight colour
 
 @pytest.fixture
 def dot_program() -> str:
-    found = shutil.which("dot")
-    if found is None:
-        message = "Graphviz's `dot` is not installed (apt-get install graphviz)"
-        if os.environ.get("CI"):
-            pytest.fail(message + "; CI must render the diagrams")
-        pytest.skip(message)
-    return found
-
-
-def run_dot(dot_program: str, source: str) -> str:
-    """Render with the real program; any error or warning fails the test."""
-    done = subprocess.run(
-        [dot_program, "-Tsvg"], check=False, input=source.encode("utf-8"), capture_output=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
-    assert not done.stderr, done.stderr.decode("utf-8", "replace")
-    return done.stdout.decode("utf-8")
+    return find_dot()
 
 
 def edge(source: str, tail: str, head: str) -> str:

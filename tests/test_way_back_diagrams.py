@@ -12,12 +12,11 @@ import html
 import json
 import os
 import re
-import shutil
-import subprocess
 import unicodedata
 from pathlib import Path
 
 import pytest
+from graphviz_dot import find_dot, run_dot
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -66,23 +65,7 @@ def sources() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def dot_program() -> str:
-    found = shutil.which("dot")
-    if found is None:
-        message = "Graphviz's `dot` is not installed (apt-get install graphviz)"
-        if os.environ.get("CI"):
-            pytest.fail(message + "; CI must render the diagrams")
-        pytest.skip(message)
-    return found
-
-
-def run_dot(dot_program: str, source: str) -> str:
-    """Render with the real program; any error or warning fails the test."""
-    done = subprocess.run(
-        [dot_program, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
-    assert not done.stderr, done.stderr.decode("utf-8", "replace")
-    return done.stdout.decode("utf-8")
+    return find_dot()
 
 
 def shown_lines(svg: str, node_id: str) -> list[str]:

@@ -7,7 +7,6 @@ works before anything is installed. `python -m tutorial doctor` runs the same ch
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import platform
 import shutil
 import subprocess
