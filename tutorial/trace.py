@@ -146,57 +146,65 @@ class _Recorder:
                 copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__, value.__closure__)
                 copy.__kwdefaults__ = value.__kwdefaults__
                 namespace[name] = copy
-        for name in set(spec.helpers) | set(spec.units):
-            namespace[name] = self._wrap(spec, name, namespace[name])
+        for name in spec.helpers:
+            namespace[name] = self._record_helper(name, namespace[name])
+        for name in spec.units:  # a unit that is also a helper wraps the helper's recorder
+            namespace[name] = self._record_unit(spec, name, namespace[name])
         return namespace
 
-    def _wrap(self, spec: _Target, name: str, function: Callable) -> Callable:
+    def _record_helper(self, name: str, function: Callable) -> Callable:
+        """Record each call as a Step, and name the helper in the unit it serves."""
         parameters = function.__code__.co_varnames[: function.__code__.co_argcount]
-        is_helper, is_unit = name in spec.helpers, name in spec.units
-        starts_message, is_system = name == spec.units[1], name == spec.units[0]
+        steps, open_units = self.steps, self._open
 
         def recorded(*args):
-            record = is_helper and self._depth == 0
-            if is_system:
-                location: tuple = ("system",)
-            elif starts_message:  # called once per message, in order
-                location = ("messages", self._messages_seen)
-                self._messages_seen += 1
-            else:
-                location = self._locate(args[1] if name == "tool_call_dict" else args[0])
-                if name == "tool_call_dict":
-                    location = location[:-1]  # the arguments' block, where name and input live
-            if is_unit:
-                self._open.append((args[0], location, []))
-            if record:
-                self._depth += 1
+            if self._depth:  # called by a recorded helper (flatten_content recursing): part of that step
+                return function(*args)
+            location = self._locate(args[1] if name == "tool_call_dict" else args[0])
+            if name == "tool_call_dict":
+                location = location[:-1]  # the tool_use block, where both name and input live
+            self._depth = 1
             try:
                 result = function(*args)
             finally:
-                if record:
-                    self._depth -= 1
-            if record:
-                value = args[0] if len(args) == 1 else dict(zip(parameters, args))
-                self.steps.append(Step(name, value, result, location))
-                if self._open and not is_unit and name not in self._open[-1][2]:
-                    self._open[-1][2].append(name)  # the helper serves the innermost unit
-            if is_unit:
-                helpers = self._open.pop()[2]
-                if is_helper:
-                    helpers.insert(0, name)
-                # a snapshot: the caller may extend the very list a unit returned
-                self._units.append((location, helpers, tuple(result) if isinstance(result, list) else (result,)))
+                self._depth = 0
+            steps.append(Step(name, args[0] if len(args) == 1 else dict(zip(parameters, args)), result, location))
+            if open_units and name not in open_units[-1][2]:
+                open_units[-1][2].append(name)
+            return result
+
+        return recorded
+
+    def _record_unit(self, spec: _Target, name: str, function: Callable) -> Callable:
+        """Note which messages a unit returned, where its input was, and the helpers it used."""
+        open_units, finished = self._open, self._units
+
+        def recorded(*args):
+            if name == spec.units[0]:
+                location: tuple = ("system",)
+            elif name == spec.units[1]:  # the per-message function runs once per message, in order
+                location = ("messages", self._messages_seen)
+                self._messages_seen += 1
+            else:
+                location = self._locate(args[0])
+            open_units.append((args[0], location, []))
+            try:
+                result = function(*args)
+            finally:
+                via = open_units.pop()[2]
+            # a snapshot: the caller may extend the very list a unit returned
+            finished.append((location, via, tuple(result) if isinstance(result, list) else (result,)))
             return result
 
         return recorded
 
     def _locate(self, target: Any) -> tuple:
-        """Find `target` by identity near the innermost open unit's input (at most three
-        levels down: message -> content -> block -> field)."""
+        """Where `target` sits in the innermost open unit's input (a message, a block or the
+        system prompt), found by identity: the helpers get the body's own objects."""
         unit, location, _helpers = self._open[-1] if self._open else (self.body, (), None)
-        found = _find(unit, target, 3)
+        found = _find(unit, target)
         if found is None and isinstance(target, list) and len(target) == 1:
-            found = _find(unit, target[0], 3)  # flatten_content([block]) for a single block
+            found = _find(unit, target[0])  # flatten_content([block]) for a single block
         return location + found if found is not None else location
 
     def produced(self, translated: list[dict]) -> list[Produced]:
@@ -212,24 +220,22 @@ class _Recorder:
         return sorted(found, key=lambda p: p.outputs)
 
 
-def _find(value: Any, target: Any, depth: int) -> Optional[tuple]:
-    """The path from `value` down to the object `target` (by identity), or None.
-    At each level the children are checked before anything below them."""
-    if value is target:
+def _find(unit: Any, target: Any) -> Optional[tuple]:
+    """The path from `unit` to the object `target`: the unit itself, one of its fields,
+    one of its content blocks, or a field of one of those blocks."""
+    if unit is target:
         return ()
-    if isinstance(value, dict):
-        pairs = list(value.items())
-    elif isinstance(value, list):
-        pairs = list(enumerate(value))
-    else:
-        return None
-    for key, child in pairs:
-        if child is target:
+    if not isinstance(unit, dict):
+        return next(((index,) for index, item in enumerate(unit) if item is target), None) if isinstance(unit, list) else None
+    for key, value in unit.items():
+        if value is target:
             return (key,)
-    if depth > 1:
-        for key, child in pairs:
-            if isinstance(child, (dict, list)):
-                found = _find(child, target, depth - 1)
-                if found is not None:
-                    return (key,) + found
+    content = unit.get("content")
+    for index, block in enumerate(content if isinstance(content, list) else ()):
+        if block is target:
+            return ("content", index)
+        if isinstance(block, dict):
+            for key, value in block.items():
+                if value is target:
+                    return ("content", index, key)
     return None
