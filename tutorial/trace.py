@@ -209,15 +209,18 @@ class _Recorder:
 
     def produced(self, translated: list[dict]) -> list[Produced]:
         """Attribute each translated message to the innermost unit that returned it."""
-        position = {id(message): i for i, message in enumerate(translated)}
-        claimed: set[int] = set()
-        found = []
-        for location, helpers, messages in self._units:  # inner units finish first
-            ids = [key for key in map(id, messages) if key in position and key not in claimed]
-            if ids:
-                claimed.update(ids)
-                found.append(Produced(location, tuple(position[key] for key in ids), tuple(helpers)))
-        return sorted(found, key=lambda p: p.outputs)
+        owner: dict[int, int] = {}  # id(message) -> unit; inner units finish first, so they claim first
+        for number, (_location, _via, messages) in enumerate(self._units):
+            for message in messages:
+                owner.setdefault(id(message), number)
+        outputs: dict[int, list[int]] = {}
+        for index, message in enumerate(translated):
+            if id(message) in owner:
+                outputs.setdefault(owner[id(message)], []).append(index)
+        return [
+            Produced(self._units[number][0], tuple(indexes), tuple(self._units[number][1]))
+            for number, indexes in sorted(outputs.items(), key=lambda item: item[1][0])
+        ]
 
 
 def _find(unit: Any, target: Any) -> Optional[tuple]:
