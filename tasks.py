@@ -3,6 +3,7 @@
 
     python3 tasks.py lab         set everything up, then open JupyterLab on notebooks/
     python3 tasks.py test        set everything up, then run the whole test suite
+    python3 tasks.py app         the playground alone, in JupyterLab's single-document view
     python3 tasks.py notebooks   re-execute every notebook in order and store its outputs
     python3 tasks.py diagrams    regenerate diagrams/ (.dot sources and .svg renders)
     python3 tasks.py bench       run the benchmarks
@@ -94,6 +95,11 @@ def lab(arguments: list[str]) -> int:
     return 0
 
 
+def app(arguments: list[str]) -> int:
+    """The playground alone, for a workshop screen: JupyterLab's single-document view."""
+    return lab(["--LabApp.default_url=/doc/tree/06_playground.ipynb", *arguments])
+
+
 def test(arguments: list[str]) -> int:
     setup(APT_FOR_TEST)
     # Everything: the unit and property tests, the browser test, and every notebook
@@ -126,7 +132,7 @@ def doctor(arguments: list[str]) -> int:
     return subprocess.run([str(python), str(ROOT / "tutorial" / "doctor.py"), *arguments], cwd=ROOT).returncode
 
 
-COMMANDS = {"lab": lab, "test": test, "notebooks": notebooks, "diagrams": diagrams, "bench": bench, "doctor": doctor}
+COMMANDS = {"lab": lab, "app": app, "test": test, "notebooks": notebooks, "diagrams": diagrams, "bench": bench, "doctor": doctor}
 
 
 def main(argv: list[str]) -> int:
