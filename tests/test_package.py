@@ -22,11 +22,15 @@ def test_import_pulls_in_no_notebook_libraries():
 
 
 def test_import_is_fast():
-    # -X importtime reports each module's cumulative microseconds; the last line is the package.
-    result = python("-X", "importtime", "-c", "import tutorial")
-    line = [l for l in result.stderr.splitlines() if l.rstrip().endswith("| tutorial")][-1]
-    cumulative_us = int(line.split("|")[1])
-    assert cumulative_us < 150_000, f"import tutorial took {cumulative_us / 1000:.0f} ms"
+    # -X importtime reports each module's cumulative microseconds; the line for the package
+    # itself comes last. The best of five runs, so a busy neighbour does not decide it.
+    def once() -> int:
+        result = python("-X", "importtime", "-c", "import tutorial")
+        line = [l for l in result.stderr.splitlines() if l.rstrip().endswith("| tutorial")][-1]
+        return int(line.split("|")[1])
+
+    best_us = min(once() for _ in range(5))
+    assert best_us < 150_000, f"import tutorial took {best_us / 1000:.0f} ms"
 
 
 def test_render_is_available_lazily():
