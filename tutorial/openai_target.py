@@ -26,8 +26,18 @@ CARRIED = {
     "tool_result": {"text", "image", "search_result", "tool_reference"},
 }
 
-# Messages made only of these need no closer look (tool_result content is checked part by part).
+# Blocks of these types need no closer look; a tool_result is plain when its parts are.
 _PLAIN = {"user": {"text", "image", "search_result"}, "assistant": CARRIED["assistant"]}
+_PLAIN_PARTS = {"text", "image", "search_result"}
+
+
+def _plain(block: dict, role: str) -> bool:
+    if block["type"] in _PLAIN[role]:
+        return True
+    if block["type"] != "tool_result" or role != "user":
+        return False
+    content = block.get("content")
+    return not isinstance(content, list) or all(not isinstance(p, dict) or p["type"] in _PLAIN_PARTS for p in content)
 
 _WHERE = {"user": "a user message", "assistant": "an assistant message", "tool_result": "a tool_result"}
 
@@ -44,8 +54,8 @@ def reject_uncarriable(body: dict) -> None:
     for i, message in enumerate(body.get("messages") or []):
         if isinstance(message["content"], str) or message["role"] == "system":
             continue
-        if {block["type"] for block in message["content"]} <= _PLAIN[message["role"]]:
-            continue  # the common case, decided with one set comparison
+        if all(_plain(block, message["role"]) for block in message["content"]):
+            continue  # the common case, decided without building locations
         for j, block in enumerate(message["content"]):
             _check_carried(block, message["role"], ("messages", i, "content", j))
             if block["type"] == "tool_result" and isinstance(block.get("content"), list):
