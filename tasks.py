@@ -71,14 +71,34 @@ def _have_debian_package(name: str) -> bool:
 
 def python_environment() -> None:
     """Create .venv and install the pinned package; skipped when nothing changed."""
-    if not PYTHON.exists():
-        run(sys.executable, "-m", "venv", VENV)
+    if not _venv_works():
+        _make_venv_possible()
+        run(sys.executable, "-m", "venv", "--clear", VENV)
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
     run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     run(PYTHON, "-m", "pip", "install", "--quiet", "-c", ROOT / "constraints.txt", "-e", f"{ROOT}[notebooks,test]")
     STAMP.write_text(wanted)
+
+
+def _venv_works() -> bool:
+    if not PYTHON.exists():
+        return False
+    return subprocess.run([str(PYTHON), "-m", "pip", "--version"], capture_output=True).returncode == 0
+
+
+def _make_venv_possible() -> None:
+    """Debian's own Python ships venv without pip (ensurepip) unless python3-venv is there."""
+    if subprocess.run([sys.executable, "-c", "import ensurepip"], capture_output=True).returncode == 0:
+        return
+    package = f"python3.{sys.version_info.minor}-venv"
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run("apt-get", "update", "-qq", env=env)
+        run("apt-get", "install", "-y", "-qq", package, env=env)
+    else:
+        say(f"this Python cannot create virtual environments; on Debian/Ubuntu: sudo apt-get install {package}")
 
 
 def setup(packages: dict[str, str | None]) -> None:

@@ -66,6 +66,8 @@ BAD_INPUT = [
     ("nested image without source", setter(("messages", 2, "content", 0, "content", 0), {"type": "image"}), ("messages", 2, "content", 0, "content", 0, "source"), "messages[2].content[0].content[0].source: is required"),
     ("nested text without text", deleter(("messages", 2, "content", 0, "content", 0, "text")), ("messages", 2, "content", 0, "content", 0, "text"), "messages[2].content[0].content[0].text: is required"),
     ("thinking text not a string", setter(("messages", 1, "content", 0), {"type": "thinking", "thinking": 3}), ("messages", 1, "content", 0, "thinking"), "messages[1].content[0].thinking: must be a string"),
+    ("signature not a string", setter(("messages", 1, "content", 0), {"type": "thinking", "thinking": "t", "signature": 5}), ("messages", 1, "content", 0, "signature"), "messages[1].content[0].signature: must be a string"),
+    ("search_result content not a list", setter(("messages", 0, "content", 0), {"type": "search_result", "title": "T", "source": "S", "content": 5}), ("messages", 0, "content", 0, "content"), "messages[0].content[0].content: must be a list"),
     ("nested tool_result item not a block", setter(("messages", 2, "content", 0, "content", 0), 5), ("messages", 2, "content", 0, "content", 0), "messages[2].content[0].content[0]: must be a content block"),
 ]  # fmt: skip
 
@@ -138,3 +140,27 @@ def test_errors_never_leak_other_exceptions_for_odd_json():
         for target in ("chat_template", "openai"):
             with pytest.raises(RequestError):
                 translate(copy.deepcopy(body), target=target)
+
+
+def test_a_null_signature_is_accepted_and_reported_as_lost():
+    body = {"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": None}]}]}
+    assert translate(body)[0][1] == {"role": "assistant", "content": "", "reasoning_content": "t"}
+    assert [loss.path for loss in trace(body).losses] == ["messages[1].content[0].signature"]
+
+
+def test_openai_refusals_say_where_a_misplaced_block_belongs():
+    body = {"messages": [{"role": "user", "content": [{"type": "thinking", "thinking": "x"}]}]}
+    with pytest.raises(RequestError, match=r"^messages\[0\]\.content\[0\]\.type: a block of type 'thinking' cannot be carried in a user message: it belongs in an assistant message"):
+        translate(body, target="openai")
+    empty_reference = {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "tool_reference", "tool_name": ""}]}]}]}
+    with pytest.raises(RequestError) as caught:
+        translate(empty_reference, target="openai")
+    assert caught.value.location == ("messages", 0, "content", 0, "content", 0, "tool_name")
+
+
+def test_trace_locates_openai_refusals_in_the_body_as_sent():
+    body = {"messages": [{"role": "user", "content": "a"}, {"role": "system", "content": "r"}, {"role": "user", "content": [{"type": "document", "source": {}}]}]}
+    for run in (translate, trace):
+        with pytest.raises(RequestError) as caught:
+            run(body, target="openai")
+        assert caught.value.location == ("messages", 2, "content", 0, "type")

@@ -50,6 +50,26 @@ def test_without_any_user_message_it_becomes_one():
     assert preprocess(body)["messages"] == [{"role": "assistant", "content": "a"}, {"role": "user", "content": [reminder("r")]}]
 
 
+def test_without_any_user_message_each_reminder_stays_in_its_place():
+    body = {"messages": [{"role": "assistant", "content": "x"}, {"role": "system", "content": "r1"},
+                         {"role": "assistant", "content": "y"}, {"role": "system", "content": "r2"}]}  # fmt: skip
+    assert preprocess(body)["messages"] == [
+        {"role": "assistant", "content": "x"},
+        {"role": "user", "content": [reminder("r1")]},
+        {"role": "assistant", "content": "y"},
+        {"role": "user", "content": [reminder("r2")]},
+    ]
+
+
+def test_reminders_before_the_first_user_message_keep_their_order():
+    body = {"messages": [{"role": "assistant", "content": "a"}, {"role": "system", "content": "one"},
+                         {"role": "system", "content": "two"}, {"role": "user", "content": "u"}]}  # fmt: skip
+    assert preprocess(body)["messages"] == [
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": [reminder("one"), reminder("two"), {"type": "text", "text": "u"}]},
+    ]
+
+
 def test_a_leading_system_message_is_not_folded():
     body = {"messages": [{"role": "system", "content": "first"}, {"role": "user", "content": "u"}]}
     assert preprocess(body) == body

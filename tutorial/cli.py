@@ -16,6 +16,7 @@ from typing import Optional
 
 from .errors import RequestError
 from .examples import readme_request
+from .translation import TARGETS
 
 
 def _read_body(source: Optional[str]) -> dict:
@@ -23,9 +24,15 @@ def _read_body(source: Optional[str]) -> dict:
     if source is None:
         return readme_request()
     try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+        if source == "-":
+            text = sys.stdin.buffer.read().decode("utf-8")  # JSON is UTF-8, whatever the console uses
+        else:
+            with open(source, encoding="utf-8") as file:
+                text = file.read()
     except OSError as error:
         raise SystemExit(_fail(f"{source}: cannot read: {error.strerror}"))
+    except UnicodeDecodeError as error:
+        raise SystemExit(_fail(f"{source}: not UTF-8 text: {error.reason} at byte {error.start}"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -43,10 +50,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walk", help="print every stage's input and output, then what stays behind")
     walk.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    walk.add_argument("--target", choices=("chat_template", "openai"), default="chat_template")
+    walk.add_argument("--target", choices=TARGETS, default="chat_template")
     translate = commands.add_parser("translate", help='print {"translated": ..., "tools_schema": ...} as JSON')
     translate.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    translate.add_argument("--target", choices=("chat_template", "openai"), default="chat_template")
+    translate.add_argument("--target", choices=TARGETS, default="chat_template")
     commands.add_parser("doctor", help="check Python, packages, Graphviz, a CJK font and the widget extension")
     arguments = parser.parse_args(argv)
     for stream in (sys.stdout, sys.stderr):  # Chinese must print on any console

@@ -64,7 +64,7 @@ class ImageBlock(TypedDict):
 class ThinkingBlock(TypedDict):
     type: Literal["thinking"]
     thinking: str
-    signature: NotRequired[str]
+    signature: NotRequired[Optional[str]]  # some proxies send null; it is dropped anyway
 
 
 class ToolUseBlock(TypedDict):
@@ -92,14 +92,22 @@ class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
     tool_use_id: str
     content: NotRequired["ToolResultContent"]
-    is_error: NotRequired[bool]
+    is_error: NotRequired[Optional[bool]]
 
 
 # Known blocks go through a tagged union on `type`, which pydantic-core resolves without
 # calling Python; only a block it rejects is tried against the fallback. (Checking every
 # block with a Python discriminator cost about a fifth of the whole translation.)
+class SearchResultBlock(TypedDict):
+    type: Literal["search_result"]
+    content: list[TextBlock]
+    title: NotRequired[str]
+    source: NotRequired[str]
+
+
 KnownBlock = Annotated[
-    Union[TextBlock, ImageBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock], Field(discriminator="type")
+    Union[TextBlock, ImageBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock, SearchResultBlock],
+    Field(discriminator="type"),
 ]
 Block = Annotated[Union[KnownBlock, OtherBlock], Field(union_mode="left_to_right")]
 
@@ -125,7 +133,7 @@ ToolResultContent = Annotated[
     ),
 ]
 
-_KNOWN_BLOCKS = frozenset(("text", "image", "thinking", "tool_use", "tool_result"))
+_KNOWN_BLOCKS = frozenset(("text", "image", "thinking", "tool_use", "tool_result", "search_result"))
 
 
 def _content_kind(value: Any) -> Optional[str]:
@@ -234,8 +242,13 @@ def _body_location(loc: tuple, value: Any, missing: bool) -> Location:
     ("block list", "tagged-union[...]", "tool_result"): read along the body itself, a
     part is kept when it is an index or key that is there, or the missing last field."""
     location = []
+    after_tagged_union = False
     for number, part in enumerate(loc):
-        if isinstance(value, list) and isinstance(part, int) and part < len(value):
+        if after_tagged_union:  # the tag that chose the member (a block type), not a key
+            after_tagged_union = False
+        elif isinstance(part, str) and part.startswith("tagged-union["):
+            after_tagged_union = True
+        elif isinstance(value, list) and isinstance(part, int) and part < len(value):
             location.append(part)
             value = value[part]
         elif isinstance(value, dict) and part in value:

@@ -93,7 +93,10 @@ def check_chromium() -> tuple[bool, str]:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found:
         return True, f"Chromium for the browser test: {found}"
-    return False, "Chromium is missing (only the browser test needs it): sudo apt-get install chromium"
+    return False, "optional: Chromium is missing, so the browser test cannot run (Debian: sudo apt-get install chromium)"
+
+
+OPTIONAL = {"chromium"}  # only the browser test needs it: reported, not counted as a failure
 
 
 def checks() -> list[tuple[str, bool, str]]:
@@ -107,9 +110,9 @@ def main() -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
     results = checks()
-    for _name, ok, message in results:
-        print(f"{'✓' if ok else '✗'} {message}")
-    failed = [name for name, ok, _ in results if not ok]
+    for name, ok, message in results:
+        print(f"{'✓' if ok else ('·' if name in OPTIONAL else '✗')} {message}")
+    failed = [name for name, ok, _ in results if not ok and name not in OPTIONAL]
     print("\nall good" if not failed else f"\n{len(failed)} to fix: {', '.join(failed)}")
     return 1 if failed else 0
 

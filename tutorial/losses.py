@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .errors import format_location
+from .openai_target import is_server_tool
 from .translation import flatten_content
 
 
@@ -163,7 +164,7 @@ class _Walk:
                     self.lose(location + (key,), value, f"only the text of a {block['type']!r} block is kept")
 
     def tool(self, tool: dict, location: tuple) -> None:
-        if tool.get("type") not in (None, "custom"):
+        if is_server_tool(tool):
             if self.target == "openai":
                 self.lose(location, tool, "a server tool runs on Anthropic's servers: left out of the tools")
             else:

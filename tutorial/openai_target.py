@@ -39,6 +39,7 @@ def _plain(block: dict, role: str) -> bool:
     content = block.get("content")
     return not isinstance(content, list) or all(not isinstance(p, dict) or p["type"] in _PLAIN_PARTS for p in content)
 
+
 _WHERE = {"user": "a user message", "assistant": "an assistant message", "tool_result": "a tool_result"}
 
 _WHY = {
@@ -73,9 +74,15 @@ def reject_uncarriable(body: dict) -> None:
 def _check_carried(block: dict, where: str, location: tuple) -> None:
     kind = block["type"]
     if kind not in CARRIED[where]:
-        why = _WHY.get(kind, "the openai target does not know this block type")
-        raise RequestError(location + ("type",), f"a {kind!r} block cannot be carried in {_WHERE[where]}: {why}")
-    if kind == "tool_reference" and not isinstance(block.get("tool_name", block.get("name")), str):
+        if kind in _WHY:
+            why = _WHY[kind]
+        elif any(kind in kinds for kinds in CARRIED.values()):
+            why = f"it belongs in {' or '.join(_WHERE[w] for w, kinds in CARRIED.items() if kind in kinds)}"
+        else:
+            why = "the openai target does not know this block type"
+        raise RequestError(location + ("type",), f"a block of type {kind!r} cannot be carried in {_WHERE[where]}: {why}")
+    name = block.get("tool_name", block.get("name"))
+    if kind == "tool_reference" and not (isinstance(name, str) and name):
         raise RequestError(location + ("tool_name",), "is required: a tool_reference names the tool whose schema it loads")
 
 
@@ -169,7 +176,8 @@ def _collapse(parts: list[dict]) -> Any:
 
 def tool_result_messages(block: dict) -> list[dict]:
     """One tool_result -> one tool message per run of reference / non-reference parts,
-    all with the same tool_call_id, in the original order."""
+    all with the same tool_call_id, in the original order. Empty text parts carry
+    nothing and are skipped first, so the runs on either side of one join up."""
     call_id, content = block["tool_use_id"], block.get("content")
     if not isinstance(content, list):
         return [{"role": "tool", "tool_call_id": call_id, "content": content or ""}]

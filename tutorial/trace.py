@@ -106,7 +106,7 @@ def trace(body: dict, *, target: str = "chat_template") -> Trace:
     spec = TARGETS[target]
     folded = preprocess(body)  # checks the body first: errors point into it as given
     if target == "openai":
-        openai_target.reject_uncarriable(folded)
+        openai_target.reject_uncarriable(body)  # so do the target's own refusals
 
     recorder = _Recorder(folded)
     namespace = recorder.rebind(spec)
@@ -160,9 +160,10 @@ class _Recorder:
         def recorded(*args):
             if self._depth:  # called by a recorded helper (flatten_content recursing): part of that step
                 return function(*args)
-            location = self._locate(args[1] if name == "tool_call_dict" else args[0])
-            if name == "tool_call_dict":
-                location = location[:-1]  # the tool_use block, where both name and input live
+            if len(args) == 1:
+                location = self._locate(args[0])
+            else:  # several values from one place (tool_call_dict's name and input): that place
+                location = self._locate(next((a for a in args if isinstance(a, (dict, list))), args[0]))[:-1]
             self._depth = 1
             try:
                 result = function(*args)

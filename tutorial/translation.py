@@ -69,7 +69,9 @@ def _paths(target: str):
 
 
 def _openai():
-    from . import openai_target  # imported on first use: the default target never needs it
+    # Imported here rather than at the top because openai_target imports function_tool
+    # from this module: a cycle at import time.
+    from . import openai_target
 
     return openai_target
 
