@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tutorial import deviations as dv
+from tutorial.jsondiff import ABSENT, differences
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "peers"
 DATA = dv.load_peer_data(DATA_DIR)
@@ -115,11 +116,11 @@ def test_compare_is_pure():
 
 
 def test_compare_sees_types_and_missing_keys():
-    diffs = list(dv._diff({"a": 1, "b": ""}, {"a": 1.0, "c": None}, ("x",)))
-    assert diffs == [(("x", "a"), 1, 1.0), (("x", "b"), "", dv.ABSENT), (("x", "c"), dv.ABSENT, None)]
-    assert list(dv._diff([1, 2], [1], ("m",))) == [(("m",), [1, 2], [1])]
-    assert list(dv._diff({"k": [True]}, {"k": [True]}, ())) == []
-    assert list(dv._diff([True], [1], ())) == [((0,), True, 1)]
+    diffs = list(differences({"a": 1, "b": ""}, {"a": 1.0, "c": None}, ("x",)))
+    assert diffs == [(("x", "a"), 1, 1.0), (("x", "b"), "", ABSENT), (("x", "c"), ABSENT, None)]
+    assert list(differences([1, 2], [1], ("m",))) == [(("m",), [1, 2], [1])]
+    assert list(differences({"k": [True]}, {"k": [True]}, ())) == []
+    assert list(differences([True], [1], ())) == [((0,), True, 1)]
 
 
 def test_unknown_peer_and_case_are_refused():

@@ -28,9 +28,11 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Optional, Union
 
 from .errors import RequestError, format_location
+from .jsondiff import ABSENT
+from .jsondiff import differences as json_differences
 from .preprocess import preprocess
 from .translation import translate
 
@@ -125,14 +127,6 @@ def _load(directory: Path) -> PeerData:
 # Differences, computed from the data
 
 
-class _Absent:
-    """Stands for a key one side has and the other does not."""
-
-    def __repr__(self) -> str:
-        return "<absent>"
-
-
-ABSENT = _Absent()
 
 
 @dataclass(frozen=True)
@@ -214,7 +208,7 @@ def compare(case_id: str, peer: str, data: Optional[PeerData] = None) -> list[Di
     if not ours.ok:
         return found  # both refused the request: that is agreement
     for key, mine in (("messages", ours.messages), ("tools", ours.tools)):
-        for location, a, b in _diff(mine, recorded.get(key), (key,)):
+        for location, a, b in json_differences(mine, recorded.get(key), (key,)):
             note(format_location(location), a, b)
     return found
 
@@ -245,32 +239,6 @@ def _their_outcome(recorded: dict) -> str:
     first_line = str(recorded.get("error") or "error").splitlines()[0]
     status = recorded.get("http_status_if_served")
     return f"error ({status}): {first_line}" if status else f"error: {first_line}"
-
-
-def _diff(ours: Any, theirs: Any, location: tuple) -> Iterator[tuple[tuple, Any, Any]]:
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        for key in [*ours, *(k for k in theirs if k not in ours)]:
-            if key not in theirs:
-                yield location + (key,), ours[key], ABSENT
-            elif key not in ours:
-                yield location + (key,), ABSENT, theirs[key]
-            else:
-                yield from _diff(ours[key], theirs[key], location + (key,))
-    elif isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
-        for index, (a, b) in enumerate(zip(ours, theirs)):
-            yield from _diff(a, b, location + (index,))
-    elif not _same(ours, theirs):
-        yield location, ours, theirs
-
-
-def _same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same, a, b))
-    return a == b
 
 
 # ---------------------------------------------------------------------------

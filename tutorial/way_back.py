@@ -43,6 +43,7 @@ import secrets
 from typing import Any, Callable, Optional
 
 from .errors import RequestError
+from .openai_target import openai_tool_call
 from .translation import flatten_content, tool_call_dict
 
 # ---------------------------------------------------------------------------
@@ -642,15 +643,10 @@ def response_to_message(response: dict) -> dict:
 
 
 def _tool_call(block: dict, where: tuple) -> dict:
-    # The id is kept: the tool message that answers this call points back at it.
-    return {
-        "id": _field(block, "id", str, where),
-        "type": "function",
-        "function": {
-            "name": _field(block, "name", str, where),
-            "arguments": json.dumps(_field(block, "input", dict, where), ensure_ascii=False),
-        },
-    }
+    # The same shape as the "openai" target's history calls: the id kept, the input as JSON text.
+    for name, kind in (("id", str), ("name", str), ("input", dict)):
+        _field(block, name, kind, where)
+    return openai_tool_call(block)
 
 
 def _field(block: dict, name: str, kind: type, where: tuple) -> Any:

@@ -29,6 +29,7 @@ from typing import Any, Iterator, Optional
 
 from .diagrams import FONT, WIDTH, render_svg, show
 from .errors import format_location
+from .jsondiff import differences
 from .translation import translate, translate_messages
 from .way_back import to_anthropic
 
@@ -233,22 +234,6 @@ def _wire_lines(header: str, message: dict) -> list[str]:
 
 # ---------------------------------------------------------------------------
 # Where two JSON values differ
-
-_ABSENT = "(absent)"
-
-
-def differences(left: Any, right: Any, location: tuple = ()) -> list[tuple[tuple, Any, Any]]:
-    """Every place where two JSON values differ, as (location, left value, right value);
-    a key present on one side only shows "(absent)" on the other."""
-    if isinstance(left, dict) and isinstance(right, dict):
-        found = []
-        for key in {**left, **right}:  # the keys of both, in order of appearance
-            found += differences(left.get(key, _ABSENT), right.get(key, _ABSENT), location + (key,))
-        return found
-    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
-        return [d for n, (a, b) in enumerate(zip(left, right)) for d in differences(a, b, location + (n,))]
-    return [] if left == right and type(left) is type(right) else [(location, left, right)]
-
 
 # ---------------------------------------------------------------------------
 # 1. Action 3.5: model output -> build_reply -> blocks, stop_reason, manager_message;
