@@ -164,6 +164,7 @@ class Outcome:
     tools: Optional[list] = None
     error: Optional[RequestError] = None
     folded: Optional[bool] = None  # did preprocess change the body? (None: not run or failed)
+    body: Optional[dict] = None  # the body that was translated (preprocessed or as sent)
 
 
 def run_ours(request: dict, peer: str) -> Outcome:
@@ -179,7 +180,7 @@ def run_ours(request: dict, peer: str) -> Outcome:
         messages, tools = translate(body, target=pipeline.target)
     except RequestError as error:
         return Outcome(ok=False, error=error, folded=folded)
-    return Outcome(ok=True, messages=messages, tools=tools, folded=folded)
+    return Outcome(ok=True, messages=messages, tools=tools, folded=folded, body=body)
 
 
 def compare(case_id: str, peer: str, data: Optional[PeerData] = None) -> list[Difference]:

@@ -29,7 +29,6 @@ with "…", and HTML escaped.
 
 from __future__ import annotations
 
-import copy
 import functools
 import html
 import json
@@ -40,7 +39,6 @@ from typing import Any, Callable, Optional, Sequence, Union
 from . import deviations as dv
 from . import losses as loss_report
 from .errors import format_location
-from .preprocess import preprocess
 
 # ---------------------------------------------------------------------------
 # Rows: who is compared
@@ -178,11 +176,9 @@ def _our_request_side(row: str, peer: str, request: dict) -> RequestSide:
     ours = dv.run_ours(request, peer)
     if not ours.ok:
         return RequestSide(row, False, error=str(ours.error))
-    pipeline = dv.PEERS[peer]
-    # The loss report of the body this pipeline translated. (`trace` always preprocesses;
+    # The loss report of the very body this pipeline translated. (`trace` always preprocesses;
     # the "openai" row is compared on the body as sent, so the report is taken directly.)
-    body = preprocess(request) if pipeline.preprocess else copy.deepcopy(request)
-    found = tuple((loss.path, loss.value) for loss in loss_report.report(body, pipeline.target))
+    found = tuple((loss.path, loss.value) for loss in loss_report.report(ours.body, dv.PEERS[peer].target))
     return RequestSide(row, True, ours.messages, ours.tools, losses=found)
 
 
