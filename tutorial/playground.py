@@ -34,9 +34,9 @@ from typing import Any, Callable, Optional, Union
 from .errors import RequestError
 from .examples import readme_request
 from .trace import Trace, trace
-from .walk import as_json
+from .translation import TARGETS, check_target
+from .show import as_json
 
-TARGETS = ("chat_template", "openai")
 README = "README example"
 HALF_TYPED = "half-typed JSON"
 PEER_PREFIX = "peer: "
@@ -280,7 +280,7 @@ class Playground:
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
         self._view: Optional[_View] = None
-        self._target = _checked_target(target)
+        self._target = check_target(target)
         self._preset = self._checked_preset(preset)
         self._request_text = self.preset_text(preset)
         self.trace: Optional[Trace] = None  # the last good trace
@@ -310,7 +310,7 @@ class Playground:
     @target.setter
     def target(self, target: str) -> None:
         with self._lock:
-            self._target = _checked_target(target)
+            self._target = check_target(target)
             self._recompute()
         self._notify("target")
 
@@ -411,12 +411,6 @@ class Playground:
     def _notify(self, what: str) -> None:
         for callback in list(self._listeners):
             callback(what)
-
-
-def _checked_target(target: str) -> str:
-    if target not in TARGETS:
-        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
-    return target
 
 
 # ---------------------------------------------------------------------------

@@ -101,9 +101,7 @@ TARGETS = {
 
 def trace(body: dict, *, target: str = "chat_template") -> Trace:
     """Run `preprocess` and `translate` on `body`, recording every stage."""
-    if target not in TARGETS:
-        raise ValueError(f"target must be one of {tuple(TARGETS)}, got {target!r}")
-    spec = TARGETS[target]
+    spec = TARGETS[chat_template.check_target(target)]
     folded = preprocess(body)  # checks the body first: errors point into it as given
     if target == "openai":
         openai_target.reject_uncarriable(body)  # so do the target's own refusals

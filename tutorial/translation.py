@@ -60,12 +60,17 @@ def tools_to_chat_tools(tools: Optional[list], *, target: str = "chat_template")
     return tools_path(tools)
 
 
+def check_target(target: str) -> str:
+    """`target` itself when it names a target; a clear ValueError otherwise."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    return target
+
+
 def _paths(target: str):
-    if target == "chat_template":
+    if check_target(target) == "chat_template":
         return chat_template_messages, chat_template_tools
-    if target == "openai":
-        return _openai().openai_messages, _openai().openai_tools
-    raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    return _openai().openai_messages, _openai().openai_tools
 
 
 def _openai():
