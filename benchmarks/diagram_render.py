@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tutorial import readme_request, trace
-from tutorial.diagrams import INSTALL_HINT, local_flow, render_svg
+from tutorial.pictures.flow import INSTALL_HINT, local_flow, render_svg
 
 TARGET_MS = 100
 

@@ -1,7 +1,7 @@
 """The playground in a real browser: JupyterLab in headless Chromium.
 
 Starts JupyterLab on 127.0.0.1 (a free port, a token, news and autosave off) on a scratch
-copy of notebooks/, opens 06_playground.ipynb, runs all cells, edits the request in the
+copy of notebooks/, opens 07_playground.ipynb, runs all cells, edits the request in the
 playground's editor and checks that the translated messages and the diagram change on
 the page. Screenshots go to artifacts/ (gitignored). Everything started here is stopped
 in the fixture's teardown.
@@ -31,7 +31,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = "06_playground.ipynb"
+NOTEBOOK = "07_playground.ipynb"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -1,4 +1,4 @@
-"""Conformance against recorded peer outputs (tests/data/peers, see its README).
+"""Conformance against recorded peer outputs (tutorial/peers/data, see its README).
 
 For every recorded request case and every compared peer — Slime @ 624b824a for the
 "chat_template" target, SGLang 0.5.23 for the "openai" target — the differences computed
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tutorial import deviations as dv
-from tutorial.jsondiff import ABSENT, differences
+from tutorial.peers import deviations as dv
+from tutorial.watch.jsondiff import ABSENT, differences
 
-DATA_DIR = Path(__file__).resolve().parent / "data" / "peers"
+DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
 CASE_IDS = list(DATA.cases)
 

@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import requests
 
-from tutorial import diagrams, readme_request, trace
+from tutorial import readme_request, trace
+from tutorial.pictures import flow as diagrams
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "diagrams"
@@ -58,7 +59,7 @@ def test_builders_produce_the_committed_dot_files():
     assert sorted(path.stem for path in COMMITTED.glob("*.dot")) == sorted(built)
     for stem, source in built.items():
         assert (COMMITTED / f"{stem}.dot").read_text(encoding="utf-8") == source, (
-            f"diagrams/{stem}.dot is stale: run python -m tutorial.diagrams"
+            f"diagrams/{stem}.dot is stale: run python -m tutorial.pictures"
         )
 
 
@@ -84,7 +85,7 @@ def test_output_is_deterministic_and_free_of_addresses():
 
 
 def test_import_tutorial_does_not_load_graphviz():
-    code = "import sys, tutorial, tutorial.diagrams; assert 'graphviz' not in sys.modules"
+    code = "import sys, tutorial, tutorial.pictures; assert 'graphviz' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
@@ -359,7 +360,7 @@ def test_show_without_the_graphviz_package_gives_text(monkeypatch, readme_chat):
 
 def test_python_dash_m_writes_the_files(dot_program, tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "tutorial.diagrams", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "tutorial.pictures", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.count("wrote ") == 2 * len(diagrams.sources())
     assert (tmp_path / "vertical_flow.svg").read_text(encoding="utf-8").count("<svg") == 1

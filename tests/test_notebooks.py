@@ -47,7 +47,7 @@ def test_chinese_is_shown_as_chinese(path):
 
 def test_every_brief_stage_value_is_in_the_stored_outputs():
     """Each stage input/output pair of the brief appears, exactly, in some stored output."""
-    from tutorial.show import as_json
+    from tutorial.notebook.show import as_json
 
     brief = Path(__file__).parent / "data" / "brief"
     request = json.loads((brief / "request.json").read_text(encoding="utf-8"))

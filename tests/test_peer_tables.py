@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tutorial import deviations as dv
-from tutorial import peer_tables as pt
+from tutorial.peers import deviations as dv
+from tutorial.peers import tables as pt
 
-DATA_DIR = Path(__file__).resolve().parent / "data" / "peers"
+DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
 REQUEST_ROWS = ["slime", "sglang", "vllm", "litellm", "ours: chat_template", "ours: openai"]
 ORDER = "09_text_before_tool_result_ordering"

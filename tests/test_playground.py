@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from tutorial import preprocess, readme_request, translate
-from tutorial import playground as pg_module
+from tutorial.notebook import playground as pg_module
 from tutorial.errors import RequestError
-from tutorial.playground import README, Playground, describe_error, presets
-from tutorial.walk import as_json
+from tutorial.notebook.playground import README, Playground, describe_error, presets
+from tutorial.notebook.show import as_json
 
 ROOT = Path(__file__).resolve().parents[1]
-PEERS = ROOT / "tests" / "data" / "peers"
+PEERS = ROOT / "tutorial" / "peers" / "data"
 BUILTIN = [
     "README example",
     "string system",
@@ -223,7 +223,7 @@ def test_a_broken_start_has_no_outputs_and_is_not_stale():
 
 
 def test_importing_the_playground_does_not_import_ipywidgets():
-    code = "import sys, tutorial.playground as p; p.Playground(); print('ipywidgets' in sys.modules)"
+    code = "import sys, tutorial.notebook.playground as p; p.Playground(); print('ipywidgets' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"

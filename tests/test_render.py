@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tutorial
-from tutorial.rendering import RenderError, render, shipped_templates, template_source, tojson
+from tutorial.watch.rendering import RenderError, render, shipped_templates, template_source, tojson
 
 TARGETS = ("chat_template", "openai")
 
@@ -444,7 +444,7 @@ def test_the_shipped_templates_are_package_data():
 
 
 def test_importing_tutorial_loads_neither_jinja2_nor_the_render_module():
-    code = "import sys, tutorial; print(sorted(m for m in sys.modules if m.startswith(('jinja2', 'tutorial.rendering'))))"
+    code = "import sys, tutorial; print(sorted(m for m in sys.modules if m.startswith(('jinja2', 'tutorial.watch.rendering'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

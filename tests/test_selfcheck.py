@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tutorial import selfcheck
+from tutorial.notebook import selfcheck
 
 EXERCISES = sorted(selfcheck.exercises())
 

@@ -16,17 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tutorial import RequestError, readme_request, translate
-from tutorial.way_back import (
-    build_reply,
-    counting_ids,
-    random_tool_id,
-    response_to_message,
-    sse_events,
-    to_anthropic,
-)
+from tutorial.round_trip import response_to_message, to_anthropic
+from tutorial.way_back import build_reply, counting_ids, random_tool_id, sse_events
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PEERS = Path(__file__).parent / "data" / "peers"
+PEERS = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 
 
 def parsed(reasoning=None, text="", tool_uses=(), matched_stop=None) -> dict:
@@ -552,7 +546,7 @@ def test_response_to_message_errors(response, location):
 
 
 # ---------------------------------------------------------------------------
-# The recorded peers as evidence (tests/data/peers, see its README for versions)
+# The recorded peers as evidence (tutorial/peers/data, see its README for versions)
 
 
 def _peer_cases():

@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tutorial import build_reply, counting_ids, readme_request, sse_events, translate
-from tutorial.diagrams import FONT
-from tutorial.way_back_diagrams import differences, echo_flow, reply_flow, wire_flow
+from tutorial.pictures.flow import FONT
+from tutorial.pictures.way_back import differences, echo_flow, reply_flow, wire_flow
 
 GOLDEN = Path(__file__).parent / "data" / "way_back_diagrams"
 
-# The README example's next turn, as notebooks/08_way_back.ipynb builds it.
+# The README example's next turn, as notebooks/09_way_back.ipynb builds it.
 MODEL_OUTPUT = {
     "reasoning": "README 只有标题和一句介绍。用户要一句话概括，先看看 pyproject.toml 里的项目描述。",
     "text": "我再看一下项目配置。",

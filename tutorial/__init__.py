@@ -1,43 +1,76 @@
 """tutorial — how an Anthropic Messages request becomes chat messages and a tool schema.
 
-The translation (Action 2 of the walk-through) is `tutorial.translate`; everything else
-in the package serves it: the request contract, the trace, the loss report, the way
-back, diagrams and the notebook playground. Heavy parts (graphviz, ipywidgets, jinja2)
-load only when asked for, so `import tutorial` stays fast.
+The lesson sits at the top of the package; read it in this order:
+
+    contract.py       the request contract: what a body may hold, and located errors (errors.py)
+    translation.py    Action 2 for the default target, "chat_template" — start here
+    openai_target.py  the second target: an OpenAI-compatible engine's shape
+    targets.py        the table from a target's name to its paths
+    preprocess.py     the step before Action 2: folding mid-list system messages
+    way_back.py       the answer's way back: reply blocks and the SSE stream
+    round_trip.py     chat messages back into an Anthropic body (the echo)
+
+Around it, in folders, the apparatus that makes it teachable. Each folder imports the
+lesson and the folders listed before it, never the ones after:
+
+    watch/      trace, loss report, JSON diff, the chat-template preview (`render`)
+    pictures/   Graphviz pictures drawn from a trace
+    peers/      the recorded outputs of four real stacks and our differences from them
+    notebook/   what the chapters display: input beside output, self-checks, the playground
+    cli/, serve/  the command line and the local /v1/messages endpoint
+
+`import tutorial` loads the lesson only; `trace`, `render` and `Playground` load their
+folder when first used, so the heavy parts (graphviz, ipywidgets, jinja2) never load
+unless asked for.
 """
 
+from . import openai_target as _openai_target  # noqa: F401  (adds the "openai" target to the table)
 from .errors import RequestError
 from .examples import readme_request, readme_tools_schema, readme_translated
 from .preprocess import preprocess
-from .trace import Trace, trace
-from .way_back import build_reply, counting_ids, response_to_message, sse_events, to_anthropic
+from .round_trip import response_to_message, to_anthropic
 from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
+from .way_back import build_reply, counting_ids, sse_events
 
+# Public names that live in the apparatus folders: name -> (module, attribute), loaded on first use.
+_LAZY = {
+    "trace": ("tutorial.watch.trace", "trace"),
+    "Trace": ("tutorial.watch.trace", "Trace"),
+    "render": ("tutorial.watch.rendering", "render"),
+    "Playground": ("tutorial.notebook.playground", "Playground"),
+}
 
 
 def __getattr__(name: str):
-    # `render` needs jinja2, which only the chat-template chapter uses: load it on demand.
-    if name == "render":
-        from .rendering import render
+    if name in _LAZY:
+        import importlib
 
-        return render
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(module), attribute)
+        globals()[name] = value  # later lookups skip this function
+        return value
     raise AttributeError(f"module 'tutorial' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
-    "build_reply",
-    "counting_ids",
-    "response_to_message",
-    "sse_events",
-    "to_anthropic",
+    "Playground",
     "RequestError",
     "Trace",
+    "build_reply",
+    "counting_ids",
     "flatten_content",
     "preprocess",
     "readme_request",
     "readme_tools_schema",
     "readme_translated",
     "render",
+    "response_to_message",
+    "sse_events",
+    "to_anthropic",
     "tool_call_dict",
     "tools_to_chat_tools",
     "trace",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from . import targets
 from .errors import RequestError
 from .translation import function_tool
 
@@ -248,3 +249,6 @@ def _with_deferral(wrapped: dict, tool: dict) -> dict:
         wrapped["function"]["defer_loading"] = tool["defer_loading"]
         wrapped["defer_loading"] = tool["defer_loading"]
     return wrapped
+
+
+targets.register(targets.Target("openai", openai_messages, openai_tools, reject_uncarriable))

@@ -2,7 +2,8 @@
 
 Read this file from top to bottom: it is the whole translation for the default target,
 "chat_template" — the shape the rollout adapter of the walk-through hands to a
-tokenizer's chat template. The second target, "openai", lives in `openai_target.py`.
+tokenizer's chat template. The second target, "openai", lives in `openai_target.py`;
+`targets.py` is the table that maps a target's name to its paths.
 
     translated, tools_schema = translate(body)
 
@@ -18,9 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import contract
-
-TARGETS = ("chat_template", "openai")
+from . import contract, targets
 
 
 # ---------------------------------------------------------------------------
@@ -33,52 +32,28 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
     `tools_schema` is None when the request has no usable tools. Raises `RequestError`
     (located, e.g. at `messages[2].content[0].tool_use_id`) before producing anything.
     """
-    messages_path, tools_path = _paths(target)
+    chosen = targets.get(target)
     contract.check_body(body)  # structure first, so errors point into the body as sent
-    if target == "openai":  # then what this target cannot carry
-        _openai().reject_uncarriable(body)
-    translated = messages_path(body["messages"], body.get("system"))
-    tools_schema = tools_path(body.get("tools"))
+    chosen.refuse(body)  # then what this target cannot carry
+    translated = chosen.messages_path(body["messages"], body.get("system"))
+    tools_schema = chosen.tools_path(body.get("tools"))
     return translated, tools_schema
 
 
 def translate_messages(messages: list, system: Any = None, *, target: str = "chat_template") -> list[dict]:
     """The messages path on its own: history (and system prompt) -> chat messages."""
-    messages_path = _paths(target)[0]
+    chosen = targets.get(target)
     contract.check_messages(messages, system)
-    if target == "openai":
-        _openai().reject_uncarriable({"messages": messages})
-    return messages_path(messages, system)
+    chosen.refuse({"messages": messages})
+    return chosen.messages_path(messages, system)
 
 
 def tools_to_chat_tools(tools: Optional[list], *, target: str = "chat_template") -> Optional[list[dict]]:
     """The tools path on its own: tool definitions -> function-tool schema (or None)."""
-    tools_path = _paths(target)[1]
+    chosen = targets.get(target)
     contract.check_tools(tools)
-    if target == "openai":
-        _openai().reject_uncarriable({"tools": tools})
-    return tools_path(tools)
-
-
-def check_target(target: str) -> str:
-    """`target` itself when it names a target; a clear ValueError otherwise."""
-    if target not in TARGETS:
-        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
-    return target
-
-
-def _paths(target: str):
-    if check_target(target) == "chat_template":
-        return chat_template_messages, chat_template_tools
-    return _openai().openai_messages, _openai().openai_tools
-
-
-def _openai():
-    # Imported here rather than at the top because openai_target imports function_tool
-    # from this module: a cycle at import time.
-    from . import openai_target
-
-    return openai_target
+    chosen.refuse({"tools": tools})
+    return chosen.tools_path(tools)
 
 
 # ---------------------------------------------------------------------------
@@ -226,3 +201,6 @@ def function_tool(tool: dict) -> dict:
             "parameters": tool.get("input_schema") or {"type": "object", "properties": {}},
         },
     }
+
+
+targets.register(targets.Target("chat_template", chat_template_messages, chat_template_tools, targets.refuses_nothing))

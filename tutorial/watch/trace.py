@@ -12,14 +12,15 @@ helpers receive the very objects of the body, and an index maps each object to i
 
 from __future__ import annotations
 
+import sys
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
-from . import losses, openai_target
-from . import translation as chat_template
-from .errors import format_location
-from .preprocess import preprocess
+from .. import targets
+from ..errors import format_location
+from ..preprocess import preprocess
+from . import losses
 
 
 class Step(NamedTuple):
@@ -72,27 +73,19 @@ class Trace:
         return [s for s in self.steps if s.name == name][index]
 
 
-@dataclass(frozen=True)
-class _Target:
-    module: types.ModuleType
-    messages: str  # the messages path
-    tools: str  # the tools path
+class _Watched(NamedTuple):
     helpers: tuple[str, ...]  # recorded as steps
     units: tuple[str, ...]  # functions whose result messages are attributed to their input
 
 
-TARGETS = {
-    "chat_template": _Target(
-        chat_template,
-        "chat_template_messages",
-        "chat_template_tools",
+# For each target, which of its module's functions the trace records. The paths
+# themselves come from the targets table, the one place that knows them.
+WATCHED = {
+    "chat_template": _Watched(
         helpers=("flatten_content", "tool_call_dict"),
         units=("system_messages", "chat_template_message", "user_block_message"),
     ),
-    "openai": _Target(
-        openai_target,
-        "openai_messages",
-        "openai_tools",
+    "openai": _Watched(
         helpers=("system_text", "content_part", "tool_result_messages", "openai_tool_call"),
         units=("openai_system_messages", "openai_message", "tool_result_messages"),
     ),
@@ -101,17 +94,16 @@ TARGETS = {
 
 def trace(body: dict, *, target: str = "chat_template") -> Trace:
     """Run `preprocess` and `translate` on `body`, recording every stage."""
-    spec = TARGETS[chat_template.check_target(target)]
+    chosen = targets.get(target)
     folded = preprocess(body)  # checks the body first: errors point into it as given
-    if target == "openai":
-        openai_target.reject_uncarriable(body)  # so do the target's own refusals
+    chosen.refuse(body)  # so do the target's own refusals
 
     recorder = _Recorder(folded)
-    namespace = recorder.rebind(spec)
+    namespace = recorder.rebind(sys.modules[chosen.messages_path.__module__], WATCHED[target])
     messages, system, tools = folded["messages"], folded.get("system"), folded.get("tools")
-    translated = namespace[spec.messages](messages, system)
+    translated = namespace[chosen.messages_path.__name__](messages, system)
     recorder.steps.append(Step("translate_messages", {"messages": messages, "system": system}, translated, ()))
-    tools_schema = namespace[spec.tools](tools)
+    tools_schema = namespace[chosen.tools_path.__name__](tools)
     recorder.steps.append(Step("tools_to_chat_tools", tools, tools_schema, ("tools",)))
 
     return Trace(
@@ -135,12 +127,12 @@ class _Recorder:
         self._depth = 0  # > 0 while a recorded helper runs: its inner helper calls are part of it
         self._messages_seen = 0
 
-    def rebind(self, spec: _Target) -> dict:
+    def rebind(self, module: types.ModuleType, spec: _Watched) -> dict:
         """A copy of the target module's namespace whose functions call each other there,
         with the helpers and units replaced by recording wrappers."""
-        namespace = dict(vars(spec.module))
-        for name, value in vars(spec.module).items():
-            if isinstance(value, types.FunctionType) and value.__module__ == spec.module.__name__:
+        namespace = dict(vars(module))
+        for name, value in vars(module).items():
+            if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
                 copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__, value.__closure__)
                 copy.__kwdefaults__ = value.__kwdefaults__
                 namespace[name] = copy
@@ -174,7 +166,7 @@ class _Recorder:
 
         return recorded
 
-    def _record_unit(self, spec: _Target, name: str, function: Callable) -> Callable:
+    def _record_unit(self, spec: _Watched, name: str, function: Callable) -> Callable:
         """Note which messages a unit returned, where its input was, and the helpers it used."""
         open_units, finished = self._open, self._units
 

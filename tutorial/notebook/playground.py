@@ -31,10 +31,10 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from .errors import RequestError
-from .examples import readme_request
-from .trace import Trace, trace
-from .translation import TARGETS, check_target
+from ..errors import RequestError
+from ..examples import readme_request
+from ..watch.trace import Trace, trace
+from ..targets import check_target, names as target_names
 from .show import as_json
 
 README = "README example"
@@ -42,7 +42,7 @@ HALF_TYPED = "half-typed JSON"
 PEER_PREFIX = "peer: "
 DEBOUNCE_SECONDS = 0.4
 
-PEER_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "peers"
+from ..peers import DATA_DIR as PEER_DIR
 """The recorded peer cases; present in a clone of the repository, absent from an install."""
 
 # The peer each target follows most closely (see tutorial/deviations.py).
@@ -225,7 +225,7 @@ def presets() -> dict[str, Union[dict, str]]:
     """Every preset, name -> request body (a raw string for the half-typed JSON).
 
     The built-in ones come first, then one per recorded peer case ("peer: 04_image_base64_and_url")
-    when tests/data/peers is present. Each call returns fresh copies.
+    when the recorded data (tutorial/peers/data) is present. Each call returns fresh copies.
     """
     found = _builtin_presets()
     for case in _peer_data()[0]:
@@ -262,7 +262,7 @@ def describe_error(error: Exception) -> str:
     return f"unexpected {type(error).__name__} in the translation (a bug; please report it): {error}"
 
 
-@functools.lru_cache(maxsize=len(TARGETS))
+@functools.lru_cache(maxsize=8)
 def _readme_trace(target: str) -> Trace:
     return trace(readme_request(), target=target)
 
@@ -547,7 +547,7 @@ def diagram_html(model: Playground) -> str:
     if t is None:
         return _pane(model, '<p class="tp-note">Nothing translated yet.</p>')
     try:
-        from . import diagrams
+        from ..pictures import flow as diagrams
     except ImportError:
         return _pane(model, '<p class="tp-note">The diagram module (tutorial.diagrams) is not available.</p>')
     dot = diagrams.local_flow(t)
@@ -619,7 +619,7 @@ def peers_html(model: Playground, peer: Optional[str] = None) -> str:
     if results is None:
         return (
             f'<div class="tp-pane"><p class="tp-note">No recorded peer outputs for {_e(case)} '
-            "(tests/data/peers/outputs_requests.json is only in the source repository).</p></div>"
+            "(tutorial/peers/data/outputs_requests.json is missing).</p></div>"
         )
     closest = CLOSEST_PEER[model.target]
     peer = peer if peer in results else closest if closest in results else next(iter(results))
@@ -693,7 +693,7 @@ class _View:
 
         self.preset = w.Dropdown(options=list(model.presets), value=model.preset, description="preset",
                                  layout=w.Layout(width="440px"))
-        self.target = w.ToggleButtons(options=list(TARGETS), value=model.target,
+        self.target = w.ToggleButtons(options=list(target_names()), value=model.target,
                                       tooltips=["the rollout adapter's shape (the walk-through)",
                                                 "an OpenAI-compatible engine's /v1/messages endpoint"],
                                       style={"button_width": "120px"})
@@ -852,4 +852,4 @@ class _View:
                 self.panes[title].value = value
 
 
-__all__ = ["Playground", "presets", "peer_results", "describe_error", "TARGETS", "README", "DEBOUNCE_SECONDS"]
+__all__ = ["Playground", "presets", "peer_results", "describe_error", "README", "DEBOUNCE_SECONDS"]

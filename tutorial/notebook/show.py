@@ -84,7 +84,7 @@ def check(actual: Any, expected: Any, what: str = "value") -> None:
 
 def diagram(trace, highlight: Optional[str] = None):
     """The local data-flow diagram of a trace, with one stage or message lit."""
-    from .diagrams import local_flow, show
+    from ..pictures.flow import local_flow, show
 
     return show(local_flow(trace, highlight=highlight))
 

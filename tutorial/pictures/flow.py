@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import format_location
-from .examples import readme_request
-from .trace import Trace
-from .trace import trace as _trace
+from ..errors import format_location
+from ..examples import readme_request
+from ..watch.trace import Trace
+from ..watch.trace import trace as _trace
 
 __all__ = [
     "HELPERS",
@@ -1071,11 +1071,3 @@ def write_all(out_dir: str | Path = "diagrams", *, svg: bool | None = None) -> l
             written.append(out / f"{stem}.svg")
             written[-1].write_text(render_svg(dot), encoding="utf-8", newline="\n")
     return written
-
-
-if __name__ == "__main__":
-    target = sys.argv[1] if len(sys.argv) > 1 else "diagrams"
-    if shutil.which("dot") is None:
-        print(INSTALL_HINT + " Writing the .dot files only.")
-    for path in write_all(target):
-        print(f"wrote {path}")

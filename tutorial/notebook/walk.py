@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
-from .errors import format_location
+from ..errors import format_location
 from .show import as_json
-from .trace import Trace
+from ..watch.trace import Trace
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .errors import format_location
-from .openai_target import is_server_tool
-from .translation import flatten_content
+from ..errors import format_location
+from ..openai_target import is_server_tool
+from ..translation import flatten_content
 
 
 class Loss(NamedTuple):

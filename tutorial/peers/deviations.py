@@ -1,6 +1,6 @@
 """Where we differ from real stacks, on purpose — checked against recorded outputs.
 
-`tests/data/peers/` holds what published implementations built from the same 22 Anthropic
+`data/` beside this module holds what published implementations built from the same 22 Anthropic
 requests (Slime @ 624b824a, SGLang 0.5.23, vLLM 0.33.0, LiteLLM 1.110.2; see its README).
 Two of them are what our targets imitate:
 
@@ -17,8 +17,7 @@ Entries marked `provisional=True` are not deliberate: there the spec is silent o
 looks wrong, and the peer's behaviour seems better. They stay in the table only until the
 module is fixed; then the test names them as stale and they are deleted.
 
-The package does not import anything from `tests/`: the data directory is an argument, and
-by default the repository's `tests/data/peers` is used when it exists.
+The data directory is an argument; by default it is the recorded data shipped in `data/`.
 """
 
 from __future__ import annotations
@@ -30,11 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from .errors import RequestError, format_location
-from .jsondiff import ABSENT
-from .jsondiff import differences as json_differences
-from .preprocess import preprocess
-from .translation import translate
+from ..errors import RequestError, format_location
+from . import DATA_DIR
+from ..watch.jsondiff import ABSENT
+from ..watch.jsondiff import differences as json_differences
+from ..preprocess import preprocess
+from ..translation import translate
 
 # ---------------------------------------------------------------------------
 # Which peer each target is compared with, and how our side is run
@@ -86,9 +86,8 @@ _FILES = ("cases.json", "outputs_requests.json", "replies.json", "outputs_replie
 
 
 def default_data_dir() -> Optional[Path]:
-    """The repository's `tests/data/peers`, or None when the package runs outside the repo."""
-    candidate = Path(__file__).resolve().parent.parent / "tests" / "data" / "peers"
-    return candidate if (candidate / "cases.json").is_file() else None
+    """The recorded data shipped beside this module (`tutorial/peers/data`), or None if absent."""
+    return DATA_DIR if (DATA_DIR / "cases.json").is_file() else None
 
 
 def load_peer_data(data_dir: Union[str, Path, None] = None) -> PeerData:
@@ -97,7 +96,7 @@ def load_peer_data(data_dir: Union[str, Path, None] = None) -> PeerData:
     if directory is None:
         raise FileNotFoundError(
             "no recorded peer data: pass data_dir= (the folder holding cases.json and "
-            "outputs_requests.json; in the repository it is tests/data/peers)"
+            "outputs_requests.json; it ships as tutorial/peers/data)"
         )
     return _load(directory.resolve())
 

@@ -4,7 +4,8 @@
     python -m tutorial translate [FILE|-] [--target openai]   {"translated": ..., "tools_schema": ...}
     python -m tutorial doctor                            check the environment, print fixes
 
-Bad input prints the located error on stderr and exits with status 2.
+Bad input prints the located error on stderr and exits with status 2. This folder may
+import anything in `tutorial`; nothing in `tutorial` imports it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import json
 import sys
 from typing import Optional
 
-from .errors import RequestError
-from .examples import readme_request
-from .translation import TARGETS
+from ..errors import RequestError
+from ..examples import readme_request
+from ..targets import names as target_names
 
 
 def _read_body(source: Optional[str]) -> dict:
@@ -50,10 +51,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     walk = commands.add_parser("walk", help="print every stage's input and output, then what stays behind")
     walk.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    walk.add_argument("--target", choices=TARGETS, default="chat_template")
+    walk.add_argument("--target", choices=target_names(), default="chat_template")
     translate = commands.add_parser("translate", help='print {"translated": ..., "tools_schema": ...} as JSON')
     translate.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    translate.add_argument("--target", choices=TARGETS, default="chat_template")
+    translate.add_argument("--target", choices=target_names(), default="chat_template")
     commands.add_parser("doctor", help="check Python, packages, Graphviz, a CJK font and the widget extension")
     arguments = parser.parse_args(argv)
     for stream in (sys.stdout, sys.stderr):  # Chinese must print on any console
@@ -61,18 +62,18 @@ def main(argv: Optional[list[str]] = None) -> int:
             stream.reconfigure(encoding="utf-8")
 
     if arguments.command == "doctor":
-        from .doctor import main as doctor
+        from ..doctor import main as doctor
 
         return doctor()
     body = _read_body(arguments.file)
     try:
         if arguments.command == "walk":
-            from .trace import trace
-            from .walk import walk_text
+            from ..watch.trace import trace
+            from ..notebook.walk import walk_text
 
             sys.stdout.write(walk_text(trace(body, target=arguments.target)))
         else:
-            from .translation import translate as run_translate
+            from ..translation import translate as run_translate
 
             translated, tools_schema = run_translate(body, target=arguments.target)
             print(json.dumps({"translated": translated, "tools_schema": tools_schema}, ensure_ascii=False, indent=2))

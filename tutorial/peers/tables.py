@@ -1,6 +1,6 @@
 """Side-by-side tables: what four real stacks and our two targets made of the same input.
 
-`tests/data/peers/` records what Slime, SGLang, vLLM and LiteLLM built from 22 Anthropic
+`data/` beside this module records what Slime, SGLang, vLLM and LiteLLM built from 22 Anthropic
 requests and 6 model replies (versions in its README and in `PeerData.versions`). This
 module turns one contested point of that record into a small table:
 
@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence, Union
 
 from . import deviations as dv
-from . import losses as loss_report
-from .errors import format_location
+from ..watch import losses as loss_report
+from ..errors import format_location
 
 # ---------------------------------------------------------------------------
 # Rows: who is compared
@@ -185,7 +185,7 @@ def _our_request_side(row: str, peer: str, request: dict) -> RequestSide:
 def _way_back():
     """The way-back module, or None when it is missing or broken (the tables then say so)."""
     try:
-        from . import way_back
+        from .. import way_back
     except Exception:  # noqa: BLE001 - any failure to import means: no row of ours
         return None
     needed = ("build_reply", "sse_events", "counting_ids")

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from .show import as_json
-from .translation import translate
+from ..translation import translate
 
 QUESTIONS = {
     1: {

@@ -27,11 +27,11 @@ import unicodedata
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
-from .diagrams import FONT, WIDTH, render_svg, show
-from .errors import format_location
-from .jsondiff import differences
-from .translation import translate, translate_messages
-from .way_back import to_anthropic
+from .flow import FONT, WIDTH, render_svg, show
+from ..errors import format_location
+from ..watch.jsondiff import differences
+from ..translation import translate, translate_messages
+from ..round_trip import to_anthropic
 
 __all__ = ["differences", "echo_flow", "render_svg", "reply_flow", "show", "wire_flow"]
 

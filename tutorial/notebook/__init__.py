@@ -1,0 +1,20 @@
+"""What the chapters display: a step's input beside its output and silent checks
+(`show.py`), the self-check verdicts (`selfcheck.py`), the text walk for a terminal
+(`walk.py`), and the playground (`playground.py`).
+
+May import: the lesson, `watch/`, `pictures/` and `peers/`. ipywidgets loads only when a
+playground's view is built.
+"""
+
+from .show import as_json, check, diagram, show_json, show_losses, show_step, side_by_side
+
+
+def __getattr__(name: str):
+    if name == "Playground":  # its module is large; load it when a chapter asks for it
+        from .playground import Playground
+
+        return Playground
+    raise AttributeError(f"module 'tutorial.notebook' has no attribute {name!r}")
+
+
+__all__ = ["Playground", "as_json", "check", "diagram", "show_json", "show_losses", "show_step", "side_by_side"]

@@ -1,0 +1,65 @@
+"""What the translation makes of a request, as plain JSON a capture can hold.
+
+    analyse(body) -> {"translated": {target: ...}, "losses": {target: [...]}}
+
+For each target, `translated` holds `{"translated": [...], "tools_schema": [...]}` (the
+shape `python -m tutorial translate` prints) or `{"error": {"location", "message"}}`
+when that target refuses the body. The messages come from `tutorial.trace`, so they are
+what a notebook's trace of the same body shows (mid-list system messages folded first).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import tutorial
+
+TARGETS = ("chat_template", "openai")
+
+
+def analyse(body: Any) -> dict:
+    translated: dict = {}
+    losses: dict = {}
+    for target in TARGETS:
+        try:
+            traced = tutorial.trace(body, target=target)
+        except tutorial.RequestError as error:
+            translated[target] = {"error": located(error)}
+            losses[target] = None
+        else:
+            translated[target] = {"translated": traced.translated, "tools_schema": traced.tools_schema}
+            losses[target] = [{"path": loss.path, "value": loss.value, "reason": loss.reason} for loss in traced.losses]
+    return {"translated": translated, "losses": losses}
+
+
+def located(error: tutorial.RequestError) -> dict:
+    """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}"""
+    text = str(error)
+    # str(error) is "<location>: <problem>"; cut the problem off rather than re-format the place.
+    return {"location": text[: len(text) - len(error.problem) - 2], "message": text}
+
+
+def refusal(analysis: dict, target: str) -> "str | None":
+    """The located message of the target's refusal, or None when it translated the body."""
+    error = analysis["translated"][target].get("error")
+    return error["message"] if error else None
+
+
+def rough_token_count(value: Any) -> int:
+    """A rough count of tokens, documented as such: one token per four ASCII characters
+    and one per other character (a CJK character is about one token) of the JSON text.
+
+    No tokenizer is involved on purpose: the server serves no model, and a tokenizer
+    would tie the count to one model family. Base64 images count as their text, far
+    above what a model charges for them.
+    """
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return math.ceil(ascii_chars / 4) + (len(text) - ascii_chars)
+
+
+def prompt_of(body: dict) -> dict:
+    """The parts of a body the model reads: what count_tokens counts."""
+    return {key: body[key] for key in ("system", "messages", "tools") if body.get(key) is not None}
