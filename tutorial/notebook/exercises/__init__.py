@@ -156,17 +156,24 @@ def check(key: str, answer: Any) -> Verdict:
     return Verdict("wrong", text["wrong"].format(hint=exercise.hint))
 
 
+class Shown(str):
+    """Text that a notebook shows as it is, without quotes or escaped newlines."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def reveal(key: str, show: bool = False) -> str:
     """For a cell tagged `solution`: the right answer and why, only when asked."""
     text = MESSAGES[_language]
     if not show:
-        return text["hidden"]
+        return Shown(text["hidden"])
     exercise = get(key)
     expected = exercise.expected()
     if exercise.choices:
         expected = f"({expected}) {exercise.choices[expected]}"
     shown = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False, indent=1)
-    return f"{text['answer']}: {shown}\n\n{exercise.explanation}"
+    return Shown(f"{text['answer']}: {shown}\n\n{exercise.explanation}")
 
 
 def first_difference(answer: Any, expected: Any) -> str:
