@@ -60,6 +60,6 @@ def rough_token_count(value: Any) -> int:
     return math.ceil(ascii_chars / 4) + (len(text) - ascii_chars)
 
 
-def prompt_of(body: dict) -> dict:
-    """The parts of a body the model reads: what count_tokens counts."""
-    return {key: body[key] for key in ("system", "messages", "tools") if body.get(key) is not None}
+def prompt_tokens(body: dict) -> int:
+    """The rough count of what the model reads: system, messages and tools."""
+    return rough_token_count({key: body.get(key) for key in ("system", "messages", "tools")})

@@ -1,0 +1,330 @@
+"""The Starlette app: the Messages API's routes, and the captures.
+
+    POST /v1/messages                 a message, or its SSE stream when "stream": true
+    POST /v1/messages/count_tokens    {"input_tokens": n}, a rough count (analysis.rough_token_count)
+    GET  /captures                    the captures kept, oldest first: {"data": [...], ...}
+    GET  /captures/{id}               one capture
+    GET  /  (and HEAD)                a short status
+
+Every request under /v1/ is captured, whatever its fate (the server's own pages are not;
+a request to a route the server does not have is kept without its body).
+Every failure is an Anthropic error envelope with the status the API would use: 400 for
+a body that is not JSON or that the translation refuses (the message starts with the
+place, `messages[2].content[0].tool_use_id: ...`), 404 for a route the API does not have,
+413 past the body limit, 500 when the responder fails, 502/504 when the engine does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import traceback
+from typing import TYPE_CHECKING, AsyncIterator, Callable, Optional, Union
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+import tutorial
+
+from .analysis import analyse, prompt_tokens, refusal
+from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
+from .responder import Reply, Responder, run_responder, teaching_reply, teaching_responder
+from .wire import ApiError, message_object, sse_text, stream_events
+
+if TYPE_CHECKING:
+    from .forward import Forwarder  # imported for real only when forwarding: it needs httpx
+
+# The Messages API's own limit on a request body.
+DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
+DEFAULT_MODEL = "tutorial-teaching-responder"  # named in replies to a body without a model
+
+Log = Callable[[str], None]
+
+
+def create_app(
+    *,
+    responder: Optional[Responder] = None,
+    forward: Union[str, "Forwarder", None] = None,
+    save=None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_captures: int = DEFAULT_MAX_CAPTURES,
+    log: Optional[Log] = None,
+) -> Starlette:
+    """The app. `responder` answers (default: the teaching responder) unless `forward`
+    names an OpenAI-compatible engine (a URL or a `Forwarder`); `save` is a file to
+    append every capture to as JSON Lines; `log` receives one line per request."""
+    if responder is not None and forward is not None:
+        raise ValueError("give a responder or a forward URL, not both: the engine would answer every request")
+    if isinstance(forward, str):
+        from .forward import Forwarder
+
+        forward = Forwarder(forward)
+    endpoints = Endpoints(
+        CaptureStore(max_captures, save), responder or teaching_responder, forward, max_body_bytes, log
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        if forward is not None:
+            await forward.open()  # its HTTP client lives in the server's event loop
+        try:
+            yield
+        finally:
+            if forward is not None:
+                await forward.close()
+
+    routes = [
+        Route("/", endpoints.status, methods=["GET"]),  # HEAD comes with GET
+        Route("/v1/messages", endpoints.messages, methods=["POST"]),
+        Route("/v1/messages/count_tokens", endpoints.count_tokens, methods=["POST"]),
+        Route("/captures", endpoints.list_captures, methods=["GET"]),
+        Route("/captures/{capture_id}", endpoints.one_capture, methods=["GET"]),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: endpoints.http_error, Exception: endpoints.internal_error},
+        lifespan=lifespan,
+    )
+    app.state.captures = endpoints.store
+    app.state.endpoints = endpoints
+    return app
+
+
+class Endpoints:
+    """The route handlers, sharing the server's settings and its capture store."""
+
+    def __init__(self, store: CaptureStore, responder: Responder, forwarder, max_body_bytes: int, log: Optional[Log]):
+        self.store = store
+        self.responder = responder
+        self.forwarder = forwarder
+        self.max_body_bytes = max_body_bytes
+        self.log = log
+
+    # --- the Messages API ----------------------------------------------------
+
+    async def messages(self, request: Request) -> Response:
+        return await self._captured(request, self._answer_messages)
+
+    async def count_tokens(self, request: Request) -> Response:
+        return await self._captured(request, self._answer_count_tokens)
+
+    async def _answer_messages(self, body: dict, capture: dict) -> Response:
+        analysis = await self._analyse(body, capture)
+        check_parameters(body)
+        if self.forwarder is not None:
+            reply = await self._forwarded(body, analysis, capture)
+        else:
+            reply = await run_in_threadpool(self._respond, body, analysis)
+        message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
+        message = message_object(reply, message_id=message_id, model=model)
+        capture["reply"] = message
+        try:  # the way back's last step: the reply as the chat message a trajectory store keeps
+            capture["reply_as_chat_message"] = tutorial.response_to_message(message)
+        except tutorial.RequestError as error:
+            raise ApiError(500, f"the reply is not a valid message: {error}")
+        capture["summary"] = summary(body, analysis, reply)
+        if not body.get("stream"):
+            return JSONResponse(message)
+        try:
+            events = stream_events(reply, message_id=message_id, model=model)
+        except tutorial.RequestError as error:
+            raise ApiError(500, f"the reply cannot be streamed: {error}")
+        return StreamingResponse(_chunks(events), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+
+    async def _answer_count_tokens(self, body: dict, capture: dict) -> Response:
+        await self._analyse(body, capture)
+        counted = {"input_tokens": prompt_tokens(body)}
+        capture["reply"] = counted
+        capture["summary"] = f"count_tokens: about {counted['input_tokens']} input tokens"
+        return JSONResponse(counted)
+
+    async def _analyse(self, body: dict, capture: dict) -> dict:
+        """Both targets' translations and losses into the capture; a 400 if the body is refused."""
+        analysis = await run_in_threadpool(analyse, body)
+        capture.update(analysis)
+        refused = refusal(analysis, "chat_template")
+        if refused:
+            raise ApiError(400, refused)
+        return analysis
+
+    def _respond(self, body: dict, analysis: dict) -> Reply:
+        if self.responder is teaching_responder:  # the same reply, without translating the body again
+            return run_responder(lambda _body: teaching_reply(analysis), body)
+        try:
+            return run_responder(self.responder, body)
+        except Exception as error:
+            raise ApiError(500, f"the responder failed: {type(error).__name__}: {error}") from error
+
+    async def _forwarded(self, body: dict, analysis: dict, capture: dict) -> Reply:
+        from .forward import left_behind
+
+        refused = refusal(analysis, "openai")
+        if refused:  # the engine would get nothing sensible: refuse as its /v1/messages would
+            raise ApiError(400, refused)
+        record = capture["forward"] = {"url": self.forwarder.url, "left_behind": left_behind(body)}
+        try:
+            record["request"] = self.forwarder.engine_request(body)
+        except tutorial.RequestError as error:
+            raise ApiError(400, str(error))
+        return await self.forwarder.reply(body, record["request"], record)
+
+    # --- the capture around every API call -------------------------------------
+
+    async def _captured(self, request: Request, answer) -> Response:
+        started = time.perf_counter()
+        capture = self.store.begin(request.method, request.url.path, request.url.query, request.headers.items())
+        try:
+            body = await self._read_json(request, capture)
+            response = await answer(body, capture)
+        except ApiError as error:
+            response = self._failed(error, capture)
+        except Exception as error:  # a bug here must still reach the client as an envelope
+            self._log_exception(error)
+            response = self._failed(ApiError(500, f"internal error: {type(error).__name__}"), capture)
+        await self._keep(capture, response.status_code, started)
+        return response
+
+    async def _read_json(self, request: Request, capture: dict) -> dict:
+        raw = await read_limited(request, self.max_body_bytes)
+        try:
+            body = json.loads(raw)
+        except ValueError as error:  # not UTF-8 or not JSON
+            capture["body_text"] = raw[:4096].decode("utf-8", "replace")
+            raise ApiError(400, f"body: not valid JSON ({_json_problem(error, raw)})")
+        capture["body"] = body
+        if not isinstance(body, dict):
+            raise ApiError(400, f"body: the request body must be a JSON object, got {type(body).__name__}")
+        return body
+
+    def _failed(self, error: ApiError, capture: dict) -> Response:
+        capture["reply"] = error.envelope()
+        capture.setdefault("summary", f"{error.kind}: {error.message[:200]}")
+        return JSONResponse(error.envelope(), status_code=error.status, headers=error.headers())
+
+    async def _keep(self, capture: dict, status: int, started: float) -> None:
+        capture["status"] = status
+        capture["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+        await run_in_threadpool(self.store.add, capture)  # may append to the --save file
+        if self.log:
+            self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms)")
+
+    def _log_exception(self, error: BaseException) -> None:
+        if self.log:
+            self.log("".join(traceback.format_exception(error)).rstrip())
+
+    # --- the server's own pages -------------------------------------------------
+
+    async def status(self, request: Request) -> Response:
+        return JSONResponse(
+            {
+                "server": "tutorial serve",
+                "status": "ok",
+                "answers_with": self.forwarder.url if self.forwarder is not None else _name(self.responder),
+                "captures": len(self.store),
+                "max_captures": self.store.max_captures,
+                "routes": ["POST /v1/messages", "POST /v1/messages/count_tokens", "GET /captures", "GET /captures/{id}"],
+            }
+        )
+
+    async def list_captures(self, request: Request) -> Response:
+        listing = self.store.listing()
+        return JSONResponse(
+            {
+                "data": listing,
+                "has_more": False,
+                "first_id": listing[0]["id"] if listing else None,
+                "last_id": listing[-1]["id"] if listing else None,
+            }
+        )
+
+    async def one_capture(self, request: Request) -> Response:
+        capture_id = request.path_params["capture_id"]
+        capture = self.store.get(capture_id)
+        if capture is None:
+            kept = f"the server keeps the newest {self.store.max_captures}"
+            error = ApiError(404, f"captures/{capture_id}: no such capture ({kept}; GET /captures lists them)")
+            return JSONResponse(error.envelope(), status_code=404, headers=error.headers())
+        return JSONResponse(capture)
+
+    # --- everything else ----------------------------------------------------------
+
+    async def http_error(self, request: Request, error: HTTPException) -> Response:
+        """Starlette's own 404 (no such route) and 405 (wrong method), as envelopes."""
+        if error.status_code == 404:
+            api_error = ApiError(404, f"{request.method} {request.url.path}: no such route here (see GET /)")
+        elif error.status_code == 405:
+            api_error = ApiError(405, f"{request.method} {request.url.path}: method not allowed")
+        else:
+            api_error = ApiError(error.status_code, str(error.detail))
+        if request.url.path.startswith("/v1/"):
+            capture = self.store.begin(request.method, request.url.path, request.url.query, request.headers.items())
+            self._failed(api_error, capture)
+            await self._keep(capture, api_error.status, time.perf_counter())
+        headers = error.headers or api_error.headers()  # a 405 keeps its Allow header
+        return JSONResponse(api_error.envelope(), status_code=api_error.status, headers=headers)
+
+    async def internal_error(self, request: Request, error: Exception) -> Response:
+        self._log_exception(error)
+        envelope = ApiError(500, f"internal error: {type(error).__name__}").envelope()
+        return JSONResponse(envelope, status_code=500)
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The body, or a 413 as soon as it is known to be too big: from Content-Length before
+    reading, else from the bytes counted as they arrive (a chunked upload has no length)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large(int(declared), limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large(size, limit, at_least=True)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def too_large(size: int, limit: int, at_least: bool = False) -> ApiError:
+    return ApiError(413, f"body: {'more than ' if at_least else ''}{size} bytes, over this server's limit of {limit} bytes")
+
+
+def check_parameters(body: dict) -> None:
+    """The top-level fields the server itself reads, checked where the contract does not."""
+    if "model" in body and not isinstance(body["model"], str):
+        raise ApiError(400, f"model: must be a string, got {type(body['model']).__name__}")
+    if "stream" in body and not isinstance(body["stream"], bool):
+        raise ApiError(400, f"stream: must be true or false, got {type(body['stream']).__name__}")
+    tokens = body.get("max_tokens")
+    if "max_tokens" in body and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
+        raise ApiError(400, f"max_tokens: must be a positive integer, got {tokens!r}")
+    stops = body.get("stop_sequences")
+    if stops is not None and not (isinstance(stops, list) and all(isinstance(s, str) for s in stops)):
+        raise ApiError(400, "stop_sequences: must be a list of strings")
+
+
+def summary(body: dict, analysis: dict, reply: Reply) -> str:
+    result = analysis["translated"]["chat_template"]
+    tools = len(result["tools_schema"] or [])
+    how = "stream" if body.get("stream") else "json"
+    chat = len(result["translated"])
+    return f"{len(body['messages'])} messages, {tools} tools -> {chat} chat messages; {how}, {reply.stop_reason}"
+
+
+async def _chunks(events: list[dict]) -> AsyncIterator[str]:
+    for text in sse_text(events):
+        yield text
+
+
+def _json_problem(error: ValueError, raw: bytes) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at line {error.lineno}, column {error.colno}" if raw.strip() else "the body is empty"
+    return str(error)
+
+
+def _name(responder) -> str:
+    return getattr(responder, "__name__", type(responder).__name__)
