@@ -7,8 +7,9 @@ the page. Screenshots go to artifacts/ (gitignored). Everything started here is 
 in the fixture's teardown.
 
 Run it alone with:  python -m pytest -m browser tests/test_browser.py
-Needs Debian's /usr/bin/chromium (no browser is downloaded). Without it the test is
-skipped locally, and fails under CI (when the CI variable is set).
+Needs Debian's /usr/bin/chromium (no browser is downloaded) and Graphviz's `dot` (the
+playground's diagram). Without either the test is skipped locally, with the reason, and
+fails under CI (when the CI variable is set).
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-START_TIMEOUT = 60  # seconds for JupyterLab to answer
+START_TIMEOUT = 60  # seconds for JupyterLab (or Voila) to answer
 MS = 1000
+SIZES = [(1400, 1000), (1280, 900)]
 
 
 def unavailable(reason: str) -> None:
     """Missing tools fail the test under CI and skip it elsewhere, with the reason."""
-    if os.environ.get("CI"):
+    if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
         pytest.fail(f"browser test cannot run under CI: {reason}")
     pytest.skip(reason)
 
@@ -65,17 +67,21 @@ def settings(directory: Path) -> None:
         path.write_text(json.dumps(values), encoding="utf-8")
 
 
-@pytest.fixture
-def lab(tmp_path):
-    """A JupyterLab server on a scratch copy of notebooks/; yields (base_url, token)."""
+def needs(*modules: str) -> None:
+    """Skip (or, under CI, fail) without Chromium, Graphviz or one of `modules`."""
     if not Path(CHROMIUM).exists():
         unavailable(f"{CHROMIUM} is missing (Debian: apt-get install chromium)")
-    for module in ("playwright", "jupyterlab", "ipywidgets"):
+    if not shutil.which("dot"):
+        unavailable("Graphviz's dot is not on PATH, so the playground cannot draw its diagram (Debian: apt-get install graphviz)")
+    for module in modules:
         try:
             __import__(module)
         except ImportError:
-            unavailable(f"the Python package {module!r} is not installed (pip install -e '.[notebooks,test]')")
+            unavailable(f"the Python package {module!r} is not installed (python3 tasks.py test installs it)")
 
+
+def scratch(tmp_path: Path) -> tuple[Path, dict]:
+    """A copy of notebooks/, and an environment that reads nothing from the user's Jupyter set-up."""
     notebooks = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     home = tmp_path / "jupyter"
@@ -88,6 +94,14 @@ def lab(tmp_path):
         "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
     }
+    return notebooks, env
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on a scratch copy of notebooks/; yields (base_url, token)."""
+    needs("playwright", "jupyterlab", "ipywidgets")
+    notebooks, env = scratch(tmp_path)
     port, token = free_port(), uuid.uuid4().hex
     command = [
         sys.executable, "-m", "jupyter", "lab",
@@ -106,6 +120,28 @@ def lab(tmp_path):
         yield base, token
     finally:
         stop(server, base, token)
+        log.close()
+
+
+@pytest.fixture
+def voila(tmp_path):
+    """`voila 07_playground.ipynb` (the app view) on a scratch copy; yields the page's URL."""
+    needs("playwright", "voila", "ipywidgets")
+    notebooks, env = scratch(tmp_path)
+    port, token = free_port(), uuid.uuid4().hex
+    command = [
+        sys.executable, "-m", "voila", str(notebooks / NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1",
+        f"--port={port}", "--Voila.port_retries=0", f"--token={token}", "--show_tracebacks=True",
+    ]
+    log_path = tmp_path / "voila.log"
+    log = log_path.open("w", encoding="utf-8")
+    server = subprocess.Popen(command, cwd=notebooks, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_page(server, f"{base}/?token={token}", log_path)
+        yield f"{base}/?token={token}", log_path
+    finally:
+        stop(server, base, token, kernels=False)
         log.close()
 
 
@@ -129,11 +165,27 @@ def wait_for_server(server: subprocess.Popen, base: str, token: str, log: Path) 
     pytest.fail(f"JupyterLab did not answer within {START_TIMEOUT} s:\n{log.read_text(encoding='utf-8')[-3000:]}")
 
 
-def stop(server: subprocess.Popen, base: str, token: str) -> None:
-    """Shut down the kernels this server started, then the server (its process group)."""
+def wait_for_page(server: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"the server exited with {server.returncode}:\n{log.read_text(encoding='utf-8')[-3000:]}")
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=10):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.5)
+    pytest.fail(f"the server did not answer within {START_TIMEOUT} s:\n{log.read_text(encoding='utf-8')[-3000:]}")
+
+
+def stop(server: subprocess.Popen, base: str, token: str, kernels: bool = True) -> None:
+    """Shut down the kernels this server started, then the server (its process group; Voila
+    shuts its kernels down itself on SIGTERM)."""
     if server.poll() is None:
         try:
-            for kernel in api(base, token, "/api/kernels") or []:
+            for kernel in (api(base, token, "/api/kernels") or []) if kernels else []:
                 api(base, token, f"/api/kernels/{kernel['id']}", method="DELETE")
         except (urllib.error.URLError, OSError, ValueError):
             pass
@@ -150,9 +202,10 @@ def stop(server: subprocess.Popen, base: str, token: str) -> None:
 CELLS_STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
   .some(p => /^\\[(\\*|\\d+)\\]:$/.test(p.textContent.trim()))"""
 
+# A cell whose input is hidden (a chapter's solution cells) shows no prompt at all.
 ALL_CELLS_DONE = """() => {
   const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim());
-  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p));
+  return prompts.some(p => p !== '') && prompts.every(p => p === '' || /^\\[\\d+\\]:$/.test(p));
 }"""
 
 
@@ -173,6 +226,24 @@ def run_all_cells(page) -> None:
     pytest.fail("Run → Run All Cells did not start the notebook's cells")
 
 
+PROMPTS = "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim())"
+
+
+def wait_for_all_cells(page) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(ALL_CELLS_DONE, timeout=120 * MS)
+    except PlaywrightTimeout:
+        errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
+        pytest.fail(f"not every cell ran: prompts {page.evaluate(PROMPTS)}; errors: {errors[:3]}")
+
+
+def tab(page, title: str) -> None:
+    """Click a playground tab by its title (only the visible tab is drawn)."""
+    page.locator(".tp-tabs .lm-TabBar-tab", has_text=title).first.click()
+
+
 def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
     from playwright.sync_api import expect, sync_playwright
 
@@ -189,7 +260,7 @@ def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
             page.wait_for_selector(".jp-NotebookPanel .jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90 * MS)
 
             run_all_cells(page)
-            page.wait_for_function(ALL_CELLS_DONE, timeout=120 * MS)
+            wait_for_all_cells(page)
 
             playground = page.locator(".tp-playground")
             expect(playground).to_be_visible()
@@ -198,26 +269,30 @@ def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
             # The notebook's last cell went back to the README example.
             expect(status).to_contain_text("target chat_template: 5 message(s)")
             expect(translated).to_contain_text('"name": "read_file"')
+            tab(page, "diagram")
+            expect(diagram).to_contain_text("read_file", timeout=30 * MS)
             expect(diagram.locator("svg")).to_have_count(1)
             diagram_before = diagram.inner_html()
             playground.screenshot(path=str(ARTIFACTS / "playground-start.png"))
 
             # Rename the tool in the editor, as a reader would, and do not press Translate:
-            # the pause after typing is enough.
+            # the pause after typing is enough. The diagram tab is showing, so it is redrawn.
             editor.fill(editor.input_value().replace("read_file", "open_file"))
-            expect(translated).to_contain_text('"name": "open_file"', timeout=30 * MS)
-            expect(translated).not_to_contain_text("read_file")
-            expect(page.locator(".tp-tools")).to_contain_text('"name": "open_file"')
             page.wait_for_function(
                 "before => document.querySelector('.tp-diagram').innerHTML !== before", arg=diagram_before, timeout=30 * MS
             )
-            assert "open_file" in diagram.inner_html() and "read_file" not in diagram.inner_html()
-            page.locator(".tp-tabs .lm-TabBar-tab", has_text="diagram").click()
+            expect(diagram).to_contain_text("open_file", timeout=30 * MS)
+            expect(diagram).not_to_contain_text("read_file")
             expect(diagram.locator("svg")).to_be_visible()
             playground.screenshot(path=str(ARTIFACTS / "playground-diagram.png"))
+            tab(page, "translated")
+            expect(translated).to_contain_text('"name": "open_file"', timeout=30 * MS)
+            expect(translated).not_to_contain_text("read_file")
+            tab(page, "tools_schema")
+            expect(page.locator(".tp-tools")).to_contain_text('"name": "open_file"', timeout=30 * MS)
 
             # Break the request: the error names the place, the outputs stay, marked stale.
-            page.locator(".tp-tabs .lm-TabBar-tab", has_text="translated").click()
+            tab(page, "translated")
             editor.fill(editor.input_value().replace('"tool_use_id": "toolu_demo",', ""))
             expect(status).to_contain_text("messages[2].content[0].tool_use_id", timeout=30 * MS)
             expect(translated).to_contain_text("Stale")
@@ -232,5 +307,125 @@ def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
             expect(status).to_contain_text("target openai", timeout=30 * MS)
             expect(translated).to_contain_text('"tool_call_id": "toolu_demo"')
             assert not page.locator(".tp-log .jp-OutputArea-output").count(), page.locator(".tp-log").inner_text()
+
+            # In JupyterLab at 1280 px (the file browser open), the tab titles are still whole.
+            page.set_viewport_size({"width": 1280, "height": 900})
+            playground.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            playground.screenshot(path=str(ARTIFACTS / "playground-1280.png"))
+            assert page.evaluate(CUT_TAB_TITLES) == [], "tab titles cut in JupyterLab at 1280 px"
+        finally:
+            browser.close()
+
+
+# Measurements taken in the page -------------------------------------------------------
+
+CUT_TAB_TITLES = """() => {
+  const bar = document.querySelector('.tp-tabs > .lm-TabBar').getBoundingClientRect();
+  return [...document.querySelectorAll('.tp-tabs .lm-TabBar-tab')].flatMap(tab => {
+    const label = tab.querySelector('.lm-TabBar-tabLabel'), box = tab.getBoundingClientRect();
+    // (a tab overlaps its neighbour's border by 1 px; on a narrow screen the titles wrap to a second row)
+    const cut = label.scrollWidth > label.clientWidth || box.right > bar.right + 2 || box.left < bar.left - 2;
+    return cut ? [`${label.textContent}: ${label.scrollWidth} px of text in ${label.clientWidth} px`] : [];
+  });
+}"""
+
+DIAGRAM_SIZE = """() => {
+  const pane = document.querySelector('.tp-diagram'), svg = pane.querySelector('svg');
+  const area = document.querySelector('.tp-tabs').getBoundingClientRect();
+  const box = svg.getBoundingClientRect();
+  const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a);
+  return {left: box.left, right: box.right, width: box.width, areaLeft: area.left, areaRight: area.right,
+          paneScrolls: pane.scrollWidth > pane.clientWidth + 1, smallestText: Math.min(...sizes), texts: sizes.length};
+}"""
+
+HIDDEN_CELLS = """() => {
+  const pane = document.querySelector('.tp-peers-pane'), right = pane.getBoundingClientRect().right;
+  return [...pane.querySelectorAll('.tp-table th, .tp-table td')].flatMap(cell => {
+    const box = cell.getBoundingClientRect();
+    return box.right > right + 0.5 || cell.scrollWidth > cell.clientWidth + 1 ? [cell.textContent.slice(0, 40)] : [];
+  });
+}"""
+
+PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def check_app_view(page, url: str, width: int) -> None:
+    from playwright.sync_api import expect
+
+    def shot(name: str) -> None:
+        playground.screenshot(path=str(ARTIFACTS / f"voila-{width}-{name}.png"))
+
+    started = time.monotonic()
+    page.goto(url)
+    # The app view runs the notebook itself: the live widget appears with no Run All.
+    playground = page.locator(".tp-playground")
+    expect(playground).to_be_visible(timeout=120 * MS)
+    assert not page.locator(".jp-NotebookPanel").count() and not page.locator("li.lm-Menu-item").count()
+    status, translated, diagram = page.locator(".tp-error"), page.locator(".tp-translated"), page.locator(".tp-diagram")
+    editor = page.locator(".tp-editor textarea")
+    expect(status).to_contain_text("target chat_template: 5 message(s)")
+    expect(translated).to_contain_text('"name": "read_file"')
+    print(f"{width} px: the app view was live after {time.monotonic() - started:.1f} s")
+    playground.scroll_into_view_if_needed()
+    assert page.evaluate(CUT_TAB_TITLES) == [], "tab titles cut at this width"
+    assert page.evaluate(PAGE_OVERFLOW) <= 0, "the page scrolls sideways"
+    shot("start")
+
+    tab(page, "diagram")
+    expect(diagram.locator("svg")).to_be_visible(timeout=30 * MS)
+    size = page.evaluate(DIAGRAM_SIZE)
+    shot("diagram")
+    assert size["texts"] > 10 and size["smallestText"] >= 10, f"diagram text too small to read: {size}"
+    assert size["left"] >= size["areaLeft"] and size["right"] <= size["areaRight"] and not size["paneScrolls"], (
+        f"the diagram ({size['width']:.0f} px wide at readable size) is wider than the output area "
+        f"({size['areaRight'] - size['areaLeft']:.0f} px): {size}"
+    )
+
+    # An edit changes the result, in the visible tab, without pressing Translate.
+    diagram_before = diagram.inner_html()
+    editor.fill(editor.input_value().replace("read_file", "open_file"))
+    page.wait_for_function(
+        "before => document.querySelector('.tp-diagram').innerHTML !== before", arg=diagram_before, timeout=30 * MS
+    )
+    expect(diagram).to_contain_text("open_file", timeout=30 * MS)
+    tab(page, "translated")
+    expect(translated).to_contain_text('"name": "open_file"', timeout=30 * MS)
+    expect(translated).not_to_contain_text("read_file")
+
+    # The openai target says what it builds, not "for the chat template".
+    page.locator(".tp-target button", has_text="openai").click()
+    expect(status).to_contain_text("target openai", timeout=30 * MS)
+    expect(translated).to_contain_text("OpenAI-compatible engine builds")
+    expect(translated).not_to_contain_text("for the chat template")
+
+    # A recorded peer case: every column of the verdict table is visible.
+    if (ROOT / "tutorial" / "peers" / "data" / "outputs_requests.json").is_file():
+        page.locator(".tp-preset select").select_option("peer: 04_image_base64_and_url")
+        expect(status).to_contain_text("target openai", timeout=30 * MS)
+        tab(page, "peers")
+        peers = page.locator(".tp-peers-pane")
+        expect(peers).to_contain_text("litellm", timeout=30 * MS)
+        assert page.evaluate(HIDDEN_CELLS) == [], "peer table cells cut"
+        shot("peers")
+    assert page.evaluate(CUT_TAB_TITLES) == []
+    assert not page.locator(".tp-log .jp-OutputArea-output").count(), page.locator(".tp-log").inner_text()
+
+
+def test_the_app_view_opens_live_and_fits_the_screen(voila):
+    from playwright.sync_api import sync_playwright
+
+    url, log = voila
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            for width, height in SIZES:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.set_default_timeout(60 * MS)
+                try:
+                    check_app_view(page, url, width)
+                finally:
+                    page.close()
         finally:
             browser.close()

@@ -1,22 +1,31 @@
-"""The playground, headless: the model through every preset, edits, half-typed JSON and
-target switches; then the widgets themselves, driven as a browser would drive them
-(set the editor's value, let the pause pass or press Translate, read the panes)."""
+"""The playground, headless: the model through every preset, edits, half-typed JSON, hostile
+input and target switches; captured requests from a function (and from a real server); then
+the widgets themselves, driven as a browser would drive them (set the editor's value, let the
+pause pass or press Translate, click a tab, read the pane)."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tutorial import preprocess, readme_request, translate
 from tutorial.notebook import playground as pg_module
 from tutorial.errors import RequestError
-from tutorial.notebook.playground import README, Playground, describe_error, presets
+from tutorial.notebook.playground import LABELS, MAX_DEPTH, README, Playground, describe_error, presets
 from tutorial.notebook.show import as_json
+
+presets_module = importlib.import_module("tutorial.notebook.playground.presets")  # the attribute is the function
+view_module = importlib.import_module("tutorial.notebook.playground.view")
 
 ROOT = Path(__file__).resolve().parents[1]
 PEERS = ROOT / "tutorial" / "peers" / "data"
@@ -55,7 +64,7 @@ def without_pairing_id(text: str) -> str:
 def pg():
     playground = Playground()
     yield playground
-    playground.flush()  # no timer left running after a test
+    playground.wait()  # no timer left running, nothing left drawing, after a test
 
 
 # ---------------------------------------------------------------------------
@@ -230,6 +239,261 @@ def test_importing_the_playground_does_not_import_ipywidgets():
 
 
 # ---------------------------------------------------------------------------
+# Whatever it is given: a located error, never an exception (issue 12)
+
+LOCATED = re.compile(r"^(line \d+, column \d+: |[^\n]+?: )")
+
+
+def assert_located(pg, start: str = "") -> str:
+    error = pg.results["error"]
+    assert isinstance(error, str) and "\n" not in error, repr(error)
+    assert LOCATED.match(error), error
+    assert not re.search(r"(?i)a bug|please report|unexpected", error), error
+    assert error.startswith(start), error
+    return error
+
+
+def tool_use_body(tool_input) -> dict:
+    """A body whose tool call's input is `tool_input`: the input sits at level 6."""
+    return {
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": tool_input}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+        ]
+    }
+
+
+def nested(levels: int) -> dict:
+    value: dict = {}
+    for _ in range(levels - 1):
+        value = {"k": value}
+    return value
+
+
+def test_text_nested_deeper_than_the_limit_is_located(pg, brief_translated):
+    pg.request_text = "[" * 5000
+    assert assert_located(pg) == f"line 1, column {MAX_DEPTH + 1}: nested deeper than {MAX_DEPTH} levels (the playground takes at most {MAX_DEPTH})"
+    assert pg.results["stale"] is True and pg.results["translated"] == brief_translated
+    pg.request_text = '{\n  "messages": ' + '{"a": ' * 20_000  # deeper than Python's own limit, and unfinished
+    assert assert_located(pg).startswith(f"line 2, column {15 + 6 * (MAX_DEPTH + 1 - 2)}: nested deeper than")
+    pg.request_text = '{"a": "' + "[" * 5000 + '"}'  # brackets inside a string do not nest
+    assert_located(pg, "messages: ")
+
+
+def test_the_depth_limit_is_the_package_s_own_and_exact():
+    from tutorial import limits
+
+    assert MAX_DEPTH == limits.MAX_DEPTH
+    pg = Playground()
+    pg.request_text = "[" * MAX_DEPTH + "]" * MAX_DEPTH  # as deep as allowed: read, then refused as a body
+    assert_located(pg, "body: ")
+    assert "deeper" not in pg.results["error"]
+    pg.request_text = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    assert_located(pg, f"line 1, column {MAX_DEPTH + 1}: nested deeper than {MAX_DEPTH} levels")
+    pg.request_text = tool_use_body(nested(limits.FREE_DEPTH + 2))  # within the limit of the text, too deep for a tool input
+    assert_located(pg, "messages[1].content[0].input")
+    assert re.search(r"(?i)deep|nest", pg.results["error"])
+
+
+@pytest.mark.parametrize(
+    "value, start, words",
+    [
+        ({"messages": {1, 2}}, "messages: a value of type set is not JSON", None),
+        (object(), "body: a value of type object is not JSON", None),
+        ({"messages": [{"role": "user", "content": b"hi"}]}, "messages[0].content: a value of type bytes", None),
+        ({(1, 2): 3}, "body: the key (1, 2) is of type tuple", None),
+        (tool_use_body(nested(100_000)), f"messages[1].content[0].input.k… ({MAX_DEPTH} levels in): nested deeper than", None),
+        (tool_use_body({"n": 10**5000}), "messages[1].content[0].input.n: an int of more than", "digits"),
+        (b"ok\xff\xfe", "body: bytes given as request_text are not UTF-8 text (at byte 2)", None),
+    ],
+    ids=["set", "object", "bytes-inside", "tuple-key", "deep", "huge-int", "bad-bytes"],
+)
+def test_values_that_cannot_be_json_text_are_located(pg, value, start, words, brief_translated):
+    pg.request_text = value  # must not raise
+    error = assert_located(pg, start)
+    assert words is None or words in error
+    assert pg.results["stale"] is True and pg.results["translated"] == brief_translated
+    pg.target = "openai"  # the same problem, whatever the target
+    assert pg.results["error"] == error
+
+
+def test_a_value_that_contains_itself_is_located(pg):
+    body = {"messages": [{"role": "user", "content": "hi"}]}
+    body["messages"].append(body["messages"])
+    pg.request_text = body
+    assert assert_located(pg, "messages[1]: refers to a dict or list that contains it") 
+    assert "[...]" in pg.request_text  # the editor shows its repr
+
+
+def test_a_value_that_is_json_is_shown_as_the_editor_shows_it(pg):
+    pg.request_text = {"messages": [{"role": "user", "content": "hi"}], 1: 2}  # json writes the key 1 as "1"
+    assert json.loads(pg.request_text)["1"] == 2
+    pg.request_text = b'{"messages": [{"role": "user", "content": "\xe4\xbd\xa0\xe5\xa5\xbd"}]}'
+    assert pg.results["error"] is None and pg.results["translated"] == [{"role": "user", "content": "你好"}]
+
+
+def test_a_number_python_will_not_read_is_located(pg):
+    pg.request_text = '{"messages": [{"role": "user", "content": "hi"}],\n "max_tokens": ' + "9" * 5000 + "}"
+    assert assert_located(pg).startswith("line 2, column 16: a number of 5000 digits")
+
+
+def test_a_failing_repr_and_a_lying_mapping_end_in_the_error_box(pg):
+    class Odd(dict):
+        def items(self):
+            raise RuntimeError("no items for you")
+
+        def __repr__(self):
+            raise RuntimeError("no repr either")
+
+    pg.request_text = Odd(messages=[])
+    assert_located(pg, "body: ")
+    assert pg.request_text == ""
+
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+HOSTILE = st.recursive(
+    JSONISH | st.sets(st.integers(), max_size=2) | st.binary(max_size=4) | st.just(object()) | st.tuples(st.integers()),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6) | st.integers(), inner, max_size=4)
+    | st.builds(lambda body, extra: {**body, "messages": extra}, st.dictionaries(st.text(max_size=4), inner, max_size=2), inner),
+    max_leaves=20,
+)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@FUZZ
+@given(st.text(max_size=60) | st.builds(lambda s, cut, extra: s[:cut] + extra + s[cut:],
+                                      st.just(as_json(readme_request())), st.integers(0, 600), st.text(max_size=10)))
+def test_any_text_ends_in_results_or_a_located_error(text):
+    pg = Playground()
+    pg.request_text = text
+    if pg.results["error"] is not None:
+        assert_located(pg)
+
+
+@FUZZ
+@given(HOSTILE)
+def test_any_value_ends_in_results_or_a_located_error(value):
+    pg = Playground()
+    pg.request_text = value
+    if pg.results["error"] is not None:
+        assert_located(pg)
+
+
+def test_the_labels_say_the_same_in_both_languages():
+    assert set(LABELS) == {"en", "zh"} and set(LABELS["en"]) == set(LABELS["zh"])
+    for key, text in LABELS["en"].items():
+        assert set(re.findall(r"{(\w+)}", text)) == set(re.findall(r"{(\w+)}", LABELS["zh"][key])), key
+
+
+def test_chinese_labels():
+    pg = Playground(lang="zh")
+    pg.request_text = "{"
+    assert pg.results["error"].startswith("第 1 行，第 2 列：Expecting property name")
+    assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
+    with pytest.raises(ValueError, match="lang must be one of"):
+        Playground(lang="fr")
+
+
+def test_the_notes_follow_the_target(pg):
+    assert "for the chat template's <code>messages</code>" in pg_module.translated_html(pg)
+    assert "for the chat template's <code>tools</code>" in pg_module.tools_html(pg)
+    pg.target = "openai"
+    for page in (pg_module.translated_html(pg), pg_module.tools_html(pg)):
+        assert "for the chat template's" not in page and "OpenAI-compatible engine builds" in page
+
+
+# ---------------------------------------------------------------------------
+# Captured requests: from any function that lists them (a running server's `captures`)
+
+
+def capture(number: int, body, summary: str = "") -> dict:
+    return {"id": f"cap_{number:04d}", "time": f"2026-11-30T14:32:0{number}.000+00:00", "method": "POST",
+            "path": "/v1/messages?beta=true", "body": body, "summary": summary}
+
+
+@pytest.fixture
+def store():
+    return [capture(1, readme_request(), "3 messages"), capture(2, {"messages": [{"role": "user", "content": "hi"}]})]
+
+
+def test_a_playground_without_a_capture_source_lists_nothing(pg):
+    assert pg.capture_source is None and pg.captured == [] and pg.refresh_captures() == []
+    assert pg.capture is None
+
+
+def test_captures_are_listed_newest_first_and_loaded_into_the_editor(store, brief_translated):
+    pg = Playground(captures=lambda: store, preset="string system")
+    assert [c["id"] for c in pg.captured] == ["cap_0002", "cap_0001"]
+    assert pg_module.capture_title(pg.captured[1]) == "cap_0001 · 14:32:01 · POST /v1/messages?beta=true · 3 messages"
+    seen = []
+    pg.on_change(seen.append)
+    pg.capture = "cap_0001"
+    assert seen == ["capture"]
+    assert pg.capture == "cap_0001" and pg.preset is None and pg.peer_case is None
+    assert pg.request_text == as_json(readme_request())
+    assert pg.results["error"] is None and pg.results["translated"] == brief_translated
+    assert "loaded from capture cap_0001" in pg_module.status_html(pg)
+    store.append(capture(3, None, "not JSON"))  # arrives after the last listing
+    pg.capture = "cap_0003"  # an id not listed yet: the list is asked again
+    assert_located(pg, "body: capture cap_0003 has no JSON body")
+    assert pg.results["stale"] is True and pg.results["translated"] == brief_translated
+    with pytest.raises(ValueError, match="no capture cap_0009"):
+        pg.capture = "cap_0009"
+    pg.preset = README
+    assert pg.capture is None and pg.preset == README
+
+
+def test_a_failing_capture_source_is_said_not_raised(store):
+    calls = []
+
+    def source():
+        calls.append(1)
+        if len(calls) > 1:
+            raise ConnectionError("the server has stopped")
+        return store
+
+    pg = Playground(captures=source)
+    assert len(pg.captured) == 2 and pg.captures_error is None
+    assert len(pg.refresh_captures()) == 2  # the list stays as it was
+    assert pg.captures_error == "Could not list the captured requests: ConnectionError: the server has stopped"
+    pg.capture = "cap_0002"  # loading one that is listed needs no new listing
+    assert pg.results["translated"] == [{"role": "user", "content": "hi"}]
+
+
+def test_a_list_of_captures_works_too(store):
+    pg = Playground(captures=store)
+    pg.capture = "cap_0002"
+    assert pg.results["translated"] == [{"role": "user", "content": "hi"}]
+
+
+def test_captures_from_a_real_server(brief_translated):
+    serve = pytest.importorskip("tutorial.serve")
+    pytest.importorskip("starlette")
+    import urllib.request
+
+    with serve.start() as server:
+        request = urllib.request.Request(
+            f"{server.url}/v1/messages", data=json.dumps(readme_request()).encode(), method="POST",
+            headers={"content-type": "application/json", "x-api-key": "sk-test", "anthropic-version": "2023-06-01"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 200
+        pg = Playground(captures=server.captures)
+        assert len(pg.captured) == 1
+        pg.capture = pg.captured[0]["id"]
+        assert pg.results["error"] is None and pg.results["translated"] == brief_translated
+        root = pg.widget
+        picker = by_class(root, "tp-captured")
+        assert picker.value == pg.captured[0]["id"]
+        assert "1 captured request(s)" in by_class(root, "tp-captures-note").value
+
+
+# ---------------------------------------------------------------------------
 # Recorded peer outputs
 
 
@@ -244,6 +508,7 @@ def test_a_peer_preset_shows_the_peers_beside_ours(pg):
     assert "[image omitted]" in page  # ours
     assert "https://example.com/a.png" in page  # a peer that keeps the URL
     assert "You have edited" not in page
+    assert "<colgroup>" in page  # fixed column widths: a long version string cannot push the verdicts out
     pg.request_text = pg.request_text.replace("what is this?", "and this?")
     assert "You have edited the body" in pg_module.peers_html(pg)
     pg.preset = "peer: 05_document_pdf"
@@ -255,22 +520,26 @@ def test_a_peer_preset_shows_the_peers_beside_ours(pg):
 
 
 def test_without_recorded_peers_there_are_no_peer_presets_and_no_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(pg_module, "PEER_DIR", tmp_path)
-    pg_module._peer_files.cache_clear()
+    monkeypatch.setattr(presets_module, "PEER_DIR", tmp_path)
+    presets_module._peer_files.cache_clear()
     try:
         assert list(presets()) == BUILTIN
         assert pg_module.peer_results("04_image_base64_and_url") is None
         # cases present, outputs absent: the presets exist, the pane says what is missing
         (tmp_path / "cases.json").write_text(json.dumps([{"id": "x1", "request": readme_request()}]), encoding="utf-8")
-        pg_module._peer_files.cache_clear()
+        presets_module._peer_files.cache_clear()
         pg = Playground(preset="peer: x1")
         assert "No recorded peer outputs for x1" in pg_module.peers_html(pg)
     finally:
-        pg_module._peer_files.cache_clear()
+        presets_module._peer_files.cache_clear()
 
 
 # ---------------------------------------------------------------------------
 # The widgets
+
+TITLES = ["translated", "tools_schema", "stages", "diagram", "stays behind", "vs README", "peers"]
+KEYS = {"tp-translated": "tab_translated", "tp-tools": "tab_tools", "tp-stages": "tab_stages",
+        "tp-diagram": "tab_diagram", "tp-losses": "tab_losses", "tp-changes": "tab_changes", "tp-peers-pane": "tab_peers"}
 
 
 def all_widgets(widget):
@@ -285,7 +554,12 @@ def by_class(root, css: str):
     return found[0]
 
 
-def pane_text(root, css: str) -> str:
+def pane_text(pg, css: str) -> str:
+    """Click the pane's tab (only the visible tab is drawn), wait for a drawing, read the pane."""
+    root = pg.widget
+    if css in KEYS:
+        pg._view.select(KEYS[css])
+        assert pg.wait(30)
     return by_class(root, css).value
 
 
@@ -300,62 +574,92 @@ def test_the_widget_has_the_parts_a_browser_test_looks_for(pg):
     assert isinstance(by_class(root, "tp-target"), w.ToggleButtons)
     assert isinstance(by_class(root, "tp-translate"), w.Button)
     assert isinstance(by_class(root, "tp-log"), w.Output)
+    assert not [x for x in all_widgets(root) if "tp-captured" in x._dom_classes]  # no capture source, no picker
     tabs = by_class(root, "tp-tabs")
-    assert list(tabs.titles) == ["translated", "tools schema", "stages", "diagram", "stays behind", "vs README", "peers"]
+    assert list(tabs.titles) == TITLES
     for css in ("tp-translated", "tp-tools", "tp-stages", "tp-diagram", "tp-losses", "tp-changes", "tp-peers-pane", "tp-error"):
         widget = by_class(root, css)
         assert widget.layout.height, f"{css} has no fixed height: the layout would jump"
+    assert ".lm-TabBar-tab { flex: 0 0 auto" in root.children[0].value  # tab titles as wide as their text
     assert by_class(root, "tp-editor").value == pg.request_text
-    translated = pane_text(root, "tp-translated")
+    translated = pane_text(pg, "tp-translated")
     assert "你是代码助手。" in translated  # ensure_ascii=False
     assert "\\u4f60" not in translated
-    assert "<svg" in pane_text(root, "tp-diagram") or "DOT" in pane_text(root, "tp-diagram")
-    assert "flatten_content" in pane_text(root, "tp-stages") and "tool_call_dict" in pane_text(root, "tp-stages")
-    assert "messages[1].content[1].id" in pane_text(root, "tp-losses")
-    assert "The same outputs as the README example" in pane_text(root, "tp-changes")
-    assert "✓" in pane_text(root, "tp-error")
+    assert "<svg" in pane_text(pg, "tp-diagram") or "DOT" in pane_text(pg, "tp-diagram")
+    assert "flatten_content" in pane_text(pg, "tp-stages") and "tool_call_dict" in pane_text(pg, "tp-stages")
+    assert "messages[1].content[1].id" in pane_text(pg, "tp-losses")
+    assert "The same outputs as the README example" in pane_text(pg, "tp-changes")
+    assert "✓" in pane_text(pg, "tp-error")
+
+
+def test_the_tab_titles_in_chinese():
+    pg = Playground(lang="zh")
+    tabs = by_class(pg.widget, "tp-tabs")
+    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "留下的", "对比 README", "同类实现"]
+    assert by_class(pg.widget, "tp-translate").description == "翻译"
+    assert "交给 chat template 的 <code>messages</code>" in pane_text(pg, "tp-translated")
 
 
 def test_the_html_is_deterministic():
     first, second = Playground(), Playground()
-    first.widget, second.widget
-    for title in first._view.panes:
-        assert first._view.panes[title].value == second._view.panes[title].value, title
+    for css in KEYS:
+        assert pane_text(first, css) == pane_text(second, css), css
     assert first._view.status.value == second._view.status.value
+    first.wait(), second.wait()
+
+
+def test_only_the_visible_tab_is_drawn(pg):
+    root = pg.widget
+    view = pg._view
+    assert "你是代码助手。" in by_class(root, "tp-translated").value
+    assert by_class(root, "tp-stages").value == ""  # never shown yet
+    assert pg.wait() and view.drawings == 0  # the diagram is drawn only when its tab is shown
+    pane_text(pg, "tp-diagram")
+    assert view.drawings == 1
+    view.select("tab_translated")
+    pg.request_text = pg.request_text.replace("read_file", "open_file")
+    assert pg.wait() and view.drawings == 1
+    assert "open_file" in by_class(root, "tp-translated").value
+    assert "open_file" not in by_class(root, "tp-tools").value  # redrawn when shown
+    assert "open_file" in pane_text(pg, "tp-tools")
+    assert "open_file" in pane_text(pg, "tp-diagram") and view.drawings == 2
+    pane_text(pg, "tp-translated"), pane_text(pg, "tp-diagram")
+    assert view.drawings == 2  # the same request is not drawn twice
 
 
 def test_typing_waits_for_the_pause_then_every_pane_changes(pg):
     root = pg.widget
     editor = by_class(root, "tp-editor")
-    diagram_before = pane_text(root, "tp-diagram")
+    diagram_before = pane_text(pg, "tp-diagram")
+    pg._view.select("tab_translated")
     calls = []
     pg.on_change(calls.append)
     editor.value = editor.value.replace("read_file", "open_file")
-    assert calls == [] and "open_file" not in pane_text(root, "tp-translated")  # not yet: waiting for the pause
+    assert calls == [] and "open_file" not in by_class(root, "tp-translated").value  # not yet: waiting for the pause
     deadline = time.monotonic() + 10
     while not calls and time.monotonic() < deadline:
         time.sleep(0.05)
     assert calls == ["text"]
-    assert "open_file" in pane_text(root, "tp-translated") and "read_file" not in pane_text(root, "tp-translated")
-    assert "open_file" in pane_text(root, "tp-tools")
-    assert pane_text(root, "tp-diagram") != diagram_before
-    assert '+          "name": "open_file",' in pane_text(root, "tp-changes")
+    assert "open_file" in pane_text(pg, "tp-translated") and "read_file" not in pane_text(pg, "tp-translated")
+    assert "open_file" in pane_text(pg, "tp-tools")
+    assert pane_text(pg, "tp-diagram") != diagram_before
+    assert '+          "name": "open_file",' in pane_text(pg, "tp-changes")
 
 
 def test_a_burst_of_half_typed_text_is_translated_once(pg):
     root = pg.widget
     editor = by_class(root, "tp-editor")
-    status_before = pane_text(root, "tp-error")
+    status_before = by_class(root, "tp-error").value
     calls = []
     pg.on_change(calls.append)
     text = editor.value.replace("README.md", "NOTES.md")
     for end in range(len(text) - 40, len(text) + 1):  # typing the last 40 characters, one by one
         editor.value = text[:end]
-    assert calls == [] and pane_text(root, "tp-error") == status_before  # no flood of errors
+    assert calls == [] and by_class(root, "tp-error").value == status_before  # no flood of errors
     pg.flush()
     assert calls == ["text"]
     assert pg.results["error"] is None
-    assert "NOTES.md" in pane_text(root, "tp-translated")
+    assert "NOTES.md" in pane_text(pg, "tp-translated")
 
 
 def test_the_translate_button_applies_the_editor_at_once(pg):
@@ -368,12 +672,12 @@ def test_the_translate_button_applies_the_editor_at_once(pg):
     assert MISSING_ID in status.value and "tp-bad" in status.value
     assert "tp-has-error" in status._dom_classes
     for css in ("tp-translated", "tp-tools", "tp-stages", "tp-diagram", "tp-losses", "tp-changes"):
-        assert "Stale: the request in the editor has an error" in pane_text(root, css), css
-    assert "我先读取文件。" in pane_text(root, "tp-translated")  # the last good outputs, still shown
+        assert "Stale: the request in the editor has an error" in pane_text(pg, css), css
+    assert "我先读取文件。" in pane_text(pg, "tp-translated")  # the last good outputs, still shown
     editor.value = json.dumps(readme_request(), ensure_ascii=False)  # fixed (written on one line)
     by_class(root, "tp-translate").click()
     assert pg.results["error"] is None and pg.results["stale"] is False
-    assert "tp-has-error" not in status._dom_classes and "Stale" not in pane_text(root, "tp-translated")
+    assert "tp-has-error" not in status._dom_classes and "Stale" not in pane_text(pg, "tp-translated")
     calls = []
     pg.on_change(calls.append)
     by_class(root, "tp-translate").click()  # unchanged text: translated again on demand
@@ -385,9 +689,19 @@ def test_broken_json_shows_the_line_with_a_caret(pg):
     editor = by_class(root, "tp-editor")
     editor.value = '{"messages": [}'
     pg.flush()
-    status = pane_text(root, "tp-error")
+    status = by_class(root, "tp-error").value
     assert "line 1, column 15: Expecting value" in status
     assert '<pre style="margin-top:4px">{"messages": [}\n              ^</pre>' in status  # under column 15
+
+
+def test_deep_text_shows_a_caret_at_the_place_not_a_wall_of_brackets(pg):
+    root = pg.widget
+    by_class(root, "tp-editor").value = "[" * 100_000
+    pg.flush()
+    status = by_class(root, "tp-error").value
+    assert f"line 1, column {MAX_DEPTH + 1}: nested deeper than" in status
+    shown = status.split('<pre style="margin-top:4px">')[1].split("</pre>")[0]
+    assert len(shown) < 500 and shown.endswith("^")
 
 
 def test_the_preset_picker_and_the_target_toggle(pg):
@@ -396,11 +710,11 @@ def test_the_preset_picker_and_the_target_toggle(pg):
     assert picker.options == tuple(pg.presets)
     picker.value = "server tool"
     assert pg.preset == "server tool" and editor.value == pg.request_text
-    assert "web_search" in pane_text(root, "tp-tools")
+    assert "web_search" in pane_text(pg, "tp-tools")
     toggle.value = "openai"
     assert pg.target == "openai"
-    assert "web_search" not in pane_text(root, "tp-tools")  # the openai target leaves server tools out
-    assert "server tool runs on Anthropic" in pane_text(root, "tp-losses")
+    assert "web_search" not in pane_text(pg, "tp-tools")  # the openai target leaves server tools out
+    assert "server tool runs on Anthropic" in pane_text(pg, "tp-losses")
 
 
 def test_an_edit_waiting_for_the_pause_is_kept_when_the_target_changes(pg):
@@ -409,7 +723,7 @@ def test_an_edit_waiting_for_the_pause_is_kept_when_the_target_changes(pg):
     editor.value = editor.value.replace("read_file", "open_file")
     by_class(root, "tp-target").value = "openai"
     assert pg.target == "openai" and "open_file" in pg.request_text
-    assert "open_file" in editor.value and '\\"path\\": \\"README.md\\"' in pane_text(root, "tp-translated")
+    assert "open_file" in editor.value and '\\"path\\": \\"README.md\\"' in pane_text(pg, "tp-translated")
 
 
 def test_code_changes_show_in_the_widget(pg):
@@ -420,12 +734,12 @@ def test_code_changes_show_in_the_widget(pg):
     assert editor.value == pg.request_text
     pg.flush()
     assert pg.results["error"].startswith(MISSING_ID)
-    assert MISSING_ID in pane_text(root, "tp-error")
+    assert MISSING_ID in by_class(root, "tp-error").value
     pg.preset = "string system"
     assert by_class(root, "tp-preset").value == "string system" and editor.value == pg.request_text
     pg.target = "openai"
     assert by_class(root, "tp-target").value == "openai"
-    assert "You are a terse assistant." in pane_text(root, "tp-translated")
+    assert "You are a terse assistant." in pane_text(pg, "tp-translated")
 
 
 def test_callback_errors_go_to_the_output_widget(pg, monkeypatch):
@@ -441,35 +755,135 @@ def test_callback_errors_go_to_the_output_widget(pg, monkeypatch):
     assert any("RuntimeError: drawing failed" in output.get("text", "") for output in log.outputs)
 
 
-def test_the_diagram_fits_the_pane_or_shows_at_full_size(pg):
+def test_the_diagram_is_readable_or_whole(pg):
     root = pg.widget
-    zoom, diagram = by_class(root, "tp-zoom"), by_class(root, "tp-diagram")
-    assert zoom.value == "fit" and "tp-diagram-full" not in diagram._dom_classes
-    zoom.value = "full size"
-    assert "tp-diagram-full" in diagram._dom_classes
-    zoom.value = "fit"
-    assert "tp-diagram-full" not in diagram._dom_classes
+    zoom = by_class(root, "tp-zoom")
+    assert zoom.value == "readable"
+    page = pane_text(pg, "tp-diagram")
+    svg = page[page.index("<svg"):]
+    assert "<?xml" not in page and not re.match(r'<svg[^>]*\swidth="', svg)  # sized by its style, not in points
+    low, high = re.search(r"width: clamp\((\d+)px, 100%, (\d+)px\)", svg).groups()
+    smallest = min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * 4 / 3
+    assert smallest * int(low) / int(high) >= 10  # never shrunk below readable text
+    assert "Readable size" in page
+    zoom.value = "whole"
+    page = by_class(root, "tp-diagram").value
+    assert "width: 100%; max-width: 100%; max-height: " in page and "The whole picture" in page
+    assert pg._view.drawings == 1  # switching the size does not draw again
+
+
+def test_the_diagram_says_what_it_collapsed(pg, monkeypatch):
+    def drawn(trace, lang="en"):
+        return pg_module.panes.Drawing(dot="digraph x {}", svg='<svg width="10pt" height="10pt"><text font-size="14.00">x</text></svg>',
+                                       collapsed=(("messages[3..397]", 395), ("tools[3..27]", 25)))
+
+    monkeypatch.setattr(view_module, "draw_flow", drawn)
+    page = pane_text(pg, "tp-diagram")
+    assert "Drawn in short: messages[3..397] (395), tools[3..27] (25) are each drawn as one summary row" in page
+
+
+def test_the_diagram_of_a_long_request_is_collapsed_by_the_pictures_module():
+    flow = pytest.importorskip("tutorial.pictures.flow")
+    body = {"messages": [{"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i}"} for i in range(41)]}
+    pg = Playground()
+    pg.request_text = body
+    if not hasattr(flow.local_flow(pg.trace), "collapsed"):
+        pytest.skip("this pictures module does not collapse long requests")
+    drawing = view_module.draw_flow(pg.trace)
+    assert drawing.collapsed and drawing.collapsed[0][0].startswith("messages[")
+    assert "Drawn in short: messages[" in pane_text(pg, "tp-diagram")
+    pg.wait()
+
+
+class SlowDrawing:
+    """A draw_flow that waits for `release` and records which requests it drew."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.drawn: list[str] = []
+
+    def __call__(self, trace, lang="en"):
+        assert self.release.wait(30)
+        first = trace.translated[-1]["content"]
+        self.drawn.append(first)
+        return pg_module.panes.Drawing(dot="digraph x {}", svg=f'<svg width="10pt" height="10pt"><text font-size="14.00">{first}</text></svg>')
+
+
+def test_a_slow_drawing_never_blocks_editing_and_the_newest_request_wins(pg, monkeypatch):
+    slow = SlowDrawing()
+    monkeypatch.setattr(view_module, "draw_flow", slow)
+    root = pg.widget
+    view, editor, diagram = pg._view, by_class(pg.widget, "tp-editor"), by_class(pg.widget, "tp-diagram")
+    view.select("tab_diagram")  # starts drawing the README example, which takes "long"
+    assert "Drawing the diagram of the current request" in diagram.value
+    body = readme_request()
+    started = time.monotonic()
+    for n in range(1, 4):  # three edits while the first drawing is still under way
+        body["messages"][-1]["content"][-1]["text"] = f"edit {n}"
+        editor.value = as_json(body)
+        pg.flush()
+        assert pg.results["error"] is None and f"edit {n}" in by_class(root, "tp-error").value + as_json(pg.results["translated"])
+    assert time.monotonic() - started < 5  # nothing waited for the drawing
+    assert slow.drawn == []
+    slow.release.set()
+    assert pg.wait(30)
+    assert slow.drawn == ["请用一句话概括。", "edit 3"]  # the first drawing, then only the newest request
+    assert "edit 3" in diagram.value and "earlier request" not in diagram.value
+
+
+def test_a_drawing_that_fails_is_said_in_the_pane(pg, monkeypatch):
+    def broken(trace, lang="en"):
+        raise RuntimeError("dot crashed")
+
+    monkeypatch.setattr(view_module, "draw_flow", broken)
+    assert "The diagram could not be drawn: RuntimeError: dot crashed" in pane_text(pg, "tp-diagram")
 
 
 @pytest.mark.skipif(not (PEERS / "outputs_requests.json").is_file(), reason="no recorded peer outputs")
 def test_the_peer_picker_shows_one_peer_beside_ours(pg):
     root = pg.widget
-    picker, pane = by_class(root, "tp-peer-picker"), by_class(root, "tp-peers-pane")
+    picker = by_class(root, "tp-peer-picker")
     assert picker.value == "slime"  # the peer the default target follows
     pg.preset = "peer: 01_system_str_user_str"
-    assert "✓ the same messages and tools as ours" in pane.value
-    assert "<b>ours (chat_template)</b>" in pane.value and "<b>slime</b>{" not in pane.value
+    pane = pane_text(pg, "tp-peers-pane")
+    assert "✓ the same messages and tools as ours" in pane
+    assert "<b>ours (chat_template)</b>" in pane and "<b>slime</b>{" not in pane
     picker.value = "litellm"
-    assert '<div class="tp-closest"><b>litellm</b>' in pane.value
+    assert '<div class="tp-closest"><b>litellm</b>' in pane_text(pg, "tp-peers-pane")
     by_class(root, "tp-target").value = "openai"
     assert picker.value == "sglang"  # switching the target shows its closest peer
-    assert '<div class="tp-closest"><b>sglang</b>' in pane.value
+    assert '<div class="tp-closest"><b>sglang</b>' in pane_text(pg, "tp-peers-pane")
 
 
 def test_the_caret_goes_where_the_text_stops(pg):
     root = pg.widget
     pg.preset = "half-typed JSON"
-    status = pane_text(root, "tp-error")
+    status = by_class(root, "tp-error").value
     last = pg.request_text.rstrip("\n").split("\n")[-1]  # '          "name": "read_file",'
     assert f"<pre style=\"margin-top:4px\">{last}\n{' ' * len(last)}^</pre>" in status
     assert "the tabs keep the last good result (stale)" in status
+
+
+def test_the_captured_picker_loads_a_capture_into_the_editor(store, brief_translated):
+    pg = Playground(captures=lambda: store)
+    root = pg.widget
+    picker, refresh, note = by_class(root, "tp-captured"), by_class(root, "tp-refresh"), by_class(root, "tp-captures-note")
+    assert picker.options == (("cap_0002 · 14:32:02 · POST /v1/messages?beta=true", "cap_0002"),
+                              ("cap_0001 · 14:32:01 · POST /v1/messages?beta=true · 3 messages", "cap_0001"))
+    assert picker.value is None and pg.capture is None  # nothing loaded until one is chosen
+    assert "2 captured request(s), newest first." in note.value
+    picker.value = "cap_0002"
+    assert pg.capture == "cap_0002" and by_class(root, "tp-preset").value is None
+    assert json.loads(by_class(root, "tp-editor").value) == store[1]["body"]
+    assert "loaded from capture cap_0002" in by_class(root, "tp-error").value
+    store.append(capture(3, readme_request()))
+    refresh.click()
+    assert [value for _, value in picker.options] == ["cap_0003", "cap_0002", "cap_0001"]
+    assert picker.value == "cap_0002" and pg.capture == "cap_0002"  # refreshing loads nothing
+    picker.value = "cap_0003"
+    assert pg.results["translated"] == brief_translated
+    by_class(root, "tp-preset").value = "string system"
+    assert picker.value is None and pg.capture is None
+    store.clear()
+    refresh.click()
+    assert picker.options == () and "No requests captured yet" in note.value

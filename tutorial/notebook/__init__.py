@@ -1,6 +1,6 @@
 """What the chapters display: a step's input beside its output and silent checks
 (`show.py`), the self-check verdicts (`selfcheck.py`), the text walk for a terminal
-(`walk.py`), and the playground (`playground.py`).
+(`walk.py`), and the playground (`playground/`: model, view, presets).
 
 May import: the lesson, `watch/`, `pictures/` and `peers/`. ipywidgets loads only when a
 playground's view is built.

@@ -1,0 +1,152 @@
+"""What the reader gives the playground, turned into a body — or into one located line.
+
+    parse(text)           json.loads, but text nested deeper than MAX_DEPTH, a number Python
+                          will not read, anything else: a ValueError whose message starts with
+                          "line L, column C: "
+    value_problem(value)  why a Python value cannot be a request's JSON text, starting with the
+                          place ("messages[0].content: a value of type set is not JSON ..."), or None
+    describe_error(error) one line for the error box, for any exception
+
+Everything here walks with its own stack, never by recursion, so no input is too deep to check.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any, Optional
+
+from ... import limits
+from ...errors import RequestError, format_location
+from .labels import label
+
+MAX_DEPTH = limits.MAX_DEPTH
+"""How deep request text or a value may nest (the body itself is level 1): the package's own
+limit, checked here before json.loads so that text nested too deep for Python's reader gets
+its line and column too."""
+
+
+class Located(ValueError):
+    """A problem found here, already worded with its place."""
+
+
+def describe_error(error: Exception, lang: str = "en") -> str:
+    """One line for the error box, starting with the place that is wrong."""
+    if isinstance(error, json.JSONDecodeError):
+        return label(lang, "json_error", line=error.lineno, column=error.colno, message=error.msg)
+    if isinstance(error, (RequestError, Located)):
+        return str(error)
+    return label(lang, "stopped", kind=type(error).__name__, error=error)
+
+
+# ---------------------------------------------------------------------------
+# Text -> body, with every failure located
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)  # a string (maybe unfinished) or a bracket
+_NUMBERS = re.compile(r'"(?:[^"\\]|\\.)*"?|-?\d+', re.DOTALL)  # a string (maybe unfinished) or digits
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _too_deep(text: str, limit: int) -> Optional[int]:
+    """The offset of the first bracket nested deeper than `limit`, or None. Brackets inside
+    strings do not count. Cheap when the text has few brackets: then it cannot be too deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif token in ("]", "}"):
+            depth -= 1
+    return None
+
+
+def _long_number(text: str, limit: int) -> Optional[tuple[int, int]]:
+    """(offset, digits) of the first number outside strings with more than `limit` digits."""
+    for match in _NUMBERS.finditer(text):
+        token = match.group()
+        digits = len(token.lstrip("-"))
+        if token[0] != '"' and digits > limit:
+            return match.start(), digits
+    return None
+
+
+def parse(text: str, lang: str = "en") -> Any:
+    """json.loads, with every failure a located `ValueError` (a JSONDecodeError or one worded
+    here): nesting deeper than MAX_DEPTH, numbers Python will not read, anything else."""
+    deep = _too_deep(text, MAX_DEPTH)
+    if deep is not None:
+        line, column = _line_column(text, deep)
+        raise Located(label(lang, "json_deep", line=line, column=column, limit=MAX_DEPTH))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except (ValueError, RecursionError, MemoryError) as error:
+        limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+        number = _long_number(text, limit) if limit else None
+        if number is not None:
+            line, column = _line_column(text, number[0])
+            raise Located(label(lang, "json_number", line=line, column=column, digits=number[1], limit=limit)) from None
+        raise Located(label(lang, "json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
+
+
+# ---------------------------------------------------------------------------
+# A Python value -> text, or the place where it is not JSON
+
+
+def _where(path: tuple) -> str:
+    shown = path if len(path) <= 8 else path[:6]
+    text = format_location(shown)
+    return text if shown is path else f"{text}… ({len(path)} levels in)"
+
+
+def value_problem(value: Any, lang: str = "en") -> Optional[str]:
+    """Why `value` cannot be written as the JSON text of a request, with the place; None if it can.
+    Walks the value with its own stack, so no value is too deep to check."""
+    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    stack: list[tuple[Any, tuple, tuple]] = [(value, (), ())]  # item, its path, the ids of its containers
+    while stack:
+        item, path, containers = stack.pop()
+        if isinstance(item, (dict, list, tuple)):
+            if id(item) in containers:
+                return label(lang, "value_cycle", where=_where(path))
+            if len(path) >= MAX_DEPTH:
+                return label(lang, "value_deep", where=_where(path), limit=MAX_DEPTH)
+            inside = containers + (id(item),)
+            if isinstance(item, dict):
+                for key in item:
+                    if not isinstance(key, (str, int, float, bool, type(None))):
+                        return label(lang, "value_key", where=_where(path), name=repr(key)[:40], kind=type(key).__name__)
+                children = [(child, path + (str(key),), inside) for key, child in item.items()]
+            else:
+                children = [(child, path + (index,), inside) for index, child in enumerate(item)]
+            stack.extend(reversed(children))  # the first problem in reading order is reported
+        elif isinstance(item, bool) or item is None or isinstance(item, (str, float)):
+            continue
+        elif isinstance(item, int):
+            if digits and item.bit_length() > 3 * digits:  # only a big int is written out to check it
+                try:
+                    int.__repr__(item)
+                except ValueError:
+                    return label(lang, "value_number", where=_where(path), limit=digits)
+        else:
+            return label(lang, "value_type", where=_where(path), kind=type(item).__name__)
+    return None
+
+
+def shown_as_text(value: Any) -> str:
+    """What the editor shows for a value that is not JSON: its repr, when it has one."""
+    try:
+        return repr(value)[:100_000]
+    except Exception:  # a repr that fails, or one too deep to write
+        return ""

@@ -1,0 +1,206 @@
+"""Every word the playground shows, in one table per language: `LABELS["en"]`, `LABELS["zh"]`.
+
+`label(lang, key, **values)` fills a label's `{placeholders}`. Labels may hold simple HTML
+(`<b>`, `<code>`); the values put into them are escaped by whoever builds HTML from them.
+The messages of `RequestError` come from the lesson and stay in English in both languages;
+JSON's own messages ("Expecting ',' delimiter") come from Python's json module.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "zh")
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        # the controls
+        "preset": "preset",
+        "captured": "captured",
+        "refresh": "Refresh the list of captured requests",
+        "translate": "Translate",
+        "translate_tip": "Translate now (typing also translates after a short pause)",
+        "target_tip_chat_template": "the rollout adapter's shape (the walk-through)",
+        "target_tip_openai": "an OpenAI-compatible engine's /v1/messages endpoint",
+        "zoom_readable": "readable",
+        "zoom_whole": "whole",
+        "zoom_tip_readable": "text at a readable size; scroll to follow the flow",
+        "zoom_tip_whole": "the whole picture shrunk into the pane (small text)",
+        # the tabs
+        "tab_translated": "translated",
+        "tab_tools": "tools_schema",
+        "tab_stages": "stages",
+        "tab_diagram": "diagram",
+        "tab_losses": "stays behind",
+        "tab_changes": "vs README",
+        "tab_peers": "peers",
+        # the status line
+        "ok": "✓ target <b>{target}</b>: {messages} message(s), {tools}, {stages} stage(s); {losses} thing(s) stay behind.",
+        "no_tools": "no tools",
+        "tools_count": "{count} tool(s)",
+        "shown_stale": "the tabs keep the last good result (stale)",
+        "shown_nothing": "nothing has been translated yet",
+        "from_capture": "loaded from capture {capture}",
+        # the panes
+        "nothing_yet": "Nothing translated yet.",
+        "stale": "Stale: the request in the editor has an error, so this is the result of the last good request "
+        "(target {target}).",
+        "translated_chat_template": "translated: {count} message(s), for the chat template's <code>messages</code>.",
+        "translated_openai": "messages: {count} message(s), the <code>messages</code> an OpenAI-compatible engine "
+        "builds for its chat template.",
+        "tools_chat_template": "tools_schema: {count} function tool(s), for the chat template's <code>tools</code>.",
+        "tools_openai": "tools: {count} function tool(s), the <code>tools</code> an OpenAI-compatible engine "
+        "builds for its chat template.",
+        "tools_none": "tools_schema is <code>None</code>: the request has no usable tools.",
+        "stages_note": 'Every stage of <code>trace(body, target="{target}")</code>, in the order it ran: input → output.',
+        "preprocess_step": "preprocess</b> folded a system message from inside the list (body.messages → body.messages)",
+        "cut": "… {count} more characters not shown here (the model's results hold all of them)",
+        "diagram_readable": "Readable size (no text under 10 px): scroll to follow the flow, or choose <b>whole</b> "
+        "for an overview.",
+        "diagram_whole": "The whole picture, shrunk into the pane; switch to <b>readable</b> to read it.",
+        "diagram_drawing": "Drawing the diagram of the current request…",
+        "diagram_old": "The diagram below is of an earlier request; the new one is being drawn.",
+        "diagram_collapsed": "Drawn in short: {runs} are each drawn as one summary row (the other tabs show every "
+        "item).",
+        "diagram_missing": "The pictures module (tutorial.pictures) is not available.",
+        "diagram_failed": "The diagram could not be drawn: {error}",
+        "losses_none": "Nothing stays behind: the outputs carry everything in the body.",
+        "losses_note": "{count} thing(s) in the body that the outputs do not carry, and why.",
+        "where": "where",
+        "value": "value",
+        "why": "why",
+        "changes_same": "The same outputs as the README example (for this target).",
+        "changes_note": "What this request gives differently from the README example, same target "
+        "(- README, + this request).",
+        "changes_from": "README example: {part}",
+        "changes_to": "this request: {part}",
+        "peers_choose": 'Choose a preset named "peer: …" to see what the recorded implementations built from the '
+        "same body, beside our result.",
+        "peers_missing": "No recorded peer outputs for {case} (tutorial/peers/data/outputs_requests.json is missing).",
+        "peers_note": "Case <code>{case}</code>, as recorded from each implementation.",
+        "peers_edited": " You have edited the body: the recordings are for the preset as given.",
+        "peer": "peer",
+        "version": "version",
+        "against_ours": "against ours ({target})",
+        "closest": " (closest to this target)",
+        "ours": "ours ({target})",
+        "nothing": "nothing yet",
+        "verdict_not_compared": "built messages (not compared: the body was edited)",
+        "verdict_same": "✓ the same messages and tools as ours",
+        "verdict_differs": "≠ differs from ours",
+        "refused": "refused at {stage}",
+        # captured requests
+        "captures_none": "No requests captured yet: point a client at the server, then refresh.",
+        "captures_count": "{count} captured request(s), newest first.",
+        "captures_failed": "Could not list the captured requests: {error}",
+        "capture_gone": "no capture {capture} in the list (refresh it)",
+        # errors: each starts with the place (a line and column, or a path in the body)
+        "json_error": "line {line}, column {column}: {message} (the text is not valid JSON yet)",
+        "json_deep": "line {line}, column {column}: nested deeper than {limit} levels (the playground takes at most "
+        "{limit})",
+        "json_number": "line {line}, column {column}: a number of {digits} digits (Python reads at most {limit})",
+        "json_unreadable": "line {line}, column {column}: {message}",
+        "value_type": "{where}: a value of type {kind} is not JSON (request_text takes JSON text, or a dict, list, str, int, "
+        "float, bool or None)",
+        "value_key": "{where}: the key {name} is of type {kind}; JSON keys are strings",
+        "value_cycle": "{where}: refers to a dict or list that contains it (a cycle cannot be written as JSON)",
+        "value_deep": "{where}: nested deeper than {limit} levels (the playground takes at most {limit})",
+        "value_number": "{where}: an int of more than {limit} digits (Python writes at most {limit})",
+        "not_text": "body: {kind} given as request_text are not UTF-8 text (at byte {offset})",
+        "capture_no_body": "body: capture {capture} has no JSON body (nothing to translate)",
+        "stopped": "body: the translation stopped with {kind}: {error}",
+    },
+    "zh": {
+        "preset": "预设",
+        "captured": "已捕获",
+        "refresh": "刷新已捕获的请求列表",
+        "translate": "翻译",
+        "translate_tip": "立即翻译（停止输入片刻后也会自动翻译）",
+        "target_tip_chat_template": "rollout 适配器的形状（本教程走读的那一种）",
+        "target_tip_openai": "OpenAI 兼容引擎的 /v1/messages 端点",
+        "zoom_readable": "可读",
+        "zoom_whole": "全图",
+        "zoom_tip_readable": "文字保持可读大小；滚动查看整个流程",
+        "zoom_tip_whole": "整张图缩进窗格（文字较小）",
+        "tab_translated": "translated",
+        "tab_tools": "tools_schema",
+        "tab_stages": "各阶段",
+        "tab_diagram": "流程图",
+        "tab_losses": "留下的",
+        "tab_changes": "对比 README",
+        "tab_peers": "同类实现",
+        "ok": "✓ 目标 <b>{target}</b>：{messages} 条消息，{tools}，{stages} 个阶段；{losses} 项留在后面。",
+        "no_tools": "没有工具",
+        "tools_count": "{count} 个工具",
+        "shown_stale": "各标签页保留上一次成功的结果（已过时）",
+        "shown_nothing": "还没有翻译过任何请求",
+        "from_capture": "来自捕获 {capture}",
+        "nothing_yet": "还没有翻译结果。",
+        "stale": "已过时：编辑器中的请求有错误，这里显示的是上一次成功的请求的结果（目标 {target}）。",
+        "translated_chat_template": "translated：{count} 条消息，交给 chat template 的 <code>messages</code>。",
+        "translated_openai": "messages：{count} 条消息，即 OpenAI 兼容引擎交给其 chat template 的 "
+        "<code>messages</code>。",
+        "tools_chat_template": "tools_schema：{count} 个函数工具，交给 chat template 的 <code>tools</code>。",
+        "tools_openai": "tools：{count} 个函数工具，即 OpenAI 兼容引擎交给其 chat template 的 <code>tools</code>。",
+        "tools_none": "tools_schema 为 <code>None</code>：请求中没有可用的工具。",
+        "stages_note": '<code>trace(body, target="{target}")</code> 的每个阶段，按运行顺序：输入 → 输出。',
+        "preprocess_step": "preprocess</b> 把列表中间的一条 system 消息折叠了（body.messages → body.messages）",
+        "cut": "…… 还有 {count} 个字符未在此显示（模型的 results 中是完整的）",
+        "diagram_readable": "可读大小（文字不小于 10 px）：滚动查看整个流程，或选择<b>全图</b>查看概览。",
+        "diagram_whole": "整张图缩进了窗格；切换到<b>可读</b>以阅读文字。",
+        "diagram_drawing": "正在绘制当前请求的流程图……",
+        "diagram_old": "下面是之前某个请求的流程图；新的正在绘制。",
+        "diagram_collapsed": "简略绘制：{runs} 各自画成一行摘要（其他标签页显示全部条目）。",
+        "diagram_missing": "图示模块（tutorial.pictures）不可用。",
+        "diagram_failed": "无法绘制流程图：{error}",
+        "losses_none": "没有任何内容留在后面：输出携带了请求体中的一切。",
+        "losses_note": "请求体中有 {count} 项输出没有携带，以及原因。",
+        "where": "位置",
+        "value": "值",
+        "why": "原因",
+        "changes_same": "输出与 README 示例相同（同一目标）。",
+        "changes_note": "此请求与 README 示例（同一目标）的输出差异（- README，+ 此请求）。",
+        "changes_from": "README 示例：{part}",
+        "changes_to": "此请求：{part}",
+        "peers_choose": "选择名为 “peer: …” 的预设，即可看到各个已录制的实现对同一请求体构建了什么，与我们的结果并排。",
+        "peers_missing": "{case} 没有录制的同类实现输出（缺少 tutorial/peers/data/outputs_requests.json）。",
+        "peers_note": "用例 <code>{case}</code>，按各实现录制的结果。",
+        "peers_edited": " 你已修改请求体：录制结果对应的是原始预设。",
+        "peer": "实现",
+        "version": "版本",
+        "against_ours": "与我们的（{target}）相比",
+        "closest": "（最接近此目标）",
+        "ours": "我们的（{target}）",
+        "nothing": "暂无",
+        "verdict_not_compared": "构建了消息（未比较：请求体已修改）",
+        "verdict_same": "✓ 消息和工具与我们的相同",
+        "verdict_differs": "≠ 与我们的不同",
+        "refused": "在 {stage} 阶段拒绝",
+        "captures_none": "还没有捕获到请求：让客户端指向服务器，然后刷新。",
+        "captures_count": "已捕获 {count} 个请求，最新的在前。",
+        "captures_failed": "无法列出已捕获的请求：{error}",
+        "capture_gone": "列表中没有捕获 {capture}（请刷新）",
+        "json_error": "第 {line} 行，第 {column} 列：{message}（文本还不是有效的 JSON）",
+        "json_deep": "第 {line} 行，第 {column} 列：嵌套超过 {limit} 层（playground 最多接受 {limit} 层）",
+        "json_number": "第 {line} 行，第 {column} 列：一个 {digits} 位的数字（Python 最多读取 {limit} 位）",
+        "json_unreadable": "第 {line} 行，第 {column} 列：{message}",
+        "value_type": "{where}：{kind} 类型的值不是 JSON（request_text 接受 JSON 文本，或 dict、list、str、int、float、bool、None）",
+        "value_key": "{where}：键 {name} 的类型是 {kind}；JSON 的键必须是字符串",
+        "value_cycle": "{where}：引用了包含它自身的 dict 或 list（循环无法写成 JSON）",
+        "value_deep": "{where}：嵌套超过 {limit} 层（playground 最多接受 {limit} 层）",
+        "value_number": "{where}：一个超过 {limit} 位的 int（Python 最多写出 {limit} 位）",
+        "not_text": "body：作为 request_text 给出的 {kind} 不是 UTF-8 文本（第 {offset} 字节处）",
+        "capture_no_body": "body：捕获 {capture} 没有 JSON 请求体（没有可翻译的内容）",
+        "stopped": "body：翻译因 {kind} 而停止：{error}",
+    },
+}
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LABELS:
+        raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
+    return lang
+
+
+def label(lang: str, key: str, **values) -> str:
+    """The label `key` in `lang` with its placeholders filled."""
+    text = LABELS[lang][key]
+    return text.format(**values) if values else text
