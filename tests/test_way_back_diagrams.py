@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tutorial import build_reply, counting_ids, readme_request, sse_events, translate
-from tutorial.pictures.flow import FONT
+from tutorial.pictures import FONT, svg_size
 from tutorial.pictures.way_back import differences, echo_flow, reply_flow, wire_flow
 
 GOLDEN = Path(__file__).parent / "data" / "way_back_diagrams"
@@ -71,7 +71,7 @@ def dot_program() -> str:
 def shown_lines(svg: str, node_id: str) -> list[str]:
     """The text lines Graphviz drew for one node, as a reader sees them. (Graphviz writes
     a run of spaces with no-break spaces so that SVG keeps them; both count as a space.)"""
-    found = re.search(rf"<title>{re.escape(node_id)}</title>(.*?)</g>", svg, re.DOTALL)
+    found = re.search(rf"<title>{re.escape(node_id)}</title>(.*?)</g>\n(?:<!--|</g>)", svg, re.DOTALL)
     assert found, f"no node {node_id} in the SVG"
     return [spaces(html.unescape(text)) for text in re.findall(r"<text[^>]*>(.*?)</text>", found.group(1))]
 
@@ -81,9 +81,18 @@ def spaces(text: str) -> str:
 
 
 def node(source: str, node_id: str) -> str:
-    found = re.search(rf"^\s*{re.escape(node_id)} \[(.*)\];$", source, re.MULTILINE)
+    found = re.search(rf"^\s*{re.escape(node_id)} \[(label=.*)\];$", source, re.MULTILINE)
     assert found, f"no node {node_id}"
     return found.group(1)
+
+
+def text_of(source: str, node_id: str) -> str:
+    """A node's label as the text it asks to draw, one line per line."""
+    label = node(source, node_id)
+    if label.startswith("label=<"):
+        lines = re.split(r"<BR/>|</TD>", label)
+        return "\n".join(html.unescape(re.sub(r"<[^>]+>", "", line)).replace("\\\\", "\\") for line in lines)
+    return label.replace('\\"', '"').replace("\\n", "\n")
 
 
 def edge(source: str, tail: str, head: str) -> str:
@@ -116,6 +125,7 @@ def test_the_same_values_always_give_the_same_text():
         assert source.startswith("digraph ") and source.endswith("}\n")
         assert FONT in source  # a font with Chinese glyphs
         assert not re.search(r"0x[0-9a-fA-F]{6,}", source)  # no object addresses
+        assert not re.search(r"^\s*[\w:]+ -> [\w:]+ -> ", source, re.MULTILINE)
 
 
 def test_the_builders_change_nothing_they_are_given():
@@ -127,38 +137,41 @@ def test_the_builders_change_nothing_they_are_given():
 
 
 # ---------------------------------------------------------------------------
-# What each picture says
+# What each picture says (and what notebooks/09_way_back.ipynb checks in the DOT)
 
 
 def test_reply_flow_shows_blocks_fresh_id_stop_reason_and_manager_message():
     source = sources()["reply_flow"]
-    assert "thinking · unsigned" in node(source, "b0")
-    assert "id toolu_0" in node(source, "b2")
-    assert "fresh id toolu_0" in edge(source, "p_use0", "b2")
-    assert 'stop_reason \\"tool_use\\"' in node(source, "stop")
-    assert "no id" in node(source, "manager") and "toolu_0" not in node(source, "manager")
+    reply = text_of(source, "reply")
+    assert "blocks[0]\nthinking · unsigned" in reply and "id toolu_0" in reply
+    assert re.findall(r"fresh id (toolu_\d+)", source) == ["toolu_0"]
+    assert source.count("content_block_delta") == 3  # one delta line per block
+    edge(source, "parsed:vuse0:e", "reply:b2:w")
+    assert 'stop_reason "tool_use"' in reply
+    assert "no id" in text_of(source, "manager") and "toolu_0" not in text_of(source, "manager")
+    stream = text_of(source, "stream")
     for name in ("message_start", "content_block_start", "input_json_delta", "message_delta", "message_stop"):
-        assert name in node(source, "stream")
-    assert " 0  message_start" in node(source, "stream") and "11  message_stop" in node(source, "stream")
+        assert name in stream
+    assert " 0  message_start" in stream and "11  message_stop" in stream
 
 
 def test_reply_flow_without_events_has_no_stream_and_an_empty_reply_has_its_block():
     reply = build_reply({"text": ""}, "length", new_id=counting_ids())
     source = reply_flow({"text": ""}, "length", reply)
     assert "stream" not in source
-    assert "one empty text block" in edge(source, "p_end", "b0")
-    assert 'stop_reason \\"max_tokens\\"' in node(source, "stop")
+    edge(source, "parsed:vend:e", "reply:b0:w")
+    assert 'stop_reason "max_tokens"' in text_of(source, "reply")
 
 
 def test_echo_flow_finds_the_turn_again_only_without_ids():
     built = sources()
     chat, openai = built["echo_flow_chat_template"], built["echo_flow_openai"]
-    assert "translated[5] == manager_message" in node(chat, "verdict")
-    assert 'content[2].id \\"toolu_0\\"' in node(chat, "lost2_id")  # the id stays on the wire
-    verdict = node(openai, "verdict")
+    assert re.search(r"translated\[5\] == manager_message", chat) and not re.search(r"translated\[5\] == manager_message", openai)
+    assert '✂ content[2].id "toolu_0"' in text_of(chat, "history")  # the id stays on the wire
+    verdict = text_of(openai, "verdict")
     assert "translated[5] ≠ manager_message" in verdict
     assert "tool_calls[0].id" in verdict and "tool_calls[0].function.arguments" in verdict
-    assert "lost2_id" not in openai  # the openai target keeps the id
+    assert "✂" not in text_of(openai, "history")  # the openai target keeps the id
 
 
 def test_echo_flow_needs_an_assistant_message():
@@ -169,14 +182,17 @@ def test_echo_flow_needs_an_assistant_message():
 def test_wire_flow_lifts_system_merges_results_and_mints_ids():
     built = sources()
     chat, openai = built["wire_flow_chat_template"], built["wire_flow_openai"]
-    assert "lifted to the top-level system" in edge(chat, "c0", "w_system")
-    assert "minted toolu_0" in edge(chat, "c2", "w1") and "minted toolu_1" in edge(chat, "c5", "w3")
-    assert "paired by position" in edge(chat, "c3", "w2")
-    assert "joins the results' user message" in edge(chat, "c4", "w2")
-    assert "ids kept" in edge(openai, "c2", "w1") and "tool_call_id kept" in edge(openai, "c3", "w2")
-    assert "toolu_demo" in node(openai, "w1") and "toolu_demo" not in chat
+    assert re.findall(r"minted (toolu_\d+)", chat) == ["toolu_0", "toolu_1"]
+    edge(chat, "c0:v:e", "w_system:p:w")
+    assert "lifted to the\ntop-level system" in text_of(chat, "c0")
+    assert "minted toolu_0" in text_of(chat, "c2") and "minted toolu_1" in text_of(chat, "c5")
+    assert "paired by\nposition" in text_of(chat, "c3")
+    edge(chat, "c4:v:e", "w2:p:w")
+    assert "joins the results'" in text_of(chat, "c4")
+    assert "ids kept" in text_of(openai, "c2") and "tool_call_id kept" in text_of(openai, "c3")
+    assert "toolu_demo" in text_of(openai, "w1") and "toolu_demo" not in chat
     # the reply's thinking has no signature: no wire message carries it
-    assert "not sent" in node(chat, "lost5") and "not sent" in node(openai, "lost5")
+    assert "not sent" in text_of(chat, "c5") and "not sent" in text_of(openai, "c5")
 
 
 def test_wire_flow_replays_saved_blocks():
@@ -184,8 +200,22 @@ def test_wire_flow_replays_saved_blocks():
     message = {"role": "assistant", "content": "好", "reasoning_content": "想一想",
                "blocks": {"format": "anthropic-content", "data": blocks}}  # fmt: skip
     source = wire_flow([{"role": "user", "content": "问"}, message])
-    assert "blocks replayed word for word" in edge(source, "c1", "w1")
-    assert "thinking · signed" in node(source, "w1") and "lost1" not in source
+    assert "blocks replayed\nword for word" in text_of(source, "c1")
+    assert "thinking · signed" in text_of(source, "w1") and "not sent" not in source
+
+
+def test_a_long_conversation_is_collapsed_and_names_every_message():
+    history = [{"role": "system", "content": "s"}]
+    for n in range(300):
+        history += [
+            {"role": "user", "content": f"q{n}"},
+            {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}]},
+            {"role": "tool", "content": f"r{n}"},
+        ]
+    source = wire_flow(history)
+    assert [(run.where, run.first, run.last) for run in source.collapsed] == [("messages", 3, 898)]
+    assert "messages[3..898]" in source and len(source) < 15_000
+    assert re.findall(r"minted (toolu_\d+)", source) == ["toolu_0", "toolu_299"]
 
 
 def test_differences_lists_every_leaf_that_differs():
@@ -197,37 +227,39 @@ def test_differences_lists_every_leaf_that_differs():
 
 
 # ---------------------------------------------------------------------------
-# Rendering: Chinese survives, and any text is drawn exactly as the label says
+# Rendering: Chinese survives, every picture fits, any text is drawn exactly
 
 
-def test_every_diagram_renders_and_keeps_its_chinese_as_text(dot_program):
+def test_every_diagram_renders_fits_and_keeps_its_chinese_as_text(dot_program):
     for stem, source in sources().items():
         svg = run_dot(dot_program, source)
-        assert "<svg" in svg, stem
+        width, _ = svg_size(svg)
+        assert width <= 960, f"{stem} is {width:.0f} px wide"
+        assert min(float(size) for size in re.findall(r'font-size="([\d.]+)"', svg)) * 4 / 3 >= 10
     svg = run_dot(dot_program, sources()["reply_flow"])
-    assert shown_lines(svg, "p_text") == ["text", '"我再看一下项目配置。"']
-    assert '"我再看一下项目配置。"' in shown_lines(svg, "manager")[1]
+    assert '"我再看一下项目配置。"' in shown_lines(svg, "parsed")
+    assert 'content "我再看一下项目配置。"' in shown_lines(svg, "manager")
 
 
-NASTY = '"q" \\ {a|b} <x> &amp; \\N\\l\n;'  # short enough to be drawn whole
+NASTY = '"q" \\ <x> &amp; \\N\\l\n;'  # short enough to be drawn whole
 
 
 def test_labels_escape_what_dot_would_read_as_syntax(dot_program):
     parsed = {"text": NASTY, "tool_uses": [{"name": NASTY, "input": {NASTY: NASTY}}]}
     reply = build_reply(parsed, "stop", new_id=counting_ids())
     source = reply_flow(parsed, "stop", reply, sse_events(reply[0], reply[1], **STREAM))
-    assert "&amp;amp;" in node(source, "p_text")  # an entity in the text stays text
+    assert "&amp;amp;" in node(source, "parsed")  # an entity in the text stays text
     svg = run_dot(dot_program, source)
-    assert shown_lines(svg, "p_text") == ["text", json.dumps(NASTY)]
+    assert expected_line(NASTY) in shown_lines(svg, "parsed")
 
 
 def test_long_and_hidden_text_is_cut_and_escaped():
     parsed = {"text": "长" * 300 + "\u200b\u2028\x85"}
     source = reply_flow(parsed, "stop", build_reply(parsed, "stop"))
-    label = node(source, "p_text")
+    label = node(source, "parsed")
     assert "…" in label and label.count("长") < 30
     short = {"text": "a\u200bb\u2028c\x7f"}
-    assert "a\\\\u200bb\\\\u2028c\\\\u007f" in node(reply_flow(short, "stop", build_reply(short, "stop")), "p_text")
+    assert "a\\\\u200bb\\\\u2028c\\\\u007f" in node(reply_flow(short, "stop", build_reply(short, "stop")), "parsed")
 
 
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -244,8 +276,8 @@ def expected_line(text: str) -> str:
     return spaces("".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in HIDDEN else c for c in written))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=st.text(ALPHABET, min_size=1, max_size=5), name=st.text(ALPHABET, min_size=1, max_size=8))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(ALPHABET, min_size=1, max_size=3), name=st.text(ALPHABET, min_size=1, max_size=8))
 @example(text="  \ud800\u2028", name='a"b\\')
 @example(text="&lt;\\N", name="\ufeff你\u200d")
 @example(text="🙂\n\x00", name="}]; x -> y [")
@@ -268,8 +300,23 @@ def test_any_text_is_drawn_exactly(dot_program, text, name):
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": name, "content": text}]},
     ]}
     svg = run_dot(dot_program, reply_flow(parsed, "stop", reply, events))
-    assert shown_lines(svg, "p_text") == ["text", expected_line(text)]
+    assert expected_line(text) in shown_lines(svg, "parsed")
     for source in (echo_flow(reply[2], body), echo_flow(reply[2], body, target="openai")):
         run_dot(dot_program, source)
     svg = run_dot(dot_program, wire_flow(history))
-    assert shown_lines(svg, "c4") == ["messages[4] · user", "content " + expected_line(text)]
+    assert shown_lines(svg, "c4")[:2] == ["messages[4] · user", "content " + expected_line(text)]
+
+
+def test_hostile_values_never_break_a_way_back_picture(dot_program):
+    """Whatever the lesson accepts draws: lone surrogates, controls, a 4,000-digit
+    integer, a value nested 50 deep, a backslash sequence in a name."""
+    deep: object = "x"
+    for _ in range(50):
+        deep = [deep]
+    parsed = {"reasoning": "\ud800\x1b[31m", "text": "\x00\u202e", "tool_uses": [{"name": "n\\N", "input": {"d": deep, "b": 10**3999}}]}
+    reply = build_reply(parsed, "stop", new_id=counting_ids())
+    events = sse_events(reply[0], reply[1], **STREAM)
+    body = {"messages": [{"role": "user", "content": "\udfff"}, {"role": "assistant", "content": reply[0]}]}
+    for source in (reply_flow(parsed, "stop", reply, events), echo_flow(reply[2], body), echo_flow(reply[2], body, target="openai"),
+                   wire_flow(translate(body)[0]), wire_flow(translate(body, target="openai")[0])):  # fmt: skip
+        assert svg_size(run_dot(dot_program, source))[0] <= 960

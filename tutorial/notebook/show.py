@@ -82,11 +82,13 @@ def check(actual: Any, expected: Any, what: str = "value") -> None:
         raise AssertionError(f"check failed for {what}\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
 
 
-def diagram(trace, highlight: Optional[str] = None):
-    """The local data-flow diagram of a trace, with one stage or message lit."""
-    from ..pictures.flow import local_flow, show
+def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: str = "en"):
+    """The local data-flow diagram of a trace, with one stage or message lit (`focus=True`:
+    that message alone in close-up, the rest as summary rows): a Picture (SVG) whose
+    `.collapsed` lists the runs drawn as one summary row each."""
+    from ..pictures import local_flow, show
 
-    return show(local_flow(trace, highlight=highlight))
+    return show(local_flow(trace, highlight=highlight, focus=focus, lang=lang))
 
 
 class LossTable:

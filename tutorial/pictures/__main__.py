@@ -4,7 +4,8 @@ Graphviz's `dot` is installed) into DIR (default: diagrams)."""
 import shutil
 import sys
 
-from .flow import INSTALL_HINT, write_all
+from .committed import write_all
+from .render import INSTALL_HINT
 
 target = sys.argv[1] if len(sys.argv) > 1 else "diagrams"
 if shutil.which("dot") is None:

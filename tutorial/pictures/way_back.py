@@ -1,9 +1,9 @@
-"""Graphviz pictures of the way back: Action 3.5, the echo, and chat messages -> wire form.
+"""Pictures of the way back: Action 3.5, the echo, and chat messages -> wire form.
 
-Like `tutorial.diagrams`, every builder returns DOT source as a plain string, drawn from
-the real values the way-back functions produced. Nothing here draws or reads a file, so
-the pictures are tested as text, rendered wherever Graphviz is installed (`show(dot)`,
-re-exported from `tutorial.diagrams`), and read as source where it is not.
+Drawn in the discipline of the local flow: top to bottom, inputs in a left column, what
+each became beside it in a right column, about 800 px wide whatever the values say; a
+helper's or a rule's name is written beside the row it applies to. Every builder returns
+a `Dot` from the real values the way-back functions produced.
 
     reply_flow(parsed, finish_reason, reply, events=None)
         Action 3.5: the model's output -> build_reply -> the reply blocks (each tool_use
@@ -17,293 +17,192 @@ re-exported from `tutorial.diagrams`), and read as source where it is not.
         which chat message went where, and which ids were kept, minted or paired.
 
 `differences(left, right)` lists the places where two JSON values differ; the echo
-diagram uses it to say why a message is not equal, and notebooks can use it too.
+picture uses it to say why a message is not equal, and notebooks can use it too.
 """
 
 from __future__ import annotations
 
 import json
-import unicodedata
-from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
-from .flow import FONT, WIDTH, render_svg, show
 from ..errors import format_location
-from ..watch.jsondiff import differences
-from ..translation import translate, translate_messages
 from ..round_trip import to_anthropic
+from ..translation import translate, translate_messages
+from ..watch.jsondiff import differences
+from . import reading as r
+from . import text as t
+from .captions import words
+from .dot import CODE, EQUAL, INPUT, OUTPUT, UNEQUAL, Cell, Collapsed, Dot, Graph, Rows, box, span
+from .render import render_svg, show
 
 __all__ = ["differences", "echo_flow", "render_svg", "reply_flow", "show", "wire_flow"]
 
-# The palette of tutorial.diagrams (its style dicts are private there, so the same
-# colours are named here): blue for the Anthropic wire, green for chat messages, grey
-# for code and for what stays behind, amber for a freshly minted id.
-_WIRE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#eaf2fb", "color": "#3d6fa8"}
-_CHAT = {"shape": "box", "style": "rounded,filled", "fillcolor": "#eaf6ea", "color": "#3f8a46"}
-_CODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f4f4f4", "color": "#6b6b6b"}
-_LOST = {
-    "shape": "box", "style": "rounded,filled,dashed", "fillcolor": "#fafafa", "color": "#9a9a9a", "fontcolor": "#6b6b6b"
-}  # fmt: skip
-_EQUAL = {"shape": "box", "style": "rounded,filled,bold", "fillcolor": "#d5ecd5", "color": "#3f8a46"}
-_UNEQUAL = {"shape": "box", "style": "rounded,filled,bold", "fillcolor": "#fdecea", "color": "#b3261e"}
-_LOST_EDGE = {"style": "dashed", "color": "#9a9a9a", "fontcolor": "#6b6b6b", "arrowhead": "empty"}
-_STREAM_EDGE = {"color": "#3d6fa8", "penwidth": "1.6"}
-_MINTED_EDGE = {"color": "#d4860b", "fontcolor": "#a15f00"}
-_CHAT_EDGE = {"color": "#3f8a46", "fontcolor": "#3f8a46"}
-
-BLOCK_WIDTH = 44  # columns for one block or event line; a Chinese character counts as two
-
-# ---------------------------------------------------------------------------
-# Text that is safe in a label, whatever the messages say. (tutorial.diagrams has its
-# own wrapping and escaping helpers, but they are private, so these few lines are local.)
-
-# Characters a picture cannot show or that would change the layout: controls, format
-# characters (zero-width joiners), line/paragraph separators, surrogates, private use,
-# unassigned. Each is shown as a \uXXXX escape.
-_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+LINE = 34  # columns of a block or message line
+VIA = 20  # columns of the rule's name beside a row
+STREAM = 52  # columns of one event line
+MOST_LINES = 24  # event lines shown; the rest are counted
+MOST_ITEMS = 8  # tool uses, later messages ...: the first and last are shown
+LOST_TEXT, LOST_FILL = "#6b6b6b", "#f7f7f7"
+WIRE_FILL = "#f5f9fe"
+GRAPH = dict(rankdir="TB", mclimit="0", remincross="false", nodesep="0.35", ranksep="0.35", compound="true")
 
 
-def _width(token: str) -> int:
-    """Display columns: wide and full-width characters (CJK) take two, combining marks none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in token
-    )
+def _dumps(value: Any, width: int) -> str:
+    return t.one(value, width)
 
 
-def _fit(text: str, width: int = WIDTH) -> str:
-    """`text` on one line of at most `width` columns, cut with an ellipsis when longer.
-    A hidden character becomes one escape token, never cut in half."""
-    tokens = [f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN else c for c in text]
-    if sum(map(_width, tokens)) <= width:
-        return "".join(tokens)
-    kept, used = [], 0
-    for token in tokens:
-        if used + _width(token) > width - 1:  # one column for the ellipsis
-            break
-        kept.append(token)
-        used += _width(token)
-    return "".join(kept) + "…"
+def _via_cell(lines: list[str], port: str, colour: str = "#555555") -> Cell:
+    return Cell(lines, port, align="RIGHT", colour=colour, size="10")
 
 
-def _json(value: Any, width: int = WIDTH) -> str:
-    """A value as the notebooks print it (JSON, Chinese kept), on one fitted line."""
-    return _fit(json.dumps(value, ensure_ascii=False), width)
-
-
-def _escape(line: str) -> str:
-    # Inside a quoted DOT label Graphviz reads backslash escapes (\n, \l, \N, \G ...) and
-    # &entities;, and a quote would end the string: all three are escaped. `_fit` has
-    # already turned raw newlines and other controls into visible \uXXXX text.
-    return line.replace("&", "&amp;").replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _label(lines: list[str], left: bool = False) -> str:
-    """Quoted label text; `left` aligns every line left (each ends in \\l)."""
-    if left:
-        return '"' + "".join(_escape(line) + "\\l" for line in lines) + '"'
-    return '"' + "\\n".join(_escape(line) for line in lines) + '"'
-
-
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-# ---------------------------------------------------------------------------
-# A tiny DOT writer: statements in the order they are added, so the same input always
-# gives the same text.
-
-
-class _Left(list):
-    """Label lines to be aligned left rather than centred."""
-
-
-class _Dot:
-    def __init__(self, name: str, title: str, **graph: str):
-        self.lines = [f"digraph {name} {{"]
-        self.indent = "  "
-        attrs = {"label": [title], "labelloc": "t", "fontname": FONT, "fontsize": "14", "newrank": "true"}
-        # Left to right, and no reordering to reduce crossings: every column keeps the
-        # order its values have (see `column`), which is the order a reader expects.
-        attrs.update(rankdir="LR", mclimit="0", remincross="false", **graph)
-        self._statement("graph", attrs)
-        self._statement("node", {"fontname": FONT, "fontsize": "11", "margin": "0.12,0.06"})
-        self._statement("edge", {"fontname": FONT, "fontsize": "10", "color": "#555555"})
-
-    def _statement(self, head: str, attrs: dict) -> None:
-        written = ", ".join(f"{k}={self._value(v)}" for k, v in attrs.items())
-        self.lines.append(f"{self.indent}{head} [{written}];")
-
-    @staticmethod
-    def _value(value: Any) -> str:
-        if isinstance(value, _Left):
-            return _label(value, left=True)
-        return _label(value) if isinstance(value, list) else _quote(str(value))
-
-    def node(self, node_id: str, lines: list[str], style: dict, left: bool = False) -> None:
-        if left:
-            self._statement(node_id, {**style, "label": _Left(lines)})
-        else:
-            self._statement(node_id, {"label": lines, **style})
-
-    def edge(self, tail: str, head: str, label: Optional[list[str]] = None, **style: str) -> None:
-        attrs = {"label": label, **style} if label else dict(style)
-        if attrs:
-            self._statement(f"{tail} -> {head}", attrs)
-        else:
-            self.lines.append(f"{self.indent}{tail} -> {head};")
-
-    @contextmanager
-    def cluster(self, cluster_id: str, title: list[str], **style: str) -> Iterator[None]:
-        self.lines.append(f"{self.indent}subgraph {cluster_id} {{")
-        self.indent += "  "
-        self._statement("graph", {"label": title, "labeljust": "l", "style": "rounded", "color": "#b0b0b0", **style})
-        yield
-        self.indent = self.indent[:-2]
-        self.lines.append(f"{self.indent}}}")
-
-    def column(self, node_ids: list[str]) -> None:
-        """Put the nodes in one rank, in this order from top to bottom. In a left-to-right
-        graph Graphviz puts a flat edge's tail below its head, so an invisible edge runs
-        from each node to the one above it."""
-        if len(node_ids) < 2:
-            return
-        self.lines.append(f"{self.indent}{{ rank=same; {'; '.join(node_ids)}; }}")
-        for upper, lower in zip(node_ids, node_ids[1:]):
-            self.edge(lower, upper, style="invis")
-
-    def text(self) -> str:
-        return "\n".join(self.lines + ["}"]) + "\n"
-
-
-# ---------------------------------------------------------------------------
-# One line per block, one node per message
-
-
-def _block_line(block: Any) -> str:
-    """An Anthropic block (or a chat content part) summarised on one line."""
+def _block_line(block: Any, width: int = LINE) -> str:
+    """An Anthropic block (or a chat content part) on one line."""
     if not isinstance(block, dict):
-        return _json(block, BLOCK_WIDTH)
+        return _dumps(block, width)
     kind = block.get("type")
     if kind == "text":
-        return _fit("text " + json.dumps(block.get("text"), ensure_ascii=False), BLOCK_WIDTH)
+        return t.fit("text " + _dumps(block.get("text"), width), width)
     if kind == "thinking":
-        signed = " · signed" if "signature" in block else " · unsigned"
-        return _fit("thinking" + signed + " " + json.dumps(block.get("thinking"), ensure_ascii=False), BLOCK_WIDTH)
+        signed = " · signed " if block.get("signature") else " · unsigned "
+        return t.fit("thinking" + signed + _dumps(block.get("thinking"), width), width)
     if kind == "tool_use":
-        head = f"tool_use {_fit(str(block.get('name')), 16)} · id {_fit(str(block.get('id')), 18)} · "
-        return head + _json(block.get("input"), max(8, BLOCK_WIDTH - _width(head)))
+        head = f"tool_use {t.bare(block.get('name'), 12)} · id {t.bare(block.get('id'), 12)} · "
+        return head + _dumps(block.get("input"), max(6, width - t.cells(head)))
     if kind == "tool_result":
-        head = f"tool_result → {_fit(str(block.get('tool_use_id')), 18)} · "
-        return head + _json(block.get("content"), max(8, BLOCK_WIDTH - _width(head)))
+        head = f"tool_result → {t.bare(block.get('tool_use_id'), 12)} · "
+        return head + _dumps(block.get("content"), max(6, width - t.cells(head)))
     if kind in ("image", "document"):
         source = block.get("source") if isinstance(block.get("source"), dict) else {}
         what = source.get("media_type") or source.get("url") or source.get("type")
-        title = f" · {block['title']}" if isinstance(block.get("title"), str) else ""
-        return _fit(f"{kind} · {source.get('type')} {what}{title}", BLOCK_WIDTH)
-    return _fit(str(kind), BLOCK_WIDTH)
+        return t.fit(f"{kind} · {t.bare(source.get('type'), 10)} {t.bare(what, 20)}", width)
+    return t.bare(kind, width)
 
 
-def _content_lines(content: Any, most: int = 6) -> list[str]:
+def _content_lines(content: Any, most: int = 4) -> list[str]:
     if isinstance(content, list):
         lines = [_block_line(block) for block in content[:most]]
         return lines + ([f"… {len(content) - most} more"] if len(content) > most else [])
-    return [_json(content, BLOCK_WIDTH)]
+    return [_dumps(content, LINE)]
 
 
-def _chat_lines(header: str, message: dict) -> list[str]:
+def _chat_lines(header: str, message: Any) -> list[str]:
     """A chat message: header, content, then the fields the way back cares about."""
-    lines = [header, "content " + _json(message.get("content"), BLOCK_WIDTH - 8)]
+    if not isinstance(message, dict):
+        return [header, _dumps(message, LINE)]
+    lines = [header, "content " + _dumps(message.get("content"), LINE - 8)]
     if "tool_call_id" in message:
-        lines.append("tool_call_id " + _json(message["tool_call_id"], 24))
+        lines.append("tool_call_id " + _dumps(message["tool_call_id"], LINE - 13))
     if message.get("reasoning_content"):
-        lines.append("reasoning_content " + _json(message["reasoning_content"], BLOCK_WIDTH - 18))
-    for call in message.get("tool_calls") or []:
+        lines.append("reasoning_content " + _dumps(message["reasoning_content"], LINE - 18))
+    calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
+    for call in calls[:3]:
         function = (call.get("function") or {}) if isinstance(call, dict) else {}
-        call_id = f"id {_fit(str(call['id']), 18)}" if isinstance(call, dict) and call.get("id") else "no id"
-        head = f"tool_call {_fit(str(function.get('name')), 16)} · {call_id} · "
-        lines.append(head + _json(function.get("arguments"), max(8, BLOCK_WIDTH - _width(head))))
+        call_id = f"id {t.bare(call['id'], 12)}" if isinstance(call, dict) and call.get("id") else "no id"
+        head = f"tool_call {t.bare(function.get('name'), 12)} · {call_id} · "
+        lines.append(head + _dumps(function.get("arguments"), max(6, LINE - t.cells(head))))
+    if len(calls) > 3:
+        lines.append(f"… {len(calls) - 3} more tool_calls")
     saved = message.get("blocks")
     if isinstance(saved, dict) and isinstance(saved.get("data"), list):
-        lines.append(f"blocks: {_fit(str(saved.get('format')), 20)} ({len(saved['data'])} saved)")
+        lines.append(f"blocks: {t.bare(saved.get('format'), 20)} ({len(saved['data'])} saved)")
     return lines
 
-
-def _wire_lines(header: str, message: dict) -> list[str]:
-    return [header, *_content_lines(message.get("content"))]
-
-
-# ---------------------------------------------------------------------------
-# Where two JSON values differ
 
 # ---------------------------------------------------------------------------
 # 1. Action 3.5: model output -> build_reply -> blocks, stop_reason, manager_message;
 #    sse_events -> the stream
 
-_STOP_RULES = {
-    "tool_use": "there are tool uses (the first rule)",
-    "max_tokens": 'finish_reason is "length"',
-    "stop_sequence": "a stop string matched",
-    "end_turn": "no other rule applied",
-}
 
-
-def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None) -> str:
-    """Action 3.5 as DOT, left to right: the parsed model output, what `build_reply`
-    returned for it (`reply` = its tuple), and — when `events` (what `sse_events` returned
-    for those blocks) is given — the stream, one line per event."""
+def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None, *, lang: str = "en") -> Dot:
+    """Action 3.5 as DOT, top to bottom: the parsed model output beside what `build_reply`
+    returned for it (`reply` = its tuple), then manager_message, and — when `events`
+    (what `sse_events` returned for those blocks) is given — the stream, an event a line."""
+    w = words(lang)
     blocks, stop_reason, manager = reply
-    g = _Dot("reply_flow", "Action 3.5: the model's output becomes the reply", nodesep="0.3", ranksep="0.9")
-
-    # The model's output, one node per field that carries something.
-    fields: list[str] = []
-    with g.cluster("cluster_parsed", ["the model's output (parsed)"], color="#6b6b6b"):
-        if parsed.get("reasoning"):
-            g.node("p_reasoning", ["reasoning", _json(parsed["reasoning"], BLOCK_WIDTH)], _CODE)
-            fields.append("p_reasoning")
-        if parsed.get("text"):
-            g.node("p_text", ["text", _json(parsed["text"], BLOCK_WIDTH)], _CODE)
-            fields.append("p_text")
-        for k, use in enumerate(parsed.get("tool_uses") or []):
-            g.node(f"p_use{k}", [f"tool_uses[{k}]", _json(use, BLOCK_WIDTH)], _CODE)
-            fields.append(f"p_use{k}")
-        ending = [f"finish_reason {_json(finish_reason, 20)}", f"matched_stop {_json(parsed.get('matched_stop'), 20)}"]
-        g.node("p_end", ending, _CODE)
-        fields.append("p_end")
-        g.column(fields)
-
-    with g.cluster("cluster_reply", ["build_reply(parsed, finish_reason, new_id=...) returns"], color="#6b6b6b"):
-        with g.cluster("cluster_blocks", ["blocks: the reply the CLI reads"], color="#3d6fa8"):
-            for j, block in enumerate(blocks):
-                g.node(f"b{j}", [f"blocks[{j}]", _block_line(block)], _WIRE)
-        g.node("manager", _chat_lines("manager_message (recorded; no ids)", manager), _CHAT)
-        g.node("stop", ["stop_reason " + _json(stop_reason, 20), _STOP_RULES.get(stop_reason, "")], _WIRE)
-        g.column([f"b{j}" for j in range(len(blocks))] + ["manager", "stop"])
-
-    # Which field became which block: matched by kind, in order.
-    uses = iter(range(len(parsed.get("tool_uses") or [])))
+    g = Graph("reply_flow", [w["reply title"]], None, **GRAPH)
+    uses = list(parsed.get("tool_uses") or [])
+    fields: list[tuple[str, list[str], Optional[int]]] = []  # (port, lines, block it became)
+    block_of_kind: dict[str, list[int]] = {}
     for j, block in enumerate(blocks):
-        kind = block.get("type")
-        if kind == "thinking" and "p_reasoning" in fields:
-            signed = "signed" if "signature" in block else "no signature"
-            g.edge("p_reasoning", f"b{j}", [f"a thinking block, {signed}"])
-        elif kind == "text" and "p_text" in fields:
-            g.edge("p_text", f"b{j}")
-        elif kind == "tool_use":
-            k = next(uses, None)
-            if k is not None:
-                g.edge(f"p_use{k}", f"b{j}", [f"fresh id {_fit(str(block.get('id')), 20)}"], **_MINTED_EDGE)
-        else:  # nothing to say: the wire still wants one block
-            g.edge("p_end", f"b{j}", ["nothing was said: one empty text block"], style="dashed")
-    g.edge("p_end", "stop")
-    for field, what in (("p_reasoning", "reasoning_content"), ("p_text", "content")):
-        if field in fields:
-            g.edge(field, "manager", [what], **_CHAT_EDGE)
-    for k in range(len(parsed.get("tool_uses") or [])):
-        g.edge(f"p_use{k}", "manager", [f"tool_calls[{k}] · no id · arguments a dict"], **_CHAT_EDGE)
+        block_of_kind.setdefault(block.get("type") if isinstance(block, dict) else "?", []).append(j)
+    if parsed.get("reasoning"):
+        fields.append(("reasoning", ["reasoning", _dumps(parsed["reasoning"], LINE)], _first(block_of_kind, "thinking")))
+    if parsed.get("text"):
+        fields.append(("text", ["text", _dumps(parsed["text"], LINE)], _first(block_of_kind, "text")))
+    used = block_of_kind.get("tool_use", [])
+    shown = _shown(len(uses))
+    for k in shown:
+        fields.append((f"use{k}", [f"tool_uses[{k}]", _dumps(uses[k], LINE)], used[k] if k < len(used) else None))
+    ending = [f"finish_reason {_dumps(finish_reason, 16)}", f"matched_stop {_dumps(parsed.get('matched_stop'), 16)}"]
+    fields.append(("end", ending, None))
 
+    rows_in = [[Cell([w["parsed"]], bold=True, colspan=2)]]
+    for port, lines, j in fields:
+        via = _reply_via(port, j, blocks, w)
+        rows_in.append([Cell(lines, port, rule=True), _via_cell(via, "v" + port, "#a15f00" if port.startswith("use") else "#555555")])
+    if len(uses) > len(shown):
+        rows_in.append([Cell([w["more uses"](len(uses) - len(shown))], colspan=2, colour=LOST_TEXT)])
+    g.node("parsed", box(rows_in, CODE), {})
+
+    rows_out = [[Cell(w["build_reply returns"], bold=True)], [Cell([w["blocks"]], colour=INPUT["color"])]]
+    wanted = {j for _, _, j in fields if j is not None} | set(range(min(len(blocks), 3)))
+    for j, block in enumerate(blocks):
+        if j in wanted or len(blocks) <= MOST_ITEMS:
+            rows_out.append([Cell([f"blocks[{j}]", _block_line(block)], f"b{j}", fill=INPUT["fillcolor"], rule=True)])
+    if len(rows_out) - 2 < len(blocks):
+        rows_out.append([Cell([w["more blocks"](len(blocks) - (len(rows_out) - 2))], colour=LOST_TEXT, rule=True)])
+    rule = w["stop rules"].get(stop_reason, "") if isinstance(stop_reason, str) else ""
+    rows_out.append([Cell([f"stop_reason {_dumps(stop_reason, 20)}", rule], "stop", fill=INPUT["fillcolor"], rule=True)])
+    g.node("reply", box(rows_out, {**CODE, "fillcolor": "white"}), {})
+    g.node("manager", box([[Cell(_chat_lines(w["manager"], manager), "m")]], OUTPUT), {})
+
+    rows = Rows(g)
+    rows.add("parsed", "reply")
+    for port, _, j in fields:
+        if j is not None and (j in wanted or len(blocks) <= MOST_ITEMS):
+            g.edge(f"parsed:v{port}:e", f"reply:b{j}:w", **({"color": "#d4860b"} if port.startswith("use") else {}))
+    if not any(j is not None for _, _, j in fields) and blocks:
+        g.edge("parsed:vend:e", "reply:b0:w", style="dashed")
+    g.edge("parsed:vend:e", "reply:stop:w")
+    # manager_message is made from the same fields, without ids: straight below them.
+    carried = ["reasoning -> reasoning_content"] if any(p == "reasoning" for p, _, _ in fields) else []
+    carried += ["text -> content"] if any(p == "text" for p, _, _ in fields) else []
+    carried += [f"tool_uses[{k}] -> {w['no id call'](k)}" for k in shown[:3]]
+    events_id = "stream" if events is not None else None
+    rows.add("manager", events_id)
+    g.edge("parsed", "manager", carried or None, color=OUTPUT["color"], fontcolor=OUTPUT["color"])
     if events is not None:
-        _draw_stream(g, blocks, events)
+        g.node("stream", _stream_box(events, w), {})
+        g.edge("reply", "stream", w["each block"], style="dashed", color=INPUT["color"])
+    rows.finish()
     return g.text()
+
+
+def _first(found: dict, kind: str) -> Optional[int]:
+    return found.get(kind, [None])[0]
+
+
+def _shown(count: int) -> list[int]:
+    return [k for first, last, one in r.plan(count, set(), MOST_ITEMS, 3, 2) if one for k in (first,)]
+
+
+def _reply_via(port: str, j: Optional[int], blocks: list, w: dict) -> list[str]:
+    """What build_reply did with this field, written beside it."""
+    if port == "end" or j is None:
+        return [""]
+    block = blocks[j]
+    if port == "reasoning":
+        return t.prose(w["thinking block"](bool(block.get("signature"))), VIA, 2)
+    if port.startswith("use"):
+        return [w["fresh id"](t.bare(block.get("id"), 16))]
+    return ["text"]
+
+
+def _stream_box(events: list, w: dict):
+    lines = _event_lines(events)
+    shown = lines if len(lines) <= MOST_LINES else lines[: MOST_LINES - 4] + [w["more events"](len(lines) - MOST_LINES + 2)] + lines[-2:]
+    rows = [[Cell(w["stream title"], bold=True)], [Cell(shown, align="LEFT", rule=True)]]
+    return box(rows, {**INPUT, "fillcolor": WIRE_FILL})
 
 
 def _event_lines(events: list) -> list[str]:
@@ -311,50 +210,38 @@ def _event_lines(events: list) -> list[str]:
     lines = []
     for n, event in enumerate(events):
         data = event.get("data") if isinstance(event, dict) and isinstance(event.get("data"), dict) else {}
-        name = _fit(str(event.get("event") if isinstance(event, dict) else event), 24)
+        name = t.bare(event.get("event") if isinstance(event, dict) else event, 22)
         if name == "message_start":
             message = data.get("message") if isinstance(data.get("message"), dict) else {}
-            content, stop = _json(message.get("content"), 8), _json(message.get("stop_reason"), 12)
-            detail = f"content {content} · stop_reason {stop}"
+            detail = f"content {_dumps(message.get('content'), 8)} · stop_reason {_dumps(message.get('stop_reason'), 12)}"
         elif name == "content_block_start":
-            detail = f"[{data.get('index')}] " + _block_line(data.get("content_block"))
+            detail = f"[{_dumps(data.get('index'), 4)}] " + _block_line(data.get("content_block"), 30)
         elif name == "content_block_delta":
-            delta = dict(data.get("delta") or {})
-            kind = _fit(str(delta.pop("type", None)), 20)
-            detail = f"[{data.get('index')}] {kind} " + _json(next(iter(delta.values()), None), 30)
+            delta = dict(data.get("delta") or {}) if isinstance(data.get("delta"), dict) else {}
+            kind = t.bare(delta.pop("type", None), 18)
+            detail = f"[{_dumps(data.get('index'), 4)}] {kind} " + _dumps(next(iter(delta.values()), None), 24)
         elif name == "content_block_stop":
-            detail = f"[{data.get('index')}]"
+            detail = f"[{_dumps(data.get('index'), 4)}]"
         elif name == "message_delta":
             delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}
-            stop, sequence = _json(delta.get("stop_reason"), 16), _json(delta.get("stop_sequence"), 16)
-            detail = f"stop_reason {stop} · stop_sequence {sequence}"
+            detail = f"stop_reason {_dumps(delta.get('stop_reason'), 14)} · stop_sequence {_dumps(delta.get('stop_sequence'), 10)}"
         else:
             detail = ""
-        lines.append(f"{n:>2}  {name}  {_fit(detail, BLOCK_WIDTH + 6)}".rstrip())
+        lines.append(t.fit(f"{n:>2}  {name}  {detail}".rstrip(), STREAM))
     return lines
-
-
-def _draw_stream(g: _Dot, blocks: list, events: list) -> None:
-    """The whole stream as one node, an event a line, so it always reads top to bottom;
-    each block and the stop reason point at it."""
-    title = ["sse_events(blocks, stop_reason, ...): what a streaming client reads"]
-    with g.cluster("cluster_stream", title, color="#3d6fa8"):
-        g.node("stream", _event_lines(events), {**_WIRE, "fillcolor": "#f5f9fe"}, left=True)
-    for j, block in enumerate(blocks):
-        g.edge(f"b{j}", "stream", [f"[{j}] one delta"], style="dashed")
-    g.edge("stop", "stream", ["in message_delta"], style="dashed")
 
 
 # ---------------------------------------------------------------------------
 # 2. The echo: the next request carries the reply as history
 
 
-def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template") -> str:
+def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template", *, lang: str = "en") -> Dot:
     """The next request's last assistant message (the reply, echoed by the CLI) ->
     `translate(next_body, target=target)` -> the message for that turn, compared with the
     `manager_message` recorded at Action 3.5: equal, or the places where it differs."""
+    w = words(lang)
     messages, system = next_body["messages"], next_body.get("system")
-    turns = [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
+    turns = [i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
     if not turns:
         raise ValueError("next_body has no assistant message: nothing echoes a reply")
     i = turns[-1]
@@ -363,127 +250,163 @@ def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_templa
     echoed, echo = translated[k], messages[i]
     found = differences(manager_message, echoed)
 
-    title = f"The echo ({target} target): the next request replays the reply as history"
-    g = _Dot("echo_flow", title, nodesep="0.35", ranksep="0.7")
-    kinds = [b.get("type") if isinstance(b, dict) else type(b).__name__ for b in echo.get("content") or []]
-    g.node("reply", ["Action 3.5: the reply", _fit(f"{len(kinds)} blocks: " + ", ".join(map(str, kinds)), 40)], _WIRE)
-    with g.cluster("cluster_next", ['the next request: body["messages"]'], color="#3d6fa8"):
-        history = []
-        if i:
-            g.node("h_before", [f"messages[0..{i - 1}]", "the earlier history"], {**_WIRE, "fillcolor": "#f5f9fe"})
-            history.append("h_before")
-        g.node("h_echo", _wire_lines(f"messages[{i}] · assistant (the echo)", echo), _WIRE)
-        history.append("h_echo")
-        for n, later in enumerate(messages[i + 1 :], start=i + 1):
-            g.node(f"h{n}", _wire_lines(f"messages[{n}] · {_fit(str(later.get('role')), 12)}", later), _WIRE)
-            history.append(f"h{n}")
-        g.column(history)
-    g.node("translate", [f"translate(next_body, target={json.dumps(target)})"], _CODE)
-    # Wire-only details of the echo that the translated message does not carry.
-    carried = json.dumps(echoed, ensure_ascii=False)
-    lost = []
-    for j, block in enumerate(echo.get("content") or []):
+    g = Graph("echo_flow", [w["echo title"](target)], None, **GRAPH)
+    content = echo.get("content") if isinstance(echo.get("content"), list) else []
+    kinds = ", ".join(t.bare(b.get("type") if isinstance(b, dict) else type(b).__name__, 14) for b in content[:6])
+    g.node("reply", [w["the reply"], t.fit(w["n blocks"](len(content), kinds), 44)], {**INPUT, "fillcolor": WIRE_FILL})
+
+    rows = [[Cell([w["next request"]], bold=True, colspan=2)]]
+    if i:
+        rows.append([Cell([span("messages", 0, i - 1), w["earlier history"]], "before", colour=LOST_TEXT, rule=True), Cell([""])])
+    rows.append([Cell(_wire_lines(f"messages[{i}] · assistant {w['the echo']}", echo), "echo", fill="white", rule=True), Cell([""])])
+    carried = _strings(echoed)
+    for j, block in enumerate(content[:50]):
         for key in ("id", "signature"):
             value = block.get(key) if isinstance(block, dict) else None
-            if isinstance(value, str) and json.dumps(value, ensure_ascii=False) not in carried:
-                lines = [f"content[{j}].{key} {_json(value, 24)}", "dropped: it exists only on the wire"]
-                g.node(f"lost{j}_{key}", lines, _LOST)
-                lost.append(f"lost{j}_{key}")
-    g.column(["translate", *lost])
-    g.node("manager", _chat_lines("Action 3.5: manager_message (recorded)", manager_message), _CHAT)
-    g.node("echoed", _chat_lines(f"translated[{k}] · assistant", echoed), _CHAT)
-    g.column(["manager", "echoed"])
+            if isinstance(value, str) and value and value not in carried:
+                lines = [f"✂ content[{j}].{key} {_dumps(value, 20)}", w["wire only"]]
+                rows.append([Cell(lines, f"lost{j}_{key}", colour=LOST_TEXT, fill=LOST_FILL, rule=True), Cell([""])])
+    later = list(range(i + 1, len(messages)))
+    for n in later[:MOST_ITEMS]:
+        role = t.bare(messages[n].get("role") if isinstance(messages[n], dict) else None, 12)
+        rows.append([Cell(_wire_lines(f"messages[{n}] · {role}", messages[n]), f"h{n}", rule=True), Cell([""])])
+    if len(later) > MOST_ITEMS:
+        rows.append([Cell([w["more chat"](len(later) - MOST_ITEMS)], colour=LOST_TEXT, rule=True), Cell([""])])
+    g.node("history", box(rows, INPUT), {})
+    g.node("translate", [f"translate(next_body, target={json.dumps(target)})"], CODE)
+    g.node("echoed", box([[Cell(_chat_lines(f"translated[{k}] · assistant", echoed))]], OUTPUT), {})
+    g.node("manager", box([[Cell(_chat_lines(w["recorded"], manager_message))]], OUTPUT), {})
     if found:
-        why = [f"{format_location(where)}: {_json(a, 20)} ≠ {_json(b, 20)}" for where, a, b in found[:4]]
-        more = [f"… {len(found) - 4} more"] if len(found) > 4 else []
-        g.node("verdict", [f"translated[{k}] ≠ manager_message", *why, *more], _UNEQUAL)
+        why = [t.fit(f"{format_location(where)}: {_dumps(a, 16)} ≠ {_dumps(b, 16)}", 60) for where, a, b in found[:4]]
+        more = [w["more differences"](len(found) - 4)] if len(found) > 4 else []
+        g.node("verdict", [w["unequal"](k), *why, *more], UNEQUAL)
     else:
-        g.node("verdict", [f"translated[{k}] == manager_message", "found again by dict equality"], _EQUAL)
+        g.node("verdict", w["equal"](k), EQUAL)
 
-    g.edge("reply", "h_echo", ["the CLI sends it back as history"], **_STREAM_EDGE)
-    g.edge("h_echo", "translate")
-    for node_id in lost:
-        g.edge("h_echo", node_id, **_LOST_EDGE)
-    g.edge("translate", "echoed", [f"translated[{k}]: this turn"])
+    columns = Rows(g)
+    columns.add("reply")
+    columns.add("history")
+    columns.add("translate")
+    columns.add("echoed", "manager")
+    columns.add("verdict")
+    g.edge("reply", "history:echo:w", w["sent back"], color=INPUT["color"], penwidth="1.6")
+    g.edge("history", "translate")
+    g.edge("translate", "echoed", w["this turn"](k))
     g.edge("echoed", "verdict")
-    g.edge("manager", "verdict", ["compared with =="], style="dashed")
+    g.edge("manager", "verdict", w["compared"], style="dashed")
+    columns.finish()
     return g.text()
+
+
+def _strings(value: Any) -> set:
+    """Every string in a JSON value, keys included (walked without recursion)."""
+    found, stack = set(), [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            found.update(key for key in item if isinstance(key, str))
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return found
+
+
+def _wire_lines(header: str, message: Any) -> list[str]:
+    content = message.get("content") if isinstance(message, dict) else message
+    return [header, *_content_lines(content)]
 
 
 # ---------------------------------------------------------------------------
 # 3. The wire direction: chat messages -> to_anthropic
 
 
-def _destinations(messages: list) -> list[Optional[int]]:
-    """For each chat message, the index of the wire message it ended up in (None: the
-    top-level system). Read off `to_anthropic` itself, run on each prefix: message i
-    went into the last wire message of the prefix that ends with it."""
-    found: list[Optional[int]] = []
-    for i, message in enumerate(messages):
-        if message.get("role") in ("system", "developer"):
-            found.append(None)
-        else:
-            found.append(len(to_anthropic(messages[: i + 1])["messages"]) - 1)
-    return found
+def _destination(messages: list, i: int) -> Optional[int]:
+    """The index of the wire message chat message i ended up in (None: the top-level
+    system). Read off `to_anthropic` itself, run on the prefix that ends with it:
+    message i went into the last wire message of that prefix."""
+    message = messages[i]
+    if isinstance(message, dict) and message.get("role") in ("system", "developer"):
+        return None
+    return len(to_anthropic(messages[: i + 1])["messages"]) - 1
 
 
-def _wire_edge_label(message: dict, wire_message: dict, joined: bool) -> list[str]:
+def _wire_via(message: dict, wire_message: dict, joined: bool, w: dict) -> list[str]:
     role = message.get("role")
     if role == "assistant":
         if isinstance(message.get("blocks"), dict):
-            return ["blocks replayed word for word"]
+            return w["replayed"]
         calls = message.get("tool_calls") or []
         if not calls:
-            return ["text"]
+            return w["text"]
         content = wire_message.get("content") or []
         wire_ids = [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
         minted = [wire_id for call, wire_id in zip(calls, wire_ids) if not (isinstance(call, dict) and call.get("id"))]
         if minted:
-            return ["no ids: minted " + _fit(", ".join(minted), 28)]
-        return ["ids kept"]
+            return w["minted"](t.fit(", ".join(map(str, minted)), VIA))
+        return w["ids kept"]
     if role == "tool":
-        how = "tool_call_id kept" if message.get("tool_call_id") else "no id: paired by position"
-        return ["tool_result · " + how + (" · merged" if joined else "")]
+        how = w["id kept"] if message.get("tool_call_id") else w["paired"]
+        return w["tool_result how"](t.prose(how, VIA, 2), joined)
     if joined:
-        return ["joins the results' user message"]
-    return ["a string stays a string"] if isinstance(message.get("content"), str) else ["parts become blocks"]
+        return w["joins"]
+    return w["string stays"] if isinstance(message.get("content"), str) else w["parts become"]
 
 
-def wire_flow(messages: list) -> str:
-    """Chat messages -> `to_anthropic(messages)`, left to right: system messages lifted to
-    the top-level system, tool messages turned into tool_result blocks of one user
-    message, and each call's id kept, minted or paired by position."""
+def wire_flow(messages: list, *, lang: str = "en") -> Dot:
+    """Chat messages -> `to_anthropic(messages)`, top to bottom, each chat message beside
+    the wire message it went into: system messages lifted to the top-level system, tool
+    messages turned into tool_result blocks of one user message, and each call's id kept,
+    minted or paired by position. A long list is drawn with its first and last messages
+    and one summary row per run between them (`Dot.collapsed`)."""
+    w = words(lang)
     request = to_anthropic(messages)
     wire = request["messages"]
-    where = _destinations(messages)
-
-    title = "The wire direction: chat messages -> to_anthropic -> an Anthropic request"
-    g = _Dot("wire_flow", title, nodesep="0.3", ranksep="1.4")
-    with g.cluster("cluster_chat", ["chat messages"], color="#3f8a46"):
-        for i, message in enumerate(messages):
-            g.node(f"c{i}", _chat_lines(f"messages[{i}] · {_fit(str(message.get('role')), 12)}", message), _CHAT)
-        g.column([f"c{i}" for i in range(len(messages))])
-    column = []
-    with g.cluster("cluster_wire", ["to_anthropic(messages) returns"], color="#3d6fa8"):
-        if request["system"] is not None:
-            g.node("w_system", ['"system" (top level)', _json(request["system"], BLOCK_WIDTH)], _WIRE)
-            column.append("w_system")
-        for j, message in enumerate(wire):
-            g.node(f"w{j}", _wire_lines(f"messages[{j}] · {message['role']}", message), _WIRE)
-            column.append(f"w{j}")
-    # What no wire message carries: thinking that nobody signed.
-    for i, message in enumerate(messages):
-        unsigned = message.get("reasoning_content") and not isinstance(message.get("blocks"), dict)
-        if message.get("role") == "assistant" and unsigned:
-            lines = [f"messages[{i}].reasoning_content", "not sent: thinking without a signature"]
-            g.node(f"lost{i}", lines + ["cannot be replayed to Anthropic"], _LOST)
-            column.insert(column.index(f"w{where[i]}") + 1, f"lost{i}")
-            g.edge(f"c{i}", f"lost{i}", **_LOST_EDGE)
-    g.column(column)
-    for i, message in enumerate(messages):
-        if where[i] is None:
-            g.edge(f"c{i}", "w_system", ["lifted to the top-level system"])
+    g = Graph("wire_flow", [w["wire title"]], None, **GRAPH)
+    columns = Rows(g)
+    columns.headings(("head_chat", "head_wire"), w["chat messages"], w["to_anthropic returns"], colours=(OUTPUT["color"], INPUT["color"]))
+    placed: set = set()  # wire boxes already drawn (None: the top-level system)
+    previous: Optional[int] = -1
+    for first, last, one in r.plan(len(messages), set(), r.MOST_MESSAGES, r.HEAD_MESSAGES, r.TAIL_MESSAGES):
+        if not one:
+            a, b = _destination(messages, first), _destination(messages, last)
+            roles = r.roles(messages[first : last + 1])
+            g.node(f"c{first}_{last}", [w["more messages"](last - first + 1), span("messages", first, last), t.fit(roles)], {**OUTPUT, "style": "rounded,filled,dashed", "fillcolor": "#f6fbf6"})
+            low = (a if a is not None else 0) + (1 if a in placed else 0)
+            high = b if b is not None else low - 1
+            right = None
+            if high >= low:
+                right = f"w{low}_{high}"
+                g.node(right, [w["more wire"](high - low + 1), span("messages", low, high)], {**INPUT, "style": "rounded,filled,dashed", "fillcolor": WIRE_FILL})
+                placed.update(range(low, high + 1))
+                g.edge(f"c{first}_{last}", right)
+            g.note_collapsed(Collapsed("messages", first, last))
+            columns.add(f"c{first}_{last}", right)
+            previous = b
             continue
-        joined = i > 0 and where[i - 1] == where[i]
-        g.edge(f"c{i}", f"w{where[i]}", _wire_edge_label(message, wire[where[i]], joined))
+        i = first
+        message = messages[i]
+        where = _destination(messages, i)
+        joined = where is not None and where == previous
+        previous = where
+        role = t.bare(message.get("role") if isinstance(message, dict) else None, 12)
+        wire_message = wire[where] if where is not None else None
+        via = [t.fit(x, VIA) for x in w["lifted"]] if where is None else _wire_via(message, wire_message, joined, w)
+        cells = [[Cell(_chat_lines(f"messages[{i}] · {role}", message), "m"), Cell(via, "v", align="RIGHT", colour="#555555", size="10")]]
+        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("reasoning_content") and not isinstance(message.get("blocks"), dict):
+            cells.append([Cell([f"✂ messages[{i}].reasoning_content", *w["not sent"]], f"lost{i}", colspan=2, colour=LOST_TEXT, fill=LOST_FILL, rule=True)])
+        g.node(f"c{i}", box(cells, OUTPUT), {})
+        right = None
+        key = "w_system" if where is None else f"w{where}"
+        if (where if where is not None else "system") not in placed:
+            placed.add(where if where is not None else "system")
+            right = key
+            if where is None:
+                g.node(key, box([[Cell([w["top system"], _dumps(request["system"], LINE)], "p")]], INPUT), {})
+            else:
+                g.node(key, box([[Cell(_wire_lines(f"messages[{where}] · {wire_message['role']}", wire_message), "p")]], INPUT), {})
+        columns.add(f"c{i}", right)
+        g.edge(f"c{i}:v:e", f"{key}:p:w")
+    columns.finish()
     return g.text()

@@ -1,0 +1,81 @@
+"""Rendering: DOT -> SVG with Graphviz's `dot`, and what a notebook displays.
+
+    render_svg(dot)   SVG text (needs the `graphviz` package and the `dot` program)
+    show(dot)         a `Picture` (SVG) for Jupyter, or — without Graphviz — a `DotText`:
+                      the DOT source and one line on what to install
+    svg_size(svg)     (width, height) in CSS pixels, as JupyterLab shows it at 100 %
+
+The `graphviz` package is imported only inside `render_svg` and `show`, which keeps
+`import tutorial` free of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+INSTALL_HINT = (
+    "Graphviz's `dot` program was not found, so the diagram is shown as DOT source. Install Graphviz "
+    "(Debian/Ubuntu: apt-get install graphviz · macOS: brew install graphviz · Windows: winget install "
+    "graphviz or choco install graphviz), then restart the kernel."
+)
+PACKAGE_HINT = "The `graphviz` Python package is not installed, so the diagram is shown as DOT source: pip install graphviz"
+
+
+def render_svg(dot: str) -> str:
+    """DOT -> SVG text. Needs the `graphviz` package and Graphviz's `dot` program
+    (raises graphviz.ExecutableNotFound without it; `show` catches that)."""
+    import graphviz  # only here: `import tutorial` must not need it
+
+    return graphviz.Source(str(dot)).pipe(format="svg", encoding="utf-8")
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The SVG's intrinsic size in CSS pixels (Graphviz writes points: 1 pt = 4/3 px)."""
+    found = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg, re.DOTALL)
+    if not found:
+        raise ValueError("no width/height in points on the <svg> element")
+    return float(found.group(1)) * 4 / 3, float(found.group(2)) * 4 / 3
+
+
+class Picture:
+    """A rendered diagram; Jupyter displays it as SVG. `collapsed` lists the runs the
+    picture drew as one summary row (see `dot.Collapsed`); empty when all is drawn."""
+
+    def __init__(self, dot: str, svg: str):
+        self.dot, self.svg = dot, svg
+        self.collapsed = getattr(dot, "collapsed", ())
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        # Stored as a notebook's text output, so nothing here may vary between Graphviz
+        # versions (the SVG's size does): only the graph's name.
+        return f"<{self.dot.split('{', 1)[0].strip()}, rendered as SVG>"
+
+
+class DotText:
+    """A diagram that could not be rendered: one line on what to install, then the DOT."""
+
+    def __init__(self, dot: str, hint: str):
+        self.dot, self.hint = dot, hint
+        self.collapsed = getattr(dot, "collapsed", ())
+
+    def __repr__(self) -> str:
+        return f"{self.hint}\n\n{self.dot}"
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:  # IPython's plain-text display
+        printer.text(repr(self))
+
+
+def show(dot: str):
+    """For notebooks: the diagram as SVG, or — without Graphviz — its DOT text and how
+    to install Graphviz. Never raises for a missing `dot` program."""
+    try:
+        import graphviz
+    except ImportError:
+        return DotText(dot, PACKAGE_HINT)
+    try:
+        return Picture(dot, render_svg(dot))
+    except graphviz.ExecutableNotFound:
+        return DotText(dot, INSTALL_HINT)
