@@ -82,7 +82,7 @@ def check(actual: Any, expected: Any, what: str = "value") -> None:
         raise AssertionError(f"check failed for {what}\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
 
 
-def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: str = "en"):
+def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None):
     """The local data-flow diagram of a trace, with one stage or message lit (`focus=True`:
     that message alone in close-up, the rest as summary rows): a Picture (SVG) whose
     `.collapsed` lists the runs drawn as one summary row each."""

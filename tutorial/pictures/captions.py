@@ -9,6 +9,10 @@ Adding a language: copy the "en" dict, translate the values, add it to `CAPTIONS
 
 from __future__ import annotations
 
+from typing import Optional
+
+from .. import language
+
 
 def _n(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
@@ -279,8 +283,10 @@ ZH: dict = {
 CAPTIONS = {"en": EN, "zh": ZH}
 
 
-def words(lang: str = "en") -> dict:
-    """The captions for `lang` ("en" or "zh")."""
+def words(lang: Optional[str] = None) -> dict:
+    """The captions for `lang` ("en" or "zh"; None: the current language, see tutorial.language)."""
+    if lang is None:
+        lang = language.current()
     try:
         return CAPTIONS[lang]
     except KeyError:

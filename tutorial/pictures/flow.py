@@ -56,7 +56,7 @@ LOST_TEXT = LOST["fontcolor"]
 LOST_FILL = "#f7f7f7"
 
 
-def local_flow(trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, lang: str = "en") -> Dot:
+def local_flow(trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None) -> Dot:
     """The data flow of one request as DOT, top to bottom (see the module's docstring for
     the names `highlight` accepts). Works for any valid request and both targets.
 

@@ -11,6 +11,8 @@ out.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..errors import format_location
 from ..watch.trace import Trace
 from . import reading as r
@@ -92,7 +94,7 @@ def _is_tool_result(body: dict, location: tuple) -> bool:
     return isinstance(value, dict) and value.get("type") == "tool_result"
 
 
-def mixed_result_split(trace: Trace, *, lang: str = "en") -> Dot:
+def mixed_result_split(trace: Trace, *, lang: Optional[str] = None) -> Dot:
     """Each tool_result of the request (the first few, those that split first) and the
     tool messages it became."""
     w = words(lang)

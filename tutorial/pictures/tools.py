@@ -42,7 +42,7 @@ def _tool_rows(tool: dict, w: dict) -> tuple[list, dict]:
     return rows, ports
 
 
-def tools_path(trace: Trace, *, lang: str = "en") -> Dot:
+def tools_path(trace: Trace, *, lang: Optional[str] = None) -> Dot:
     """The tools path alone: each tool definition and the function tool it became."""
     w = words(lang)
     tools = trace.preprocessed.get("tools") or []

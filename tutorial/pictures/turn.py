@@ -16,7 +16,7 @@ STAGES = dict(words("en")["stages"])
 """Stage id -> (what runs, one line about it), in pipeline order (English captions)."""
 
 
-def vertical_flow(highlight: Optional[str] = "translate", *, lang: str = "en") -> Dot:
+def vertical_flow(highlight: Optional[str] = "translate", *, lang: Optional[str] = None) -> Dot:
     """The whole turn as DOT, top to bottom; `highlight` names one of `STAGES` (or None)."""
     if highlight is not None and highlight not in STAGES:
         raise ValueError(f"unknown stage {highlight!r}; stages: {', '.join(STAGES)}")

@@ -113,7 +113,7 @@ def _chat_lines(header: str, message: Any) -> list[str]:
 #    sse_events -> the stream
 
 
-def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None, *, lang: str = "en") -> Dot:
+def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None, *, lang: Optional[str] = None) -> Dot:
     """Action 3.5 as DOT, top to bottom: the parsed model output beside what `build_reply`
     returned for it (`reply` = its tuple), then manager_message, and — when `events`
     (what `sse_events` returned for those blocks) is given — the stream, an event a line."""
@@ -235,7 +235,7 @@ def _event_lines(events: list) -> list[str]:
 # 2. The echo: the next request carries the reply as history
 
 
-def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template", *, lang: str = "en") -> Dot:
+def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template", *, lang: Optional[str] = None) -> Dot:
     """The next request's last assistant message (the reply, echoed by the CLI) ->
     `translate(next_body, target=target)` -> the message for that turn, compared with the
     `manager_message` recorded at Action 3.5: equal, or the places where it differs."""
@@ -354,7 +354,7 @@ def _wire_via(message: dict, wire_message: dict, joined: bool, w: dict) -> list[
     return w["string stays"] if isinstance(message.get("content"), str) else w["parts become"]
 
 
-def wire_flow(messages: list, *, lang: str = "en") -> Dot:
+def wire_flow(messages: list, *, lang: Optional[str] = None) -> Dot:
     """Chat messages -> `to_anthropic(messages)`, top to bottom, each chat message beside
     the wire message it went into: system messages lifted to the top-level system, tool
     messages turned into tool_result blocks of one user message, and each call's id kept,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Callable, Optional
 
+from ... import language
 from ...watch.jsondiff import differences
 
 
@@ -60,6 +61,17 @@ class Exercise:
     feedback: dict[str, str] = field(default_factory=dict)  # letter -> why that option is tempting but wrong
     same: Optional[Callable[[Any, Any], bool]] = None  # equivalent answers; default: normalised equality
     form: str = ""  # the shape of an answer, said when none is given
+    zh: dict = field(default_factory=dict)  # the same texts in Chinese: question, hint, explanation, form, choices, feedback
+
+    def text(self, name: str, lang: Optional[str] = None):
+        """A text of this exercise in `lang` (the current language by default), falling
+        back to English where no translation is given."""
+        english = getattr(self, name)
+        if language.resolve(lang) != "zh" or name not in self.zh:
+            return english
+        if isinstance(english, dict):  # choices and feedback: translated per letter
+            return {letter: self.zh[name].get(letter, value) for letter, value in english.items()}
+        return self.zh[name]
 
 
 MESSAGES = {
@@ -86,15 +98,18 @@ MESSAGES = {
 }
 
 _BANK: dict[str, Exercise] = {}
-_language = "en"
+_language: Optional[str] = None  # None: follow tutorial.language.current()
 
 
-def set_language(lang: str) -> None:
-    """The language of verdicts ("en" or "zh"); exercise texts follow where translated."""
+def set_language(lang: Optional[str]) -> None:
+    """The language of verdicts ("en" or "zh", None for the current one); exercise texts
+    follow where they are translated."""
     global _language
-    if lang not in MESSAGES:
-        raise ValueError(f"lang must be one of {sorted(MESSAGES)}, got {lang!r}")
-    _language = lang
+    _language = None if lang is None else language.resolve(lang)
+
+
+def _lang() -> str:
+    return language.resolve(_language)
 
 
 def add(exercise: Exercise) -> Exercise:
@@ -128,32 +143,32 @@ def all_exercises() -> dict[str, Exercise]:
 def ask(key: str) -> None:
     """Print the question (and the options of a multiple-choice one)."""
     exercise = get(key)
-    print(exercise.question)
-    for letter, text in exercise.choices.items():
+    print(exercise.text("question"))
+    for letter, text in exercise.text("choices").items():
         print(f"  ({letter}) {text}")
 
 
 def check(key: str, answer: Any) -> Verdict:
     """The verdict on `answer` to exercise `key`."""
-    exercise, text = get(key), MESSAGES[_language]
+    exercise, text = get(key), MESSAGES[_lang()]
     if answer is Ellipsis:
-        form = f" ({exercise.form})" if exercise.form else ""
+        form = f" ({exercise.text('form')})" if exercise.form else ""
         return Verdict("unanswered", text["unanswered"].format(form=form))
     expected = exercise.expected()
     if exercise.choices:
         letter = _normal(answer)
         if letter == _normal(expected):
-            return Verdict("right", text["right"].format(explanation=exercise.explanation))
+            return Verdict("right", text["right"].format(explanation=exercise.text("explanation")))
         if letter not in exercise.choices:
             return Verdict("wrong", text["unknown_choice"].format(letters=", ".join(exercise.choices)))
-        feedback = exercise.feedback.get(letter, exercise.hint)
+        feedback = exercise.text("feedback").get(letter, exercise.text("hint"))
         return Verdict("wrong", text["choice"].format(letter=letter, feedback=feedback))
     if (exercise.same or _same)(answer, expected):
-        return Verdict("right", text["right"].format(explanation=exercise.explanation))
+        return Verdict("right", text["right"].format(explanation=exercise.text("explanation")))
     place = first_difference(answer, expected)
     if place:
-        return Verdict("wrong", text["differs"].format(place=place, hint=exercise.hint))
-    return Verdict("wrong", text["wrong"].format(hint=exercise.hint))
+        return Verdict("wrong", text["differs"].format(place=place, hint=exercise.text("hint")))
+    return Verdict("wrong", text["wrong"].format(hint=exercise.text("hint")))
 
 
 class Shown(str):
@@ -165,15 +180,15 @@ class Shown(str):
 
 def reveal(key: str, show: bool = False) -> str:
     """For a cell tagged `solution`: the right answer and why, only when asked."""
-    text = MESSAGES[_language]
+    text = MESSAGES[_lang()]
     if not show:
         return Shown(text["hidden"])
     exercise = get(key)
     expected = exercise.expected()
     if exercise.choices:
-        expected = f"({expected}) {exercise.choices[expected]}"
+        expected = f"({expected}) {exercise.text('choices')[expected]}"
     shown = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False, indent=1)
-    return Shown(f"{text['answer']}: {shown}\n\n{exercise.explanation}")
+    return Shown(f"{text['answer']}: {shown}\n\n{exercise.text('explanation')}")
 
 
 def first_difference(answer: Any, expected: Any) -> str:

@@ -8,6 +8,10 @@ JSON's own messages ("Expecting ',' delimiter") come from Python's json module.
 
 from __future__ import annotations
 
+from typing import Optional
+
+from ... import language
+
 LANGUAGES = ("en", "zh")
 
 LABELS: dict[str, dict[str, str]] = {
@@ -194,7 +198,10 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
-def check_lang(lang: str) -> str:
+def check_lang(lang: Optional[str]) -> str:
+    """`lang` itself, or the current language (tutorial.language) when it is None."""
+    if lang is None:
+        lang = language.current()
     if lang not in LABELS:
         raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
     return lang

@@ -78,7 +78,7 @@ class Playground:
     """
 
     def __init__(self, *, target: str = "chat_template", preset: str = README,
-                 captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: str = "en"):
+                 captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None):
         self.lang = check_lang(lang)
         self.presets: dict[str, Union[dict, str]] = presets()
         self._lock = threading.RLock()
