@@ -1,0 +1,107 @@
+"""The Chinese edition (notebooks/zh/) stays in step with the English chapters.
+
+Same cells in the same order, code cells byte for byte, and every prose cell records the
+hash of the English text it translates: change an English cell without its translation
+and this test names the cell. The prose must be Chinese (no English paragraph left), and
+where a code cell's output differs between the editions it is the package writing prose
+in Chinese, nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from zh_edition import english_sha  # noqa: E402
+
+ENGLISH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+ZH = ROOT / "notebooks" / "zh"
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CODE = re.compile(r"```.*?```|`[^`\n]*`|\[([^\]]*)\]\([^)]*\)|https?://\S+|<[^>]+>", re.DOTALL)
+ENGLISH_RUN = re.compile(r"(?:\b[A-Za-z][a-z']+\b[ ,;:]+){8,}")
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_every_chapter_has_a_chinese_edition():
+    missing = [p.name for p in ENGLISH if not (ZH / p.name).exists()]
+    assert not missing, f"no Chinese edition of {missing} (python scripts/zh_edition.py sync)"
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_same_cells_same_code(path):
+    english, zh = load(path)["cells"], load(ZH / path.name)["cells"]
+    assert [(c.get("id"), c["cell_type"]) for c in zh] == [(c.get("id"), c["cell_type"]) for c in english], (
+        f"{path.name}: the cells differ from the English chapter (python scripts/zh_edition.py sync)"
+    )
+    for en, cn in zip(english, zh):
+        if en["cell_type"] == "code":
+            assert cn["source"] == en["source"], f"{path.name} cell {en.get('id')}: code differs from the English cell"
+            assert cn["metadata"].get("tags", []) == en["metadata"].get("tags", []), f"{path.name} cell {en.get('id')}: tags differ"
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_every_translation_is_of_the_current_english_text(path):
+    stale = []
+    for en, cn in zip(load(path)["cells"], load(ZH / path.name)["cells"]):
+        if en["cell_type"] != "markdown":
+            continue
+        recorded = (cn["metadata"].get("translation") or {}).get("en_sha")
+        if recorded != english_sha("".join(en["source"])):
+            first = "".join(en["source"]).strip().splitlines()[0][:70]
+            stale.append(f"cell {en.get('id')} ({'untranslated' if recorded is None else 'English changed'}): {first}")
+    assert not stale, f"{path.name}: " + "; ".join(stale)
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_the_prose_is_chinese(path):
+    for cell in load(ZH / path.name)["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = CODE.sub(lambda m: m.group(1) or " ", "".join(cell["source"]))
+        letters = re.findall(r"[A-Za-z]", text)
+        if len(letters) < 40:
+            continue
+        assert CJK.search(text), f"{path.name} cell {cell.get('id')}: no Chinese at all"
+        run = ENGLISH_RUN.search(text)
+        assert not run, f"{path.name} cell {cell.get('id')}: English left untranslated: {run.group(0)[:80]!r}"
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_every_chapter_links_the_glossary(path):
+    prose = "".join("".join(c["source"]) for c in load(ZH / path.name)["cells"] if c["cell_type"] == "markdown")
+    assert "glossary.md" in prose, f"{path.name}: link the glossary (术语表, glossary.md)"
+
+
+def _text(outputs: list) -> str:
+    return "".join(
+        "".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", "")) + "".join(o.get("data", {}).get("text/html", ""))
+        for o in outputs
+    )
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_outputs_differ_only_where_the_package_writes_chinese(path):
+    for en, cn in zip(load(path)["cells"], load(ZH / path.name)["cells"]):
+        if en["cell_type"] != "code":
+            continue
+        english, chinese = _text(en.get("outputs", [])), _text(cn.get("outputs", []))
+        if english != chinese:
+            added = set(CJK.findall(chinese)) - set(CJK.findall(english))
+            assert added, f"{path.name} cell {en.get('id')}: outputs differ, but not by Chinese prose"
+
+
+def test_glossary_readme_and_instructors_notes_exist():
+    glossary = (ZH / "glossary.md").read_text(encoding="utf-8")
+    for term in ("messages path", "tools path", "hand-back", "loss report", "Action 2"):
+        assert term.lower() in glossary.lower(), f"the glossary lacks {term!r}"
+    assert CJK.search((ROOT / "README.zh.md").read_text(encoding="utf-8"))
+    assert CJK.search((ZH / "README.md").read_text(encoding="utf-8"))
