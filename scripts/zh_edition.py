@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keep the Chinese edition (notebooks/zh/) in step with the English chapters.
 
-    python scripts/zh_edition.py sync            rebuild every zh chapter's cells from the English one:
+    python scripts/zh_edition.py sync [NN ...]   rebuild every zh chapter's cells from the English one:
                                                  code cells copied, translations kept by cell id
     python scripts/zh_edition.py todo [NN ...]   write the English prose that needs (re)translating,
                                                  as {cell id: text} JSON, to stdout
@@ -68,9 +68,9 @@ def sync_one(english_path: Path) -> nbformat.NotebookNode:
     return english
 
 
-def sync(_arguments: list[str]) -> int:
+def sync(arguments: list[str]) -> int:
     ZH.mkdir(exist_ok=True)
-    for path in chapters():
+    for path in chapters(arguments or None):
         nbformat.write(sync_one(path), zh_path(path))
         print(f"synced {zh_path(path).relative_to(NOTEBOOKS.parent)}")
     return 0

@@ -27,3 +27,9 @@ def readme_translated() -> list[dict]:
 def readme_tools_schema() -> list[dict]:
     """The one function tool the material says `tools_to_chat_tools` returns."""
     return _load("tools_schema.json")
+
+
+def claude_code_session() -> dict:
+    """A real agent's two requests: Claude Code 2.1.332 against a local endpoint, recorded
+    and redacted as `examples/claude_code/README.md` describes (requests, replies, stdout)."""
+    return json.loads(resources.files(__package__).joinpath("examples", "claude_code", "session.json").read_text("utf-8"))

@@ -2,7 +2,7 @@
 translation makes of it.
 
 The right answers come from the package: the way back and `response_to_message` for the echo
-of a reply, and `trace` of the recorded Claude Code session (tests/data/captures/, read from the
+of a reply, and `trace` of the recorded Claude Code session (tutorial/examples/claude_code/, read from the
 repository this package was installed from) for the rest. The question about the API key asks
 what a capture should keep; the chapter checks the server's answer right below it.
 """
@@ -12,26 +12,22 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 from ...examples import readme_request
 from ...round_trip import response_to_message
+from ...examples import claude_code_session
 from ...translation import translate
 from ...way_back import build_reply, counting_ids
 from ...watch.trace import trace
 from . import Exercise, add
 
 TARGETS = ("chat_template", "openai")
-SESSION = Path(__file__).resolve().parents[3] / "tests" / "data" / "captures" / "claude_code_session.json"
-"""The recorded Claude Code session the chapter reads (as ../tests/data/captures/... beside it)."""
 
 
 @functools.cache
 def _session() -> dict:
-    if not SESSION.is_file():
-        raise FileNotFoundError(f"no recorded session at {SESSION}: chapter 11 runs from a checkout of the repository")
-    return json.loads(SESSION.read_text(encoding="utf-8"))
+    return claude_code_session()  # the recorded session the chapter reads
 
 
 def _first_request() -> dict:
@@ -66,6 +62,25 @@ add(
         "notebook's stored outputs.",
         explanation="a header whose name says it carries a credential is dropped before the capture is built, "
         "and only its name is kept, so nothing in a capture (its list, its saved file, a notebook) can leak the key.",
+        zh={
+            "question": "SDK 在请求头里发送了它的 API key。这个请求的捕获应该保留它的什么？",
+            "choices": {
+                "a": "原样保留请求头：捕获是忠实的记录，而且服务器运行在你自己的机器上。",
+                "b": "遮住 key 除最后四个字符以外的部分，以便区分两个不同的 key。",
+                "c": "只保留请求头的名字，列在 headers_withheld 里：值从不进入捕获。",
+                "d": "key 的哈希值，以便把用同一个 key 发出的请求对应起来。",
+            },
+            "feedback": {
+                "a": "捕获会显示在 GET /captures，用 --save 保存，也会打印在 notebook 里；"
+                "捕获里的任何东西都可能从其中任何一处泄露。请求不需要 key 也能工作，所以记录里用不着它。",
+                "b": "key 的最后几个字符仍能识别出它，而露出一部分的 key 会诱使人从别处找来其余部分。"
+                "捕获用不到它的任何部分。",
+                "d": "不加秘密盐值哈希的短 key 可以被反推出来，而本教程中没有任何地方需要按 key 对应请求。",
+            },
+            "hint": "想想捕获会去的每一个地方：GET /captures 的列表、用 --save 写出的文件、notebook 保存的输出。",
+            "explanation": "名字表明它携带凭据的请求头，在构建捕获之前就被丢掉，只保留它的名字，"
+            "所以捕获的任何去处（列表、保存的文件、notebook）都不会泄露 key。",
+        },
     )
 )
 
@@ -118,6 +133,28 @@ add(
         explanation="response_to_message keeps the id and writes the arguments as JSON text, the openai shape, so "
         "the openai translation of the echo equals it. The default target's echo equals build_reply's manager "
         "message instead (chapter 08): which translation matches depends on which record a store keeps.",
+        zh={
+            "question": "服务器也把每个回复保存为一条聊天消息：capture['reply_as_chat_message']，由 "
+            "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史回显回来。"
+            "用两种目标格式分别翻译这个回显：哪一个翻译结果在 == 下等于保存的消息？",
+            "choices": {
+                "a": "chat_template 的翻译结果：它丢掉 id，和适配器的记录一样。",
+                "b": "openai 的翻译结果：两者都保留 id，arguments 都是 JSON 文本。",
+                "c": "都等于：回显的是同一个轮次，不管用哪种目标格式翻译。",
+                "d": "都不等于：SDK 的响应对象不是普通 JSON，所以回显与发出的内容不同。",
+            },
+            "feedback": {
+                "a": "那是第 08 章的记录，也就是 build_reply 返回的 manager message。response_to_message "
+                "保存的是另一种记录：Chat Completions 消息存储所需要的记录，带着结果会指回的 id。",
+                "c": "两种目标格式恰恰在涉及调用的地方不同：id，以及 arguments 是字典还是 JSON 文本。"
+                "其中一种与这份记录一致，另一种不可能一致。",
+                "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回显就是那个回复，一字不差。",
+            },
+            "hint": "看看 response_to_message 怎样处理 tool_use 块：它保留 id 吗？它怎样写 arguments？",
+            "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的形状，"
+            "所以回显的 openai 翻译结果等于它。默认目标格式的回显等于的是 build_reply 的 manager message（第 08 章）"
+            "：哪种翻译结果对得上，取决于存储保留的是哪一种记录。",
+        },
     )
 )
 
@@ -140,6 +177,17 @@ add(
         "user message of its own; and preprocess folded messages[1] into messages[0] as a <system-reminder> text "
         "block first, so it comes out as a third user message.",
         form="a list of roles, e.g. ['system', 'user']",
+        zh={
+            "question": "Claude Code 的第一个请求：一个由三个内容块组成的系统提示词，然后是 messages[0]（user："
+            "两个文本块）和 messages[1]（role 为 system：一个文本块）。服务器的翻译（trace：先 preprocess，"
+            "再用默认目标格式）按顺序给出哪些角色？",
+            "hint": "单独的 translate 会把 system 消息留在列表中间，而很多聊天模板不接受那里出现 system 消息。"
+            "服务器先运行 preprocess（第 01 章）：它把那条消息放到哪里？",
+            "explanation": "系统提示词变成唯一一条 system 消息；messages[0] 的每个文本块各自变成一条 user 消息；而 "
+            "preprocess 事先已把 messages[1] 作为一个 <system-reminder> 文本块折进 messages[0]，所以它作为第三条 "
+            "user 消息出来。",
+            "form": "角色的列表，例如 ['system', 'user']",
+        },
     )
 )
 
@@ -182,6 +230,27 @@ add(
         explanation="the tool is listed with its name, description and parameters like any other, and the flag "
         "stays behind (tools[10].defer_loading in the loss report): the model behind a chat template sees every "
         "schema up front. The openai target passes the flag on.",
+        zh={
+            "question": "Claude Code 的十二个工具之一 DeferredToolPlaceholder 带有 \"defer_loading\": "
+            "true（Anthropic 的工具搜索：延迟加载的工具，其 schema 要等搜索找到它时才加载）。"
+            "默认目标格式怎样处理这个工具？",
+            "choices": {
+                "a": "把它排除在 tools_schema 之外：延迟加载的工具不会预先提供。",
+                "b": "像其他十一个一样列出它，丢失报告点出被留下的 defer_loading 标志。",
+                "c": "拒绝这个请求：chat_template 的形状无法表达工具是延迟加载的。",
+                "d": "把 defer_loading 保留在函数条目里，交给聊天模板去处理。",
+            },
+            "feedback": {
+                "a": "工具里没有任何东西要求翻译去掉它，而去掉它会把客户端提供的工具藏起来。承载不了的是那个标志。",
+                "c": "只要能承载一部分，默认目标格式就不拒绝：它承载能承载的部分，并说明留下了什么。",
+                "d": "那是 openai 目标格式，它把标志传给认识它的引擎。聊天模板没有这样的设置："
+                "默认目标格式的函数条目只有 name、description 和 parameters。",
+            },
+            "hint": "工具搜索是 Anthropic 服务器提供的服务。聊天模板有没有什么东西能在之后再加载 schema？",
+            "explanation": "这个工具和其他工具一样，带着名字、描述和参数被列出，而那个标志被留下（丢失报告中的 "
+            "tools[10].defer_loading）：聊天模板背后的模型一开始就能看到每个 schema。openai "
+            "目标格式会把这个标志传下去。",
+        },
     )
 )
 
@@ -207,5 +276,15 @@ add(
         "becomes tools_schema. The other seven are settings or bookkeeping, and the loss report names each one with "
         "its reason.",
         form="a list of field names, e.g. ['messages']",
+        zh={
+            "question": "Claude Code 的请求有十个顶层字段：model、messages、system、tools、metadata、max_tokens、"
+            "thinking、context_management、output_config、stream。其中哪些进入了默认目标格式的输出（translated 或 "
+            "tools_schema）？（一个列表，顺序不限。）",
+            "hint": "逐个字段问一问：它是对话、提供的工具，还是采样的一项设置？聊天模板的 thinking "
+            "开关是调用时的一个关键字参数，不是一条消息。",
+            "explanation": "只有对话和提供的工具：system 和 messages 变成 translated，tools 变成 tools_schema。"
+            "其余七个是设置或簿记信息，丢失报告逐一点出它们并说明原因。",
+            "form": "字段名的列表，例如 ['messages']",
+        },
     )
 )
