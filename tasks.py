@@ -1,28 +1,40 @@
 #!/usr/bin/env python3
 """Set-up and everyday commands, in plain Python so they work on Linux, macOS and Windows.
 
-    python3 tasks.py lab         set everything up, then open JupyterLab on notebooks/
-    python3 tasks.py test        set everything up, then run the whole test suite
-    python3 tasks.py app         the playground alone, in JupyterLab's single-document view
-    python3 tasks.py notebooks   re-execute every notebook in order and store its outputs
-    python3 tasks.py diagrams    regenerate diagrams/ (.dot sources and .svg renders)
-    python3 tasks.py bench       run the benchmarks
-    python3 tasks.py doctor      check the environment and print the fix for what is missing
+    python3 tasks.py lab [--lang zh]   set everything up, then open JupyterLab on notebooks/
+                                       (on notebooks/zh/ with --lang zh)
+    python3 tasks.py test              set everything up, then run the whole test suite
+    python3 tasks.py setup [--system-only]
+                                       set up what `test` needs and run nothing (--system-only:
+                                       only the system packages, as root on Debian/Ubuntu)
+    python3 tasks.py app [--lab]       the playground alone, as an app (Voila); --lab: in
+                                       JupyterLab's single-document view instead
+    python3 tasks.py serve [ARGS]      the local /v1/messages server: python -m tutorial serve ARGS
+    python3 tasks.py notebooks         re-execute every notebook in order and store its outputs
+    python3 tasks.py diagrams          regenerate diagrams/ (.dot sources and .svg renders)
+    python3 tasks.py bench             run the benchmarks
+    python3 tasks.py workshop DIR      a copy of the chapters for a class, answers hidden (notebooks/README.md)
+    python3 tasks.py doctor            check the environment and print the fix for what is missing
+    python3 tasks.py pins              check that constraints.txt resolves for every Python and
+                                       platform it names (needs the network; uses uv)
 
-Set-up creates `.venv/` beside this file and installs the package with its notebook and
-test extras, pinned by constraints.txt (stored notebook outputs depend on versions).
-System packages (Graphviz's `dot`, a CJK font, Chromium for the browser test) are
-installed with apt-get when running as root on Debian/Ubuntu; elsewhere the README and
-`doctor` say how to get them.
+Set-up creates `.venv/` beside this file and installs the package with its notebooks, serve
+and test extras, pinned by constraints.txt (stored notebook outputs depend on versions), and
+marks the notebooks trusted for this user (so their stored diagrams show). System packages
+(Graphviz's `dot`, a CJK font; Chromium for the browser test) are installed with apt-get when
+running as root on Debian/Ubuntu; elsewhere the README and `doctor` say how to get them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -30,43 +42,150 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
+PIP_LOG = VENV / "pip.log"
+CONSTRAINTS = ROOT / "constraints.txt"
+NOTEBOOKS = ROOT / "notebooks"
+PLAYGROUND = "07_playground.ipynb"
+EXTRAS = "notebooks,serve,test"  # one environment for every command
 
-# Debian package -> what it provides; `test` needs Chromium for the browser test too.
-APT_FOR_LAB = {"graphviz": "dot", "fonts-wqy-microhei": None}
-APT_FOR_TEST = {**APT_FOR_LAB, "chromium": "chromium"}
+# Debian package -> the program or file that shows it is there (None: ask dpkg).
+DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None}
+DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
+INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
+
+# The agent CLI that tests drive against the local server, installed with npm into .agent-cli/.
+AGENT_CLI_PACKAGE = "@anthropic-ai/claude-code"
+AGENT_CLI_VERSION = "2.1.332"  # the version tests/test_agent_cli.py was written against
+AGENT_CLI = ROOT / ".agent-cli"
+
+# `tasks.py pins`: constraints.txt's platform names -> uv's --python-platform
+UV_PLATFORMS = {
+    "linux-x86_64": "x86_64-manylinux_2_28",
+    "linux-aarch64": "aarch64-manylinux_2_28",
+    "macos-x86_64": "x86_64-apple-darwin",
+    "macos-arm64": "aarch64-apple-darwin",
+    "windows-amd64": "x86_64-pc-windows-msvc",
+}
+
+
+class Failure(Exception):
+    """Set-up cannot go on; the message says why and what to do."""
 
 
 def say(message: str) -> None:
     print(f"[tasks] {message}", flush=True)
 
 
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+# Running other programs --------------------------------------------------------------------
+
+
+def wait(process: subprocess.Popen) -> int:
+    """Wait for a child that shares our terminal. Ctrl-C reaches it too, so let it shut down
+    in its own way (JupyterLab asks, then stops on a second Ctrl-C) and only then report the
+    interrupt; after a third Ctrl-C stop it ourselves."""
+    interrupts = 0
+    while True:
+        try:
+            code = process.wait()
+            break
+        except KeyboardInterrupt:
+            interrupts += 1
+            if interrupts >= 3:
+                process.terminate()
+    if interrupts:
+        raise KeyboardInterrupt
+    return code
+
+
+def call(*command: str | Path, **options) -> int:
+    """Run a command in the foreground; its exit code."""
+    return wait(subprocess.Popen([str(part) for part in command], **options))
+
+
 def run(*command: str | Path, **options) -> None:
+    """Run a set-up step; a failure stops set-up."""
     say("$ " + " ".join(str(part) for part in command))
-    subprocess.run([str(part) for part in command], check=True, **options)
+    code = call(*command, **options)
+    if code:
+        raise subprocess.CalledProcessError(code, [str(part) for part in command])
 
 
-def system_packages(wanted: dict[str, str | None]) -> None:
-    """On Debian/Ubuntu as root, apt-get what is missing; elsewhere, say what to install."""
-    missing = [name for name in wanted if not _have_debian_package(name)]
-    if not missing:
+def run_logged(log: Path, *command: str | Path) -> None:
+    """Run a long, chatty step (pip) with its output in `log`; on failure print that output,
+    so the reason (say, "Requires-Python >=3.11.5") is on the screen, not hidden."""
+    say("$ " + " ".join(str(part) for part in command))
+    with log.open("a", encoding="utf-8", errors="replace") as out:
+        out.write("\n$ " + " ".join(str(part) for part in command) + "\n")
+        out.flush()
+        code = call(*command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    if code:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+        for line in lines[-150:]:
+            print(f"    {line}", file=sys.stderr)
+        raise Failure(f"that step failed (exit {code}); pip's full output is in {log}")
+
+
+# System packages ---------------------------------------------------------------------------
+
+
+def system_packages(browser: bool) -> None:
+    """Graphviz and a CJK font for every command; Chromium for the test command only.
+
+    On Debian/Ubuntu as root, apt-get installs what is missing: Graphviz and the font in one
+    call, Chromium in another whose failure only means the browser test cannot run.
+    Elsewhere say, once, what is missing and how to get it."""
+    if not shutil.which("dpkg-query"):
+        _not_debian(browser)
         return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    missing = [name for name, probe in DEBIAN_PACKAGES.items() if not _have(name, probe)]
+    browser_missing = [name for name, probe in DEBIAN_BROWSER.items() if browser and not _have(name, probe)]
+    if not missing and not browser_missing:
+        return
+    if not (is_root() and shutil.which("apt-get")):
+        if missing:
+            say(f"missing system packages: {', '.join(missing)}; "
+                f"install them with: sudo apt-get install {' '.join(missing)}")
+        if browser_missing:
+            say("info: Chromium is not installed, so the browser test will be skipped (sudo apt-get install chromium)")
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends"]
+    if missing:
         run("apt-get", "update", "-qq", env=env)
-        run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env)
-        return
-    say("not root on Debian/Ubuntu, so system packages are not installed here. Missing: " + ", ".join(missing))
-    say("see the README section 'System packages' (or run `python3 tasks.py doctor`) for your platform")
+        run(*install, *missing, env=env)
+    if browser_missing:
+        try:
+            if not missing:
+                run("apt-get", "update", "-qq", env=env)
+            run(*install, *browser_missing, env=env)
+        except subprocess.CalledProcessError:
+            say("info: Chromium could not be installed (apt-get's message is above); the browser test will not run")
 
 
-def _have_debian_package(name: str) -> bool:
-    command = APT_FOR_TEST.get(name)
-    if command and shutil.which(command):
+def _have(package: str, probe: str | None) -> bool:
+    if probe and os.path.isabs(probe):
+        return Path(probe).exists()  # the file itself is what is needed (Ubuntu's chromium is a snap elsewhere)
+    if probe and shutil.which(probe):
         return True
-    if shutil.which("dpkg-query"):
-        probe = subprocess.run(["dpkg-query", "-W", "-f=${Status}", name], capture_output=True, text=True)
-        return "install ok installed" in probe.stdout
-    return command is None  # not Debian: fonts are the platform's business, doctor checks them
+    status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return "install ok installed" in status.stdout
+
+
+def _not_debian(browser: bool) -> None:
+    """macOS, Windows, other Linux: fonts are the platform's (doctor checks them)."""
+    if not shutil.which("dot"):
+        system = platform.system()
+        how = INSTALL_DOT.get(system, "install Graphviz with your package manager")
+        say(f"Graphviz's `dot` is not on PATH, so diagrams show as DOT text: {how} (then open a new terminal)")
+    if browser:
+        say("info: the browser test needs Debian's /usr/bin/chromium, so it is skipped on this system")
+
+
+# The Python environment --------------------------------------------------------------------
 
 
 def python_environment() -> None:
@@ -74,11 +193,26 @@ def python_environment() -> None:
     if not _venv_works():
         _make_venv_possible()
         run(sys.executable, "-m", "venv", "--clear", VENV)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "constraints.txt").read_bytes()).hexdigest()
+    inputs = EXTRAS.encode() + (ROOT / "pyproject.toml").read_bytes() + CONSTRAINTS.read_bytes()
+    wanted = hashlib.sha256(inputs).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted:
         return
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "-c", ROOT / "constraints.txt", "-e", f"{ROOT}[notebooks,test]")
+    say(f"installing the package with its {EXTRAS.replace(',', ', ')} extras, pinned by constraints.txt "
+        f"(the first time takes a few minutes; pip's output goes to {PIP_LOG.relative_to(ROOT)})")
+    PIP_LOG.write_text("", encoding="utf-8")
+    pip = [PYTHON, "-m", "pip", "install", "--disable-pip-version-check"]
+    run_logged(PIP_LOG, *pip, "--upgrade", "pip", "-c", CONSTRAINTS)
+    # Wheels only, as `tasks.py pins` checks them: no compiler needed, and a pin that does not fit
+    # this Python fails at once with pip's reason instead of backtracking into old sources.
+    # --build-constraint pins setuptools, which builds the package itself.
+    try:
+        run_logged(PIP_LOG, *pip, "--only-binary", ":all:", "-c", CONSTRAINTS, "--build-constraint", CONSTRAINTS,
+                   "-e", f"{ROOT}[{EXTRAS}]")
+    except Failure as failure:
+        checked = ", ".join(constraints_header().get("checked-python", [])) or "?"
+        here = f"Python {platform.python_version()} on {platform.system()} {platform.machine()}"
+        raise Failure(f"{failure}. This is {here}; constraints.txt was checked for Python {checked} "
+                      "(python3 tasks.py pins checks it again)") from None
     STAMP.write_text(wanted)
 
 
@@ -89,70 +223,259 @@ def _venv_works() -> bool:
 
 
 def _make_venv_possible() -> None:
-    """Debian's own Python ships venv without pip (ensurepip) unless python3-venv is there."""
+    """Debian's own Python ships venv without pip (ensurepip) unless python3.X-venv is there."""
     if subprocess.run([sys.executable, "-c", "import ensurepip"], capture_output=True).returncode == 0:
         return
     package = f"python3.{sys.version_info.minor}-venv"
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+    if shutil.which("apt-get") and is_root():
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         run("apt-get", "update", "-qq", env=env)
         run("apt-get", "install", "-y", "-qq", package, env=env)
-    else:
-        say(f"this Python cannot create virtual environments; on Debian/Ubuntu: sudo apt-get install {package}")
+        return
+    raise Failure(f"this Python ({sys.executable}) cannot create virtual environments with pip; "
+                  f"on Debian/Ubuntu: sudo apt-get install {package}, then run this command again")
 
 
-def setup(packages: dict[str, str | None]) -> None:
-    system_packages(packages)
+TRUST = """\
+import sys
+import nbformat
+from nbformat.sign import NotebookNotary
+
+notary, signed = NotebookNotary(), 0
+for path in sys.argv[1:]:
+    notebook = nbformat.read(path, as_version=4)
+    if not notary.check_signature(notebook):
+        notary.sign(notebook)
+        signed += 1
+print(signed)
+"""
+
+
+def trust_notebooks() -> None:
+    """What `jupyter trust` does, for every notebook: this user's Jupyter then shows their
+    stored outputs (the SVG diagrams) instead of the text fallback. Only unsigned ones are signed."""
+    paths = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    if not paths:
+        return
+    result = subprocess.run([str(PYTHON), "-c", TRUST, *map(str, paths)], capture_output=True, text=True, cwd=ROOT)
+    if result.returncode:
+        say(f"could not mark the notebooks trusted, so stored diagrams may show as text:\n{result.stderr.strip()}")
+    elif result.stdout.strip() not in ("", "0"):
+        say(f"marked {result.stdout.strip()} notebook(s) trusted")
+
+
+def agent_cli() -> None:
+    """The pinned agent CLI in .agent-cli/, with npm; without npm, one line and nothing else."""
+    npm = shutil.which("npm")
+    if not npm:
+        say(f"info: npm is not on PATH, so the agent CLI ({AGENT_CLI_PACKAGE}) is not installed; "
+            "tests that drive it skip")
+        return
+    if not AGENT_CLI_VERSION:
+        say(f"info: no version of {AGENT_CLI_PACKAGE} is pinned yet (tasks.py AGENT_CLI_VERSION), "
+            "so it is not installed")
+        return
+    installed = AGENT_CLI / "node_modules" / AGENT_CLI_PACKAGE / "package.json"
+    if installed.exists() and json.loads(installed.read_text(encoding="utf-8")).get("version") == AGENT_CLI_VERSION:
+        return
+    log = VENV / "npm.log"
+    log.write_text("", encoding="utf-8")
+    try:
+        run_logged(log, npm, "install", "--prefix", AGENT_CLI, "--no-audit", "--no-fund", "--save-exact",
+                   f"{AGENT_CLI_PACKAGE}@{AGENT_CLI_VERSION}")
+    except Failure as failure:
+        say(f"info: the agent CLI was not installed ({failure}); tests that drive it cannot run")
+
+
+def setup(browser: bool = False) -> None:
+    system_packages(browser)
     python_environment()
+    trust_notebooks()
+
+
+# Commands ----------------------------------------------------------------------------------
+
+
+def _notebook_dir(arguments: list[str]) -> tuple[Path, list[str]]:
+    """Take `--lang X` (or --lang=X) out of the arguments: notebooks/X/ instead of notebooks/."""
+    rest, lang = [], None
+    items = iter(arguments)
+    for item in items:
+        if item == "--lang":
+            lang = next(items, None)
+            if not lang:
+                raise Failure("--lang needs a language, e.g. --lang zh")
+        elif item.startswith("--lang="):
+            lang = item.split("=", 1)[1]
+        else:
+            rest.append(item)
+    if lang is None:
+        return NOTEBOOKS, rest
+    directory = NOTEBOOKS / lang
+    if not directory.is_dir():
+        there = sorted(p.name for p in NOTEBOOKS.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+        found = f"there are: {', '.join(there)}" if there else "only the English chapters in notebooks/ exist so far"
+        raise Failure(f"there are no notebooks for --lang {lang}: {directory.relative_to(ROOT)}/ does not exist "
+                      f"in this copy ({found})")
+    return directory, rest
 
 
 def lab(arguments: list[str]) -> int:
-    setup(APT_FOR_LAB)
-    command = [PYTHON, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *arguments]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
+    directory, rest = _notebook_dir(arguments)
+    setup()
+    command = [PYTHON, "-m", "jupyter", "lab", "--notebook-dir", directory, *rest]
+    if is_root():
         command.append("--allow-root")
-    run(*command)
-    return 0
+    say("$ " + " ".join(map(str, command)))
+    return call(*command)
 
 
 def app(arguments: list[str]) -> int:
-    """The playground alone, for a workshop screen: JupyterLab's single-document view."""
-    return lab(["--LabApp.default_url=/doc/tree/06_playground.ipynb", *arguments])
+    """The playground alone, for a workshop screen: Voila shows its outputs and widgets as an
+    app, without the code; --lab opens it in JupyterLab's single-document view instead."""
+    directory, rest = _notebook_dir(arguments)
+    if not (directory / PLAYGROUND).exists():
+        raise Failure(f"{(directory / PLAYGROUND).relative_to(ROOT)} does not exist")
+    if "--lab" in rest:
+        rest.remove("--lab")
+        return lab([*(["--lang", directory.name] if directory != NOTEBOOKS else []),
+                    f"--LabApp.default_url=/doc/tree/{PLAYGROUND}", *rest])
+    setup()
+    command = [PYTHON, "-m", "voila", directory / PLAYGROUND, *rest]
+    say("$ " + " ".join(map(str, command)))
+    return call(*command, cwd=directory)
+
+
+def serve(arguments: list[str]) -> int:
+    """`python -m tutorial serve` with the arguments passed through."""
+    python_environment()
+    return call(PYTHON, "-m", "tutorial", "serve", *arguments, cwd=ROOT)
 
 
 def test(arguments: list[str]) -> int:
-    setup(APT_FOR_TEST)
+    setup(browser=True)
+    agent_cli()
     # Everything: the unit and property tests, the browser test, and every notebook
     # under nbval in strict mode (stored outputs must match a fresh run).
-    nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(ROOT / "notebooks" / "sanitize.cfg")]
-    return subprocess.run([str(PYTHON), "-m", "pytest", *nbval, *(arguments or ["tests", "notebooks"])], cwd=ROOT).returncode
+    nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg")]
+    return call(PYTHON, "-m", "pytest", *nbval, *(arguments or ["tests", "notebooks"]), cwd=ROOT)
+
+
+def setup_only(arguments: list[str]) -> int:
+    """What `test` sets up, without running it: for preparing a machine (CI, a workshop room)."""
+    if "--system-only" in arguments:
+        system_packages(browser=True)
+        _make_venv_possible()
+        return 0
+    setup(browser=True)
+    agent_cli()
+    say("set up: .venv/ is ready")
+    return 0
 
 
 def notebooks(arguments: list[str]) -> int:
-    python_environment()
-    return subprocess.run([str(PYTHON), str(ROOT / "scripts" / "run_notebooks.py"), *arguments], cwd=ROOT).returncode
+    setup()
+    return call(PYTHON, ROOT / "scripts" / "run_notebooks.py", *arguments, cwd=ROOT)
 
 
 def diagrams(arguments: list[str]) -> int:
-    python_environment()
-    return subprocess.run([str(PYTHON), "-m", "tutorial.diagrams", *(arguments or [str(ROOT / "diagrams")])], cwd=ROOT).returncode
+    setup()
+    return call(PYTHON, "-m", "tutorial.pictures", *(arguments or [str(ROOT / "diagrams")]), cwd=ROOT)
 
 
 def bench(arguments: list[str]) -> int:
     python_environment()
     code = 0
     for script in sorted((ROOT / "benchmarks").glob("*.py")):
-        code |= subprocess.run([str(PYTHON), str(script), *arguments], cwd=ROOT).returncode
+        code |= call(PYTHON, script, *arguments, cwd=ROOT)
     return code
+
+
+def workshop(arguments: list[str]) -> int:
+    """A class copy of the chapters (answers hidden, diagrams kept); --hub rewrites binder/requirements.txt."""
+    python_environment()
+    return call(PYTHON, ROOT / "scripts" / "workshop.py", *arguments)  # no cwd: DIR is the user's
 
 
 def doctor(arguments: list[str]) -> int:
     python = PYTHON if PYTHON.exists() else Path(sys.executable)
     # Run as a file, so it works even before pydantic is installed.
-    return subprocess.run([str(python), str(ROOT / "tutorial" / "doctor.py"), *arguments], cwd=ROOT).returncode
+    return call(python, ROOT / "tutorial" / "doctor.py", *arguments, cwd=ROOT)
 
 
-COMMANDS = {"lab": lab, "app": app, "test": test, "notebooks": notebooks, "diagrams": diagrams, "bench": bench, "doctor": doctor}
+def constraints_header() -> dict[str, list[str]]:
+    """The `# checked-python:` and `# checked-platform:` lines of constraints.txt."""
+    header = {}
+    for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# checked-") and ":" in line:
+            key, _, values = line[2:].partition(":")
+            header[key.strip()] = values.split()
+    return header
+
+
+def pinned() -> dict[str, str]:
+    """constraints.txt as {normalized name: version}."""
+    pins = {}
+    for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pins[_normalize(name)] = version.strip()
+    return pins
+
+
+def _normalize(name: str) -> str:
+    return "-".join(name.replace("_", "-").replace(".", "-").lower().split("-"))
+
+
+def pins(arguments: list[str]) -> int:
+    """Resolve the package's requirements with constraints.txt, wheels only, for every Python
+    and platform its header names, with uv (in build/pins-tools/, not in .venv)."""
+    import tomllib
+
+    header, versions = constraints_header(), pinned()
+    pythons, platforms = header.get("checked-python", []), header.get("checked-platform", [])
+    if not pythons or not platforms or any(p not in UV_PLATFORMS for p in platforms):
+        raise Failure("constraints.txt needs '# checked-python:' and '# checked-platform:' lines "
+                      f"(platforms: {', '.join(UV_PLATFORMS)})")
+    tools = ROOT / "build" / "pins-tools"
+    scripts = tools / ("Scripts" if os.name == "nt" else "bin")
+    uv = scripts / ("uv.exe" if os.name == "nt" else "uv")
+    have = subprocess.run([str(uv), "--version"], capture_output=True, text=True).stdout if uv.exists() else ""
+    if f" {versions.get('uv')} " not in f"{have} ":
+        run(sys.executable, "-m", "venv", "--clear", tools)
+        tool_python = scripts / ("python.exe" if os.name == "nt" else "python")
+        run(tool_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", CONSTRAINTS, "uv")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = [r for extra in project["optional-dependencies"].values() for r in extra]
+    wanted = [*project["dependencies"], *extras, "pip", "setuptools", "uv"]
+    failed = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        requirements = Path(scratch) / "requirements.in"
+        requirements.write_text("\n".join(wanted) + "\n", encoding="utf-8")
+        for python in pythons:
+            for name in platforms:
+                result = subprocess.run(
+                    [str(uv), "pip", "compile", str(requirements), "-c", str(CONSTRAINTS), "--python-version", python,
+                     "--python-platform", UV_PLATFORMS[name], "--only-binary", ":all:",
+                     "--no-header", "--no-annotate", "--quiet"],
+                    capture_output=True, text=True)
+                lines = [line.split(" ")[0] for line in result.stdout.splitlines() if "==" in line]
+                resolved = dict(line.split("==", 1) for line in lines)
+                unpinned = sorted(n for n, v in resolved.items() if versions.get(_normalize(n)) != v)
+                if result.returncode or unpinned:
+                    failed += 1
+                    reason = result.stderr.strip() or f"not pinned in constraints.txt: {', '.join(unpinned)}"
+                    print(f"FAIL  Python {python:<7} {name:<14} {reason}")
+                else:
+                    print(f"ok    Python {python:<7} {name:<14} {len(resolved)} packages, all pinned")
+    total = len(pythons) * len(platforms)
+    print(f"{failed} of {total} failed" if failed else f"constraints.txt resolves for all {total} Python and platform pairs")
+    return 1 if failed else 0
+
+
+COMMANDS = {"lab": lab, "test": test, "setup": setup_only, "app": app, "serve": serve, "notebooks": notebooks,
+            "diagrams": diagrams, "bench": bench, "workshop": workshop, "doctor": doctor, "pins": pins}
 
 
 def main(argv: list[str]) -> int:
@@ -164,6 +487,12 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         return COMMANDS[argv[0]](argv[1:])
+    except KeyboardInterrupt:
+        print("\n[tasks] interrupted", file=sys.stderr)
+        return 130
+    except Failure as failure:
+        print(f"[tasks] {failure}", file=sys.stderr)
+        return 1
     except subprocess.CalledProcessError as failure:
         print(f"[tasks] failed (exit {failure.returncode}): {' '.join(map(str, failure.cmd))}", file=sys.stderr)
         return failure.returncode or 1

@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""Re-execute every notebook in notebooks/, in order, each on a fresh kernel, and store
+"""Re-execute every notebook under notebooks/, in order, each on a fresh kernel, and store
 the outputs. Volatile metadata (widget state, execution timestamps) is stripped; the
-outputs are kept, because nbval compares against them.
+outputs are kept, because nbval compares against them. Each notebook is then signed, so
+this user's Jupyter opens it trusted (its stored SVG diagrams show).
 
-    python scripts/run_notebooks.py            all notebooks
-    python scripts/run_notebooks.py 02 03      only those whose name starts so
+    python scripts/run_notebooks.py                  all notebooks (notebooks/ and its subfolders)
+    python scripts/run_notebooks.py 02 03 zh/07      only those whose path under notebooks/ starts so
+    python scripts/run_notebooks.py --metadata-only  rewrite only the notebook metadata, executing nothing
+
+The notebook metadata is what JupyterLab itself writes when a kernel starts (`kernelspec` from
+the kernel spec, `language_info` as the kernel reports it), so a notebook does not open as
+modified. JupyterLab compares the whole `language_info` record, Python version included:
+on a Python whose version differs from the one stored here, a notebook still opens marked
+modified (nothing smaller than the whole record prevents that).
 """
 
 from __future__ import annotations
@@ -14,15 +22,35 @@ import time
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import start_new_kernel
 from nbclient import NotebookClient
+from nbformat.sign import NotebookNotary
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+KERNEL = "python3"
 
 
-def strip_volatile(notebook: nbformat.NotebookNode) -> None:
+def kernelspec() -> dict:
+    """The record JupyterLab stores when it starts this kernel: name, display name, language."""
+    spec = KernelSpecManager().get_kernel_spec(KERNEL)
+    return {"display_name": spec.display_name, "language": spec.language, "name": KERNEL}
+
+
+def kernel_language_info() -> dict:
+    """language_info as a fresh kernel reports it (what nbclient stores after executing)."""
+    manager, client = start_new_kernel(kernel_name=KERNEL)
+    try:
+        return client.kernel_info(reply=True, timeout=60)["content"]["language_info"]
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def strip_volatile(notebook: nbformat.NotebookNode, spec: dict) -> None:
     notebook.metadata.pop("widgets", None)  # widget state: model ids change every run
-    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    notebook.metadata["language_info"] = {"name": "python"}  # the full record names this machine's Python version
+    notebook.metadata["kernelspec"] = spec
+    # language_info stays as the kernel reported it (nbclient stores it while executing).
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs = merge_streams([o for o in cell.outputs if not _is_widget_view(o)])
@@ -49,22 +77,50 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
-def run(path: Path) -> float:
+def save(notebook: nbformat.NotebookNode, path: Path) -> None:
+    nbformat.write(notebook, path)
+    NotebookNotary().sign(nbformat.read(path, as_version=4))  # sign what is on disk
+
+
+def run(path: Path, spec: dict) -> float:
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(notebook, timeout=120, kernel_name=KERNEL, resources={"metadata": {"path": str(path.parent)}}).execute()
     seconds = time.perf_counter() - start
-    strip_volatile(notebook)
-    nbformat.write(notebook, path)
+    strip_volatile(notebook, spec)
+    save(notebook, path)
     return seconds
 
 
-def main(prefixes: list[str]) -> int:
-    paths = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if not prefixes or p.name.startswith(tuple(prefixes)))
+def rewrite_metadata(path: Path, spec: dict, language_info: dict) -> bool:
+    notebook = nbformat.read(path, as_version=4)
+    before = dict(notebook.metadata)
+    notebook.metadata["kernelspec"] = spec
+    notebook.metadata["language_info"] = language_info
+    notebook.metadata.pop("widgets", None)
+    save(notebook, path)
+    return dict(notebook.metadata) != before
+
+
+def notebook_paths(prefixes: list[str]) -> list[Path]:
+    paths = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return [p for p in paths if not prefixes or p.relative_to(NOTEBOOKS).as_posix().startswith(tuple(prefixes))]
+
+
+def main(arguments: list[str]) -> int:
+    metadata_only = "--metadata-only" in arguments
+    paths = notebook_paths([a for a in arguments if a != "--metadata-only"])
+    spec = kernelspec()
+    if metadata_only:
+        language_info = kernel_language_info()
+        changed = [p.relative_to(NOTEBOOKS).as_posix() for p in paths if rewrite_metadata(p, spec, language_info)]
+        print(f"{len(paths)} notebooks signed; metadata rewritten in {len(changed)}: {', '.join(changed) or '-'}")
+        print(f"language_info: {language_info}")
+        return 0
     total = 0.0
     for number, path in enumerate(paths, start=1):
-        print(f"[{number}/{len(paths)}] {path.name} ...", end=" ", flush=True)
-        seconds = run(path)
+        print(f"[{number}/{len(paths)}] {path.relative_to(NOTEBOOKS).as_posix()} ...", end=" ", flush=True)
+        seconds = run(path, spec)
         total += seconds
         print(f"{seconds:.1f} s")
     print(f"{len(paths)} notebooks in {total:.1f} s")

@@ -1,4 +1,4 @@
-"""The package as a dependency: what `import tutorial` costs and pulls in, its command line."""
+"""The package as a dependency: what `import tutorial` pulls in, its command line."""
 
 from __future__ import annotations
 
@@ -8,29 +8,25 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("jupyter", "jupyterlab", "ipywidgets", "graphviz", "jinja2", "IPython", "hypothesis")
+# What `import tutorial` must not load: the notebook stack, the drawing and template
+# libraries, the server and the SDK (each is imported only where it is used). How long the
+# import takes is a benchmark figure, not a test: python benchmarks/import_time.py
+HEAVY = (
+    "jupyter", "jupyter_core", "jupyter_client", "jupyter_server", "jupyterlab", "ipykernel", "IPython", "ipywidgets",
+    "nbformat", "nbclient", "voila", "tornado", "graphviz", "jinja2", "starlette", "uvicorn", "anthropic", "httpx",
+    "httpx2", "httpcore", "hypothesis",
+)
 
 
 def python(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
 
 
-def test_import_pulls_in_no_notebook_libraries():
-    code = "import sys, tutorial; print(sorted({m.split('.')[0] for m in sys.modules}))"
-    loaded = set(json.loads(python("-c", code.replace("print(", "import json; print(json.dumps(")+ ")").stdout))
-    assert not loaded & set(HEAVY), loaded & set(HEAVY)
-
-
-def test_import_is_fast():
-    # -X importtime reports each module's cumulative microseconds; the line for the package
-    # itself comes last. The best of five runs, so a busy neighbour does not decide it.
-    def once() -> int:
-        result = python("-X", "importtime", "-c", "import tutorial")
-        line = [l for l in result.stderr.splitlines() if l.rstrip().endswith("| tutorial")][-1]
-        return int(line.split("|")[1])
-
-    best_us = min(once() for _ in range(5))
-    assert best_us < 150_000, f"import tutorial took {best_us / 1000:.0f} ms"
+def test_import_pulls_in_no_heavy_libraries():
+    result = python("-c", "import json, sys, tutorial; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+    assert result.returncode == 0, result.stderr
+    loaded = set(json.loads(result.stdout))
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
 def test_render_is_available_lazily():

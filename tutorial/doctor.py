@@ -26,6 +26,8 @@ INSTALL_FONT = {
     "Windows": "Windows ships CJK fonts (Microsoft YaHei); nothing to install",
 }
 SETUP = "python3 tasks.py lab   (creates .venv and installs everything)"
+ROOT = Path(__file__).resolve().parents[1]  # a source checkout: notebooks/, tasks.py, .agent-cli/
+CHROMIUM = "/usr/bin/chromium"  # what the browser test uses (Debian's package)
 
 # package -> what it is for; the first is the core's only dependency
 PACKAGES = {
@@ -34,10 +36,15 @@ PACKAGES = {
     "ipywidgets": "the playground",
     "graphviz": "drawing the diagrams",
     "jinja2": "rendering chat templates",
+    "voila": "the playground as an app (tasks.py app)",
+    "starlette": "the /v1/messages server",
+    "uvicorn": "the /v1/messages server",
     "pytest": "the test suite",
     "hypothesis": "property tests",
     "nbval": "checking stored notebook outputs",
     "playwright": "the browser test",
+    "anthropic": "the SDK the server tests drive",
+    "httpx": "the server tests",
 }
 
 
@@ -90,19 +97,52 @@ def check_widgets() -> tuple[bool, str]:
 
 
 def check_chromium() -> tuple[bool, str]:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if Path(CHROMIUM).exists():
+        return True, f"Chromium for the browser test: {CHROMIUM}"
+    if SYSTEM != "Linux":
+        return False, f"optional: the browser test needs Debian's {CHROMIUM}, so it runs on Debian/Ubuntu only"
+    return False, f"optional: {CHROMIUM} is missing, so the browser test cannot run (Debian: sudo apt-get install chromium)"
+
+
+def check_trust() -> tuple[bool, str] | None:
+    """Untrusted notebooks show their stored diagrams as text; set-up signs them for this user."""
+    paths = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    if not paths:
+        return None  # not a source checkout
+    try:
+        import nbformat
+        from nbformat.sign import NotebookNotary
+    except ImportError:
+        return False, f"cannot check whether the notebooks are trusted (nbformat is missing): {SETUP}"
+    notary = NotebookNotary()
+    untrusted = [p.name for p in paths if not notary.check_signature(nbformat.read(p, as_version=4))]
+    if untrusted:
+        return False, (f"{len(untrusted)} of {len(paths)} notebooks are not trusted for this user, so their stored diagrams "
+                       f"show as text: python3 tasks.py lab marks them trusted (or: jupyter trust notebooks/*.ipynb)")
+    return True, f"all {len(paths)} notebooks trusted for this user"
+
+
+def check_agent_cli() -> tuple[bool, str] | None:
+    if not (ROOT / "tasks.py").exists():
+        return None
+    found = sorted((ROOT / ".agent-cli" / "node_modules" / ".bin").glob("claude*"))
     if found:
-        return True, f"Chromium for the browser test: {found}"
-    return False, "optional: Chromium is missing, so the browser test cannot run (Debian: sudo apt-get install chromium)"
+        return True, f"agent CLI for the server tests: {found[0]}"
+    how = "python3 tasks.py test installs it" if shutil.which("npm") else "needs Node.js's npm, then python3 tasks.py test"
+    return False, f"optional: the agent CLI is not installed in .agent-cli/ ({how})"
 
 
-OPTIONAL = {"chromium"}  # only the browser test needs it: reported, not counted as a failure
+OPTIONAL = {"chromium", "agent cli"}  # only some tests need them: reported, not counted as a failure
 
 
 def checks() -> list[tuple[str, bool, str]]:
     results = [("python", *check_python())]
     results += [(name, *check_package(name, purpose)) for name, purpose in PACKAGES.items()]
     results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()), ("chromium", *check_chromium())]
+    for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli)):
+        result = check()
+        if result is not None:
+            results.append((name, *result))
     return results
 
 

@@ -1,0 +1,270 @@
+"""Set-up: what can be checked offline and cheaply about the pins, the packaging, the line
+endings and tasks.py itself. (Whether the pins resolve for every Python and platform needs
+the network: `python3 tasks.py pins`, which CI runs.)"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = PYPROJECT["project"]
+CONSTRAINTS = (ROOT / "constraints.txt").read_text(encoding="utf-8")
+
+
+def load_tasks():
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pins() -> dict[str, str]:
+    """constraints.txt as {canonical name: version}; every line must be `name==version`."""
+    found: dict[str, str] = {}
+    for number, line in enumerate(CONSTRAINTS.splitlines(), start=1):
+        line = re.split(r"(^|\s)#", line, maxsplit=1)[0].strip()
+        if not line:
+            continue
+        requirement = Requirement(line)
+        specifiers = list(requirement.specifier)
+        assert len(specifiers) == 1 and specifiers[0].operator == "==" and "*" not in specifiers[0].version, \
+            f"constraints.txt line {number}: {line!r} is not an exact pin"
+        assert not requirement.marker and not requirement.extras, f"constraints.txt line {number}: {line!r}: a plain name==version"
+        name = canonicalize_name(requirement.name)
+        assert name not in found, f"constraints.txt pins {name} twice"
+        found[name] = specifiers[0].version
+    return found
+
+
+def direct_requirements() -> list[Requirement]:
+    """The package's dependencies, every extra's, and the build backend."""
+    listed = [*PROJECT["dependencies"], *(r for extra in PROJECT["optional-dependencies"].values() for r in extra)]
+    return [Requirement(r) for r in [*listed, *PYPROJECT["build-system"]["requires"]]]
+
+
+def test_constraints_are_exact_pins_that_parse():
+    pinned = pins()
+    assert len(pinned) > 50
+    for name, version in pinned.items():
+        Version(version)  # raises if it is not a version
+
+
+def test_every_requirement_of_every_extra_is_pinned_within_its_range():
+    pinned = pins()
+    for requirement in direct_requirements():
+        name = canonicalize_name(requirement.name)
+        assert name in pinned, f"{requirement} (pyproject.toml) is not pinned in constraints.txt"
+        assert requirement.specifier.contains(pinned[name], prereleases=True), \
+            f"constraints.txt pins {name}=={pinned[name]}, outside pyproject's {requirement}"
+
+
+def test_the_extras_other_parts_rely_on():
+    extras = PROJECT["optional-dependencies"]
+    names = {extra: {canonicalize_name(Requirement(r).name) for r in rs} for extra, rs in extras.items()}
+    assert {"starlette", "uvicorn"} <= names["serve"]
+    assert {"anthropic", "httpx", "starlette", "uvicorn"} <= names["test"]
+    assert "voila" in names["notebooks"]
+    assert load_tasks().EXTRAS.split(",") == sorted(extras), "set-up installs every extra"
+
+
+# Everything the installed package needs, followed through installed metadata with each
+# requirement's markers evaluated for every platform and Python the pins are checked for:
+# a dependency of Windows or macOS only (pywinpty, appnope, colorama) is reached on Linux too.
+PLATFORMS = [
+    {"sys_platform": "linux", "os_name": "posix", "platform_system": "Linux", "platform_machine": "x86_64"},
+    {"sys_platform": "darwin", "os_name": "posix", "platform_system": "Darwin", "platform_machine": "arm64"},
+    {"sys_platform": "win32", "os_name": "nt", "platform_system": "Windows", "platform_machine": "AMD64"},
+]
+
+
+def environments():
+    header = load_tasks().constraints_header()
+    for python in header["checked-python"]:
+        full = python if python.count(".") == 2 else f"{python}.0"
+        for platform in PLATFORMS:
+            yield {**default_environment(), **platform, "python_version": ".".join(full.split(".")[:2]),
+                   "python_full_version": full, "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+
+
+def wanted(requirement: Requirement, extras: set[str], envs: list[dict]) -> bool:
+    if requirement.marker is None:
+        return True
+    return any(requirement.marker.evaluate({**env, "extra": extra}) for env in envs for extra in (extras or {""}))
+
+
+def test_everything_the_installed_package_needs_is_pinned_on_every_platform():
+    try:
+        importlib.metadata.distribution(PROJECT["name"])
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the package is not installed here (python3 tasks.py test installs it)")
+    pinned, envs = pins(), list(environments())
+    current = default_environment()
+    seen: set[tuple[str, frozenset]] = set()
+    queue = [(PROJECT["name"], frozenset(PROJECT["optional-dependencies"]))]
+    unpinned, wrong_version = set(), {}
+    while queue:
+        name, extras = queue.pop()
+        if (name, extras) in seen:
+            continue
+        seen.add((name, extras))
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue  # not for this platform (its pin is checked above); its own needs are uv's to check
+        for line in distribution.requires or []:
+            requirement = Requirement(line)
+            if not wanted(requirement, set(extras), envs):
+                continue
+            child = canonicalize_name(requirement.name)
+            if child not in pinned:
+                unpinned.add(f"{child} (needed by {name})")
+            elif wanted(requirement, set(extras), [current]):
+                try:
+                    installed = importlib.metadata.version(child)
+                except importlib.metadata.PackageNotFoundError:
+                    installed = None
+                if installed is not None and installed != pinned[child]:
+                    wrong_version[child] = f"{installed} installed, {pinned[child]} pinned"
+            queue.append((child, frozenset(requirement.extras)))
+    assert not unpinned, f"not pinned in constraints.txt: {sorted(unpinned)}"
+    assert not wrong_version, f"installed versions differ from the pins (run python3 tasks.py test to reinstall): {wrong_version}"
+
+
+def test_constraints_name_what_they_were_checked_for_and_the_readme_names_the_same_pythons():
+    header = load_tasks().constraints_header()
+    pythons, platforms = header.get("checked-python"), header.get("checked-platform")
+    assert pythons and platforms, "constraints.txt needs '# checked-python:' and '# checked-platform:' lines"
+    assert "3.11.2" in pythons, "Debian 12's python3 (3.11.2) must be among the checked Pythons"
+    assert set(platforms) == set(load_tasks().UV_PLATFORMS), "every platform tasks.py pins can check"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lowest, highest = pythons[0], max(pythons, key=lambda v: Version(v))
+    assert lowest in readme and highest in readme, \
+        f"the README should name the Pythons the pins were checked for ({lowest} to {highest})"
+
+
+def test_line_endings_are_lf_for_files_compared_byte_for_byte():
+    paths = ["diagrams/a.dot", "diagrams/a.svg", "notebooks/a.ipynb", "notebooks/zh/a.ipynb", "tutorial/x/a.json",
+             "tests/data/a.json"]
+    try:
+        result = subprocess.run(["git", "check-attr", "eol", "--", *paths], capture_output=True, text=True, cwd=ROOT)
+    except FileNotFoundError:
+        result = None
+    if result is not None and result.returncode == 0:
+        for path in paths:
+            assert f"{path}: eol: lf" in result.stdout, result.stdout
+        return
+    rules = (ROOT / ".gitattributes").read_text(encoding="utf-8")  # no git here: read the file itself
+    for pattern in ("*.dot", "*.svg", "*.ipynb", "*.json"):
+        assert re.search(rf"^{re.escape(pattern)}\s.*\beol=lf\b", rules, re.M), pattern
+
+
+def test_every_data_file_under_the_package_is_packaged():
+    assert PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"] == ["tutorial*"]
+    globs = PYPROJECT["tool"]["setuptools"]["package-data"]["*"]
+    files = [p for p in (ROOT / "tutorial").rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".py", ".pyc")]
+    missing = [p.relative_to(ROOT).as_posix() for p in files if not any(fnmatch(p.name, g) for g in globs)]
+    assert not missing, f"not matched by pyproject's package-data {globs}: {missing}"
+
+
+# tasks.py ---------------------------------------------------------------------------------
+
+
+def test_ctrl_c_is_one_line_and_exit_130(capsys):
+    tasks = load_tasks()
+
+    def interrupted(arguments):
+        raise KeyboardInterrupt
+
+    tasks.COMMANDS["doctor"] = interrupted
+    assert tasks.main(["doctor"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == "[tasks] interrupted" and "Traceback" not in err
+
+
+def test_lab_with_a_language_that_has_no_notebooks_says_so_before_any_setup(capsys, monkeypatch, tmp_path):
+    tasks = load_tasks()
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.setattr(tasks, "ROOT", tmp_path)
+    monkeypatch.setattr(tasks, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(tasks, "setup", lambda *a, **k: pytest.fail("set up before checking --lang"))
+    assert tasks.main(["lab", "--lang", "xx"]) == 1
+    assert "no notebooks for --lang xx: notebooks/xx/ does not exist" in capsys.readouterr().err
+
+
+def test_chromium_is_installed_in_its_own_apt_get_call_and_its_failure_does_not_stop_setup(monkeypatch, capsys):
+    tasks = load_tasks()
+    calls = []
+
+    def fake_run(*command, **options):
+        calls.append([str(c) for c in command])
+        if "chromium" in command:
+            raise subprocess.CalledProcessError(100, command)
+
+    monkeypatch.setattr(tasks, "run", fake_run)
+    monkeypatch.setattr(tasks, "_have", lambda package, probe: False)
+    monkeypatch.setattr(tasks, "is_root", lambda: True)
+    monkeypatch.setattr(tasks.shutil, "which", lambda name: f"/usr/bin/{name}")
+    tasks.system_packages(browser=True)
+    installs = [c for c in calls if "install" in c]
+    assert len(installs) == 2
+    assert "graphviz" in installs[0] and "fonts-wqy-microhei" in installs[0] and "chromium" not in installs[0]
+    assert "chromium" in installs[1]
+    assert "browser test will not run" in capsys.readouterr().out
+
+    calls.clear()
+    tasks.system_packages(browser=False)  # lab: Chromium is not asked for
+    assert not any("chromium" in c for c in calls)
+
+
+def test_off_debian_chromium_is_one_info_line_for_the_test_command_only(monkeypatch, capsys):
+    tasks = load_tasks()
+    monkeypatch.setattr(tasks.shutil, "which", lambda name: "/usr/local/bin/dot" if name == "dot" else None)
+    tasks.system_packages(browser=False)
+    assert capsys.readouterr().out == ""
+    tasks.system_packages(browser=True)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("[tasks] info:") and "chromium" in out[0]
+
+
+def test_a_failing_pip_shows_its_own_output(tmp_path, capsys):
+    tasks = load_tasks()
+    log = tmp_path / "pip.log"
+    script = "import sys; print('Ignored the following versions that require a different python version'); sys.exit(1)"
+    with pytest.raises(tasks.Failure):
+        tasks.run_logged(log, sys.executable, "-c", script)
+    assert "require a different python version" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+def test_ctrl_c_during_a_child_waits_for_it_and_exits_130():
+    # A child that, like JupyterLab, handles SIGINT itself and exits a moment later.
+    child = "import signal, sys, time; signal.signal(signal.SIGINT, lambda *a: sys.exit(0)); print('ready', flush=True); time.sleep(30)"
+    program = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("t", {str(ROOT / 'tasks.py')!r})
+tasks = importlib.util.module_from_spec(spec); spec.loader.exec_module(tasks)
+tasks.COMMANDS["doctor"] = lambda arguments: tasks.call(sys.executable, "-c", {child!r})
+sys.exit(tasks.main(["doctor"]))
+"""
+    process = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    assert process.stdout.readline().strip() == "ready"
+    os.killpg(process.pid, __import__("signal").SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert err.strip() == "[tasks] interrupted", err
