@@ -323,6 +323,9 @@ def _notebook_dir(arguments: list[str]) -> tuple[Path, list[str]]:
 def lab(arguments: list[str]) -> int:
     directory, rest = _notebook_dir(arguments)
     setup()
+    # JupyterLab marks a notebook modified when its stored language_info (Python version
+    # included) differs from this kernel's; rewrite it to this machine's, so chapters open clean.
+    call(PYTHON, ROOT / "scripts" / "run_notebooks.py", "--metadata-only", cwd=ROOT, stdout=subprocess.DEVNULL)
     command = [PYTHON, "-m", "jupyter", "lab", "--notebook-dir", directory, *rest]
     if is_root():
         command.append("--allow-root")
