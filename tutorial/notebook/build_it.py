@@ -41,12 +41,188 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .. import openai_target, translation
+from .. import language, openai_target, translation
 from ..examples import readme_request
 from ..watch.jsondiff import differences
 from .exercises import Verdict
 
 GENERATED = 150  # variations per stage, on top of the README inputs and the traps
+
+# Every sentence this module writes, per language ("en" or "zh"; see tutorial.language).
+# "rules" is each stage's rule in one sentence (the verdict's and the exercise's explanation);
+# "labels" translates the English labels of the README inputs and the traps.
+TEXT: dict[str, dict[str, Any]] = {
+    "en": {
+        "unwritten": "{name} is not written yet: replace the ... with your code and run the cell",
+        "not_function": "not yet: {name} should be a function, got {kind}",
+        "no_function": "the source defines no function (expected {name})",
+        "right": "{name} agrees with the package on all {total} inputs ({readme} from the README example, "
+        "{traps} traps, {generated} generated). Its rule: {rule}",
+        "wrong": "not yet: {name} differs from the package on {failed} of {total} inputs. The smallest is "
+        "{label}:\n    {name}({args})\n  {problem}",
+        "trap": 'the trap "{label}"',
+        "generated": "generated variation #{number}",
+        "raised": "it raised {error}: {message}; the package returns {expected}",
+        "changed": "it changed its input; the package's functions never change what they are given (copy first)",
+        "differs": "at {place}: expected {want}, got {have}",
+        "no_key": "(no such key)",
+        "no_item": "(no such item)",
+        "yours_unwritten": "your translate is not written yet: the playground shows only the package's translation",
+        "yours_error": "the playground's request does not translate yet: {error}",
+        "yours_target": "your translate builds the chat_template shape; the playground is set to {target!r}",
+        "preset": "the preset {preset!r}",
+        "this_request": "this request",
+        "yours_differs": "not yet: on {which} your translate differs from the package's: {problem}",
+        "yours_agree": "on {which} your translate gives exactly the package's output",
+        "pane": "your translate:",
+        "rules": {
+            "flatten_content": "None gives \"\", a string stays itself, and a list gives the text of its parts, empty "
+            "ones skipped, joined by newlines; an image leaves a placeholder, not its bytes.",
+            "user_block_message": "a text block is taken as it is, a tool_result becomes a tool message with no id, "
+            "and anything else becomes a user message with its text or a placeholder naming its type.",
+            "assistant_message": "one message per assistant turn: texts joined into content, thinking into "
+            "reasoning_content, each call a dict with no id, and the keys only when there is something to put in "
+            "them.",
+            "translate_messages": "the system prompt first (or nothing), then every message in order, each giving "
+            "zero or more chat messages.",
+            "tools_to_chat_tools": "no tools gives None, not []; each tool is wrapped as a function, input_schema "
+            "renamed parameters, with an empty object schema and an empty description when they are missing.",
+            "translate": "two independent paths, messages first, returned together as a tuple. The package's "
+            "version also checks the body and looks the target up, which is why its source is longer.",
+            "tool_result_messages": "one tool message per run of reference / non-reference parts, every one with the "
+            "same tool_call_id, in the original order; a lone text part collapses to a string.",
+        },
+        "labels": {},  # the labels are written in English
+    },
+    "zh": {
+        "unwritten": "{name} 还没有写：把 ... 换成你的代码，然后运行这个单元格",
+        "not_function": "还不对：{name} 应该是一个函数，收到的却是 {kind}",
+        "no_function": "这段源码没有定义函数（应当定义 {name}）",
+        "right": "{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
+        "{generated} 个生成的变体）。它的规则：{rule}",
+        "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。其中最小的是{label}：\n"
+        "    {name}({args})\n  {problem}",
+        "trap": "陷阱「{label}」",
+        "generated": "生成的变体 #{number}",
+        "raised": "它抛出了 {error}：{message}；本包返回 {expected}",
+        "changed": "它修改了自己的输入；本包的函数从不修改传给它们的值（先复制一份）",
+        "differs": "在 {place} 处：应为 {want}，实际为 {have}",
+        "no_key": "（没有这个键）",
+        "no_item": "（没有这一项）",
+        "yours_unwritten": "你的 translate 还没有写：交互练习场只显示本包的翻译结果",
+        "yours_error": "交互练习场中的请求还无法翻译：{error}",
+        "yours_target": "你的 translate 构造的是 chat_template 的形状；交互练习场当前设为 {target!r}",
+        "preset": "预设 {preset!r} ",
+        "this_request": "这个请求",
+        "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同：{problem}",
+        "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同",
+        "pane": "你的 translate：",
+        "rules": {
+            "flatten_content": "None 得到 \"\"，字符串保持原样，列表得到其各部分的文本，跳过空的部分，用换行符连接；"
+            "图片留下一个占位符，而不是它的字节。",
+            "user_block_message": "文本块原样取用，tool_result 变成一条不带 id 的 tool 消息，其他内容块变成一条 user 消息，"
+            "内容是它的文本，或者一个写出其类型的占位符。",
+            "assistant_message": "每个 assistant 轮次一条消息：各段文本连接成 content，thinking 连接成 reasoning_content，"
+            "每次调用变成一个不带 id 的字典；只有确实有内容可放时，才加上对应的键。",
+            "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
+            "tools_to_chat_tools": "没有工具时得到 None，而不是 []；每个工具包装成函数，input_schema 改名为 parameters，"
+            "缺失时分别补上空的 object schema 和空的 description。",
+            "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查 body 并查找目标格式，"
+            "所以它的源码更长。",
+            "tool_result_messages": "引用部分与非引用部分每连续成一段，就产生一条 tool 消息，每条都带相同的 tool_call_id，"
+            "保持原来的顺序；只含一个文本部分的段收缩为一个字符串。",
+        },
+        "labels": {
+            "None": "None",
+            "a plain string": "普通字符串",
+            "an empty list": "空列表",
+            "two text blocks": "两个文本块",
+            "an empty text between two texts": "两段文本之间夹着一段空文本",
+            "an image": "一张图片",
+            "text and an image": "文本加一张图片",
+            "one block, not in a list": "单个内容块，不在列表里",
+            "strings inside the list": "列表里的字符串",
+            "a tool_result inside the list": "列表里的一个 tool_result",
+            "an OpenAI-style input_text part": "OpenAI 风格的 input_text 部分",
+            "an image_url part": "一个 image_url 部分",
+            "a block of unknown type with content": "带 content 的未知类型内容块",
+            "a block of unknown type with text": "带 text 的未知类型内容块",
+            "a thinking block (it has no text field)": "一个 thinking 块（它没有 text 字段）",
+            "a tool_reference (nothing to read)": "一个 tool_reference（没有可读的文本）",
+            "an empty text block": "一个空文本块",
+            "a tool_result with no content": "没有 content 的 tool_result",
+            "a tool_result with string content": "content 为字符串的 tool_result",
+            "a tool_result with two text blocks": "带两个文本块的 tool_result",
+            "a tool_result with text and an image": "带文本和一张图片的 tool_result",
+            "an error result": "一个出错的结果",
+            "an image by URL": "一张以 URL 给出的图片",
+            "a PDF document": "一个 PDF 文档",
+            "a block of unknown type": "一个未知类型的内容块",
+            "a search result": "一个搜索结果",
+            "empty content": "空的 content",
+            "two calls and no text": "两次调用，没有文本",
+            "a call with empty input": "input 为空的调用",
+            "thinking, text and a call": "thinking、文本和一次调用",
+            "two thinking blocks": "两个 thinking 块",
+            "redacted thinking": "redacted_thinking 块",
+            "a call with two arguments": "带两个参数的调用",
+            "no system prompt": "没有系统提示词",
+            "an empty system string": "空的 system 字符串",
+            "an empty system list": "空的 system 列表",
+            "a system string": "字符串形式的 system",
+            "a system list of two blocks": "含两个内容块的 system 列表",
+            "a user message with two text blocks": "带两个文本块的 user 消息",
+            "a user message with empty content": "content 为空的 user 消息",
+            "an empty user string": "空的 user 字符串",
+            "an assistant string": "字符串形式的 assistant 消息",
+            "an assistant with empty content": "content 为空的 assistant 消息",
+            "two calls, two results": "两次调用，两个结果",
+            "text, an image": "文本和一张图片",
+            "a system message inside the list": "列表内部的一条 system 消息",
+            "no tools (None)": "没有工具（None）",
+            "a tool without a description": "没有 description 的工具",
+            "a description of None": "description 为 None",
+            "a tool without input_schema": "没有 input_schema 的工具",
+            "an input_schema of None": "input_schema 为 None",
+            "a server tool": "一个服务端工具",
+            "two tools": "两个工具",
+            "the README example without tools": "去掉 tools 的 README 示例",
+            "the README example with an empty tools list": "tools 为空列表的 README 示例",
+            "the README example without a system prompt": "去掉系统提示词的 README 示例",
+            "a string system prompt": "字符串形式的系统提示词",
+            "text, a reference, text (chapter 08's example)": "文本、引用、文本（第 08 章的例子）",
+            "no content": "没有 content",
+            "string content": "content 为字符串",
+            "an empty content list": "content 为空列表",
+            "only a reference": "只有一个引用",
+            "two references, then text": "两个引用，然后是文本",
+            "two texts": "两段文本",
+            "an empty text between a reference and text": "引用和文本之间夹着一段空文本",
+            "text, an image, a reference": "文本、一张图片、一个引用",
+            "only empty text": "只有空文本",
+            "the README example": "README 示例",
+            "the README example: {part}": "README 示例的 {part}",
+        },
+    },
+}
+_README = "the README example"
+
+
+def _words(lang: Optional[str]) -> dict[str, Any]:
+    return TEXT[language.resolve(lang)]
+
+
+def _label(label: str, lang: str) -> str:
+    """An input's English label in `lang`."""
+    labels = TEXT[lang]["labels"]
+    if not labels:
+        return label
+    if label.startswith(_README + ": "):
+        return labels["the README example: {part}"].format(part=label[len(_README) + 2 :])
+    prefix = TEXT["en"]["generated"].split("{")[0]
+    if label.startswith(prefix):
+        return TEXT[lang]["generated"].format(number=label[len(prefix) :])
+    return labels.get(label, label)
 
 
 # ---------------------------------------------------------------------------
@@ -394,8 +570,7 @@ STAGES: dict[str, Stage] = {
             _readme_flatten,
             _traps_flatten,
             _generate_flatten,
-            "None gives \"\", a string stays itself, and a list gives the text of its parts, empty ones "
-            "skipped, joined by newlines; an image leaves a placeholder, not its bytes.",
+            TEXT["en"]["rules"]["flatten_content"],
         ),
         Stage(
             "user_block_message",
@@ -404,8 +579,7 @@ STAGES: dict[str, Stage] = {
             _readme_user_block,
             _traps_user_block,
             lambda make: (make.user_block(),),
-            "a text block is taken as it is, a tool_result becomes a tool message with no id, and "
-            "anything else becomes a user message with its text or a placeholder naming its type.",
+            TEXT["en"]["rules"]["user_block_message"],
         ),
         Stage(
             "assistant_message",
@@ -414,8 +588,7 @@ STAGES: dict[str, Stage] = {
             _readme_assistant,
             _traps_assistant,
             lambda make: (make.some(make.assistant_block, 0, 4),),
-            "one message per assistant turn: texts joined into content, thinking into "
-            "reasoning_content, each call a dict with no id, and the keys only when there is something to put in them.",
+            TEXT["en"]["rules"]["assistant_message"],
         ),
         Stage(
             "translate_messages",
@@ -424,7 +597,7 @@ STAGES: dict[str, Stage] = {
             _readme_messages,
             _traps_messages,
             lambda make: (make.messages(), make.system()),
-            "the system prompt first (or nothing), then every message in order, each giving zero or more chat messages.",
+            TEXT["en"]["rules"]["translate_messages"],
         ),
         Stage(
             "tools_to_chat_tools",
@@ -433,8 +606,7 @@ STAGES: dict[str, Stage] = {
             _readme_tools,
             _traps_tools,
             lambda make: (make.tools(),),
-            "no tools gives None, not []; each tool is wrapped as a function, input_schema renamed "
-            "parameters, with an empty object schema and an empty description when they are missing.",
+            TEXT["en"]["rules"]["tools_to_chat_tools"],
         ),
         Stage(
             "translate",
@@ -443,8 +615,7 @@ STAGES: dict[str, Stage] = {
             lambda body: [("the README example", (body,))],
             _traps_translate,
             lambda make: (make.body(),),
-            "two independent paths, messages first, returned together as a tuple. The package's "
-            "version also checks the body and looks the target up, which is why its source is longer.",
+            TEXT["en"]["rules"]["translate"],
         ),
         Stage(
             "tool_result_messages",
@@ -453,8 +624,7 @@ STAGES: dict[str, Stage] = {
             _readme_openai,
             _traps_openai,
             lambda make: (make.openai_result(),),
-            "one tool message per run of reference / non-reference parts, every one with the same "
-            "tool_call_id, in the original order; a lone text part collapses to a string.",
+            TEXT["en"]["rules"]["tool_result_messages"],
             openai_target,
         ),
     )
@@ -465,13 +635,20 @@ def stage_names() -> list[str]:
     return list(STAGES)
 
 
-def cases(name: str, generated: int = GENERATED) -> list[tuple[str, tuple]]:
+def cases(name: str, generated: int = GENERATED, lang: Optional[str] = None) -> list[tuple[str, tuple]]:
     """The inputs a stage is checked on, as (label, arguments): README first, then the
-    traps, then `generated` variations from a generator seeded with the stage's name."""
+    traps, then `generated` variations from a generator seeded with the stage's name.
+    The labels are written in `lang` (the current language by default)."""
+    lang = language.resolve(lang)
+    return [(_label(label, lang), args) for label, args in _cases(name, generated)]
+
+
+def _cases(name: str, generated: int = GENERATED) -> list[tuple[str, tuple]]:
+    """`cases` with the English labels."""
     stage = _stage(name)
     found = stage.readme(readme_request()) + stage.traps()
     make = _Maker(name)
-    found += [(f"generated variation #{i + 1}", stage.generate(make)) for i in range(generated)]
+    found += [(TEXT["en"]["generated"].format(number=i + 1), stage.generate(make)) for i in range(generated)]
     return found
 
 
@@ -484,40 +661,41 @@ def source(name: str) -> str:
 # The check
 
 
-def check_stage(name: str, function: Any) -> Verdict:
+def check_stage(name: str, function: Any, lang: Optional[str] = None) -> Verdict:
     """Run `function` and the package's version of stage `name` on every input of the
     stage; ✓, or the smallest input on which they differ. `function` may also be given as
-    source text (the function and any helpers it defines)."""
+    source text (the function and any helpers it defines). The verdict is written in
+    `lang` (the current language by default)."""
+    lang = language.resolve(lang)
+    words = TEXT[lang]
     stage = _stage(name)
     if isinstance(function, str):
-        function = _compile(stage, function)
+        function = _compile(stage, function, lang)
     if function is Ellipsis or function is None or _is_stub(function):
-        return Verdict("unanswered", f"{name} is not written yet: replace the ... with your code and run the cell")
+        return Verdict("unanswered", words["unwritten"].format(name=name))
     if not callable(function):
-        return Verdict("wrong", f"not yet: {name} should be a function, got {type(function).__name__}")
-    found = [(label, args, _run(function, args)) for label, args in cases(name)]
+        return Verdict("wrong", words["not_function"].format(name=name, kind=type(function).__name__))
+    found = [(label, args, _run(function, args)) for label, args in _cases(name)]
     failures = []
     for label, args, got in found:
         expected = stage.reference(*copy.deepcopy(args))
-        problem = _problem(args, got, expected)
+        problem = _problem(args, got, expected, lang)
         if problem:
             failures.append((_size(args), label, args, problem))
     if not failures:
         readme = len(stage.readme(readme_request()))
-        return Verdict(
-            "right",
-            f"{name} agrees with the package on all {len(found)} inputs ({readme} from the README example, "
-            f"{len(stage.traps())} traps, {GENERATED} generated). Its rule: {stage.explanation}",
-        )
+        counts = {"total": len(found), "readme": readme, "traps": len(stage.traps()), "generated": GENERATED}
+        return Verdict("right", words["right"].format(name=name, rule=words["rules"][name], **counts))
     _, label, args, problem = min(failures, key=lambda failure: failure[0])
-    shown_args = ", ".join(_short(arg, 400) for arg in args)
-    if not label.startswith(("the README", "generated")):
-        label = f'the trap "{label}"'
-    return Verdict(
-        "wrong",
-        f"not yet: {name} differs from the package on {len(failures)} of {len(found)} inputs. The smallest is "
-        f"{label}:\n    {name}({shown_args})\n  {problem}",
-    )
+    shown_args = ", ".join(_short(arg, 400, lang) for arg in args)
+    trap = not label.startswith(("the README", "generated"))
+    label = _label(label, lang)
+    if trap:
+        label = words["trap"].format(label=label)
+    elif lang == "zh" and label[:1].isascii():
+        label = " " + label  # a space between Chinese and Latin text
+    counts = {"failed": len(failures), "total": len(found)}
+    return Verdict("wrong", words["wrong"].format(name=name, label=label, args=shown_args, problem=problem, **counts))
 
 
 def _stage(name: str) -> Stage:
@@ -534,7 +712,7 @@ def _is_stub(function: Any) -> bool:
     return code is not None and code.co_code == _STUB
 
 
-def _compile(stage: Stage, text: str) -> Callable:
+def _compile(stage: Stage, text: str, lang: Optional[str] = None) -> Callable:
     """Source text -> the function it defines: the one named like the stage, else the first.
     Only definitions, imports and assignments run; a trailing check call is skipped."""
     tree = ast.parse(text)
@@ -543,7 +721,7 @@ def _compile(stage: Stage, text: str) -> Callable:
     exec(compile(tree, f"<{stage.name}>", "exec"), namespace)
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     if not defined:
-        raise ValueError(f"the source defines no function (expected {stage.name})")
+        raise ValueError(_words(lang)["no_function"].format(name=stage.name))
     return namespace[stage.name if stage.name in defined else defined[0]]
 
 
@@ -563,26 +741,28 @@ def _run(function: Callable, args: tuple) -> _Outcome:
     return _Outcome(value=value, changed_input=_plain(given) != _plain(args))
 
 
-def _problem(args: tuple, got: _Outcome, expected: Any) -> str:
+def _problem(args: tuple, got: _Outcome, expected: Any, lang: Optional[str] = None) -> str:
     """"" when the learner's outcome matches; otherwise one line on where and how it differs."""
+    words = _words(lang)
     if got.raised is not None:
-        return f"it raised {type(got.raised).__name__}: {got.raised}; the package returns {_short(expected)}"
+        error = type(got.raised).__name__
+        return words["raised"].format(error=error, message=got.raised, expected=_short(expected, lang=lang))
     if got.changed_input:
-        return "it changed its input; the package's functions never change what they are given (copy first)"
+        return words["changed"]
     found = _first_difference(_plain(got.value), _plain(expected), ())
     if found is None:
         return ""
     location, have, want = found
     place = "result" + "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location)
-    return f"at {place}: expected {_short(want)}, got {_short(have)}"
+    return words["differs"].format(place=place, want=_short(want, lang=lang), have=_short(have, lang=lang))
 
 
 class _Missing:
     def __init__(self, what: str):
-        self.what = what
+        self.what = what  # a key of TEXT[lang]
 
 
-_NO_KEY, _NO_ITEM = _Missing("(no such key)"), _Missing("(no such item)")
+_NO_KEY, _NO_ITEM = _Missing("no_key"), _Missing("no_item")
 
 
 def _first_difference(have: Any, want: Any, location: tuple) -> Optional[tuple]:
@@ -625,9 +805,9 @@ def _size(args: tuple) -> int:
     return len(json.dumps(args, ensure_ascii=False, default=str))
 
 
-def _short(value: Any, limit: int = 240) -> str:
+def _short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:
     if isinstance(value, _Missing):
-        return value.what
+        return _words(lang)[value.what]
     text = repr(value)  # Python, as the learner would write it (Chinese stays readable)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -641,31 +821,32 @@ class YourPlayground:
     its request changes, `translate` (the learner's) runs on the same preprocessed body and
     `compare()` says whether it agrees with the package."""
 
-    def __init__(self, translate: Callable):
+    def __init__(self, translate: Callable, lang: Optional[str] = None):
         from . import Playground  # the playground loads only when this is built
 
         self.translate = translate
+        self.lang = language.resolve(lang)
         self.model = Playground()
         self._pane = None
         self.model.on_change(lambda what: self._redraw())
 
     def compare(self) -> Verdict:
         """Your translate against the package's on the playground's current request."""
-        model = self.model
+        model, words = self.model, TEXT[self.lang]
         if _is_stub(self.translate):
-            return Verdict("unanswered", "your translate is not written yet: the playground shows only the package's translation")
+            return Verdict("unanswered", words["yours_unwritten"])
         if model.results.get("error"):
-            return Verdict("unanswered", f"the playground's request does not translate yet: {model.results['error']}")
+            return Verdict("unanswered", words["yours_error"].format(error=model.results["error"]))
         if model.target != "chat_template":
-            return Verdict("unanswered", f"your translate builds the chat_template shape; the playground is set to {model.target!r}")
+            return Verdict("unanswered", words["yours_target"].format(target=model.target))
         # The playground preprocesses before it translates, as _run_turn does; yours gets the same body.
         body = model.trace.preprocessed
         expected = (model.results["translated"], model.results["tools_schema"])
-        problem = _problem((body,), _run(self.translate, (body,)), expected)
-        which = f"the preset {model.preset!r}" if model.preset else "this request"
+        problem = _problem((body,), _run(self.translate, (body,)), expected, self.lang)
+        which = words["preset"].format(preset=model.preset) if model.preset else words["this_request"]
         if problem:
-            return Verdict("wrong", f"not yet: on {which} your translate differs from the package's: {problem}")
-        return Verdict("right", f"on {which} your translate gives exactly the package's output")
+            return Verdict("wrong", words["yours_differs"].format(which=which, problem=problem))
+        return Verdict("right", words["yours_agree"].format(which=which))
 
     @property
     def widget(self):
@@ -683,13 +864,14 @@ class YourPlayground:
         colour = {"right": "#e9f6ec", "wrong": "#fdecea", "unanswered": "#f3f3f3"}[verdict.state]
         self._pane.value = (
             f"<div style='background:{colour};padding:6px 10px;margin-top:6px;white-space:pre-wrap'>"
-            f"<b>your translate:</b> {html.escape(repr(verdict))}</div>"
+            f"<b>{html.escape(TEXT[self.lang]['pane'])}</b> {html.escape(repr(verdict))}</div>"
         )
 
 
-def your_playground(translate: Callable) -> YourPlayground:
-    """The playground, with `translate` (yours) checked against the package on every edit."""
-    return YourPlayground(translate)
+def your_playground(translate: Callable, lang: Optional[str] = None) -> YourPlayground:
+    """The playground, with `translate` (yours) checked against the package on every edit;
+    its verdicts are written in `lang` (the current language by default)."""
+    return YourPlayground(translate, lang)
 
 
-__all__ = ["STAGES", "YourPlayground", "cases", "check_stage", "source", "stage_names", "your_playground"]
+__all__ = ["STAGES", "TEXT", "YourPlayground", "cases", "check_stage", "source", "stage_names", "your_playground"]

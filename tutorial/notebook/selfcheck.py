@@ -13,10 +13,23 @@ A verdict is an `exercises.Verdict`: "✓ right: …", "✗ not yet: …" or "�
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
+from .. import language
+from . import exercises as _bank
 from .exercises import Verdict, check, get, reveal
 from .exercises.ch06 import REQUESTS, requests
+
+# The one sentence this module writes itself, per language; the rest comes from the exercises.
+TEXT = {
+    "en": {"dict": "not yet: answer with a dict holding {fields}"},
+    "zh": {"dict": "还不对：请用一个包含 {fields} 的字典作答"},
+}
+
+
+def _lang(lang: Optional[str]) -> str:
+    """`lang`, or the language the exercises' verdicts are written in."""
+    return language.resolve(lang) if lang is not None else _bank._lang()
 
 # The walk-through's three questions -> the exercises that ask them, with the key of the
 # learner's dict that answers each one (None: the whole answer).
@@ -27,9 +40,10 @@ QUESTIONS: dict[int, tuple[tuple[str, Any], ...]] = {
 }
 
 
-def exercises() -> dict[str, dict]:
-    """Name -> {"title", "request"} for the four "predict the output" exercises."""
-    return {name: {"title": get(f"06.{name}").question, "request": body} for name, body in requests().items()}
+def exercises(lang: Optional[str] = None) -> dict[str, dict]:
+    """Name -> {"title", "request"} for the four "predict the output" exercises (titles in `lang`)."""
+    lang = _lang(lang)
+    return {name: {"title": get(f"06.{name}").text("question", lang), "request": body} for name, body in requests().items()}
 
 
 def exercise_request(name: str) -> dict:
@@ -41,8 +55,10 @@ def predict(name: str, prediction: Any) -> Verdict:
     return check(f"06.{name}", prediction)
 
 
-def answer(number: int, response: Any) -> Verdict:
-    """A verdict on your answer to one of the walk-through's three questions."""
+def answer(number: int, response: Any, lang: Optional[str] = None) -> Verdict:
+    """A verdict on your answer to one of the walk-through's three questions. The exercises'
+    verdicts follow their own language (`exercises.set_language`); `lang` sets the language
+    of the one this function writes itself."""
     parts = QUESTIONS[number]
     if response is Ellipsis:
         return check(parts[0][0], ...)
@@ -50,7 +66,7 @@ def answer(number: int, response: Any) -> Verdict:
         return check(parts[0][0], response)
     if not isinstance(response, dict):
         fields = ", ".join(repr(k) for _, field in parts for k in (field if isinstance(field, tuple) else (field,)))
-        return Verdict("wrong", f"not yet: answer with a dict holding {fields}")
+        return Verdict("wrong", TEXT[_lang(lang)]["dict"].format(fields=fields))
     for key, field in parts:
         value = {k: response.get(k) for k in field} if isinstance(field, tuple) else response.get(field)
         verdict = check(key, value)
@@ -59,10 +75,11 @@ def answer(number: int, response: Any) -> Verdict:
     return verdict
 
 
-def hint(key: Any) -> str:
-    """The hint of a question (1, 2, 3) or of an exercise name ("image")."""
+def hint(key: Any, lang: Optional[str] = None) -> str:
+    """The hint of a question (1, 2, 3) or of an exercise name ("image"), in `lang`."""
     keys = [k for k, _ in QUESTIONS[key]] if key in QUESTIONS else [f"06.{key}"]
-    return "\n".join(get(k).hint for k in keys)
+    lang = _lang(lang)
+    return "\n".join(get(k).text("hint", lang) for k in keys)
 
 
 def solution(key: Any) -> str:

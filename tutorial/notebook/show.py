@@ -12,6 +12,39 @@ import html
 import json
 from typing import Any, Optional
 
+from .. import language
+
+# Every word these displays write, per language ("en" or "zh"; see tutorial.language).
+TEXT = {
+    "en": {
+        "input": "input",
+        "output": "output",
+        "step_got": "{name} got ({path})",
+        "step_returned": "{name} returned",
+        "value": "value",
+        "check_failed": "check failed for {what}\nexpected:\n{expected}\ngot:\n{actual}",
+        "nothing_behind": "nothing stays behind",
+        "where": "where",
+        "why": "why it stays behind",
+    },
+    "zh": {
+        "input": "输入",
+        "output": "输出",
+        "step_got": "{name} 收到的输入（{path}）",
+        "step_returned": "{name} 的返回值",
+        "value": "值",
+        "check_failed": "检查未通过：{what}\n应为：\n{expected}\n实际为：\n{actual}",
+        "nothing_behind": "没有内容被留下",
+        "where": "位置",
+        "why": "为什么被留下",
+    },
+}
+
+
+def _words(lang: Optional[str]) -> dict[str, str]:
+    return TEXT[language.resolve(lang)]
+
+
 _STYLE = (
     "<style>.tp-side{display:flex;gap:12px;align-items:flex-start}"
     ".tp-side>div{flex:1;min-width:0}.tp-side pre{margin:0;padding:8px;background:#f6f8fa;"
@@ -46,9 +79,13 @@ def show_json(value: Any, title: Optional[str] = None) -> JSON:
 class SideBySide:
     """Input on the left, output on the right: one stage of the walk."""
 
-    def __init__(self, left: Any, right: Any, left_title: str = "input", right_title: str = "output"):
+    def __init__(
+        self, left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None, lang: Optional[str] = None
+    ):
+        words = _words(lang)
         self.left, self.right = left, right
-        self.left_title, self.right_title = left_title, right_title
+        self.left_title = words["input"] if left_title is None else left_title
+        self.right_title = words["output"] if right_title is None else right_title
 
     def __repr__(self) -> str:
         return f"{self.left_title}:\n{_text(self.left)}\n\n  ↓\n\n{self.right_title}:\n{_text(self.right)}"
@@ -67,19 +104,26 @@ def _text(value: Any) -> str:
     return as_json(value)
 
 
-def side_by_side(left: Any, right: Any, left_title: str = "input", right_title: str = "output") -> SideBySide:
-    return SideBySide(left, right, left_title, right_title)
+def side_by_side(
+    left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None, lang: Optional[str] = None
+) -> SideBySide:
+    """`left` beside `right`; the titles default to "input" and "output" in `lang`."""
+    return SideBySide(left, right, left_title, right_title, lang)
 
 
-def show_step(step) -> SideBySide:
+def show_step(step, lang: Optional[str] = None) -> SideBySide:
     """A trace step: what the function got (and from where) beside what it returned."""
-    return SideBySide(step.input, step.output, f"{step.name} got ({step.path})", f"{step.name} returned")
+    words = _words(lang)
+    got = words["step_got"].format(name=step.name, path=step.path)
+    return SideBySide(step.input, step.output, got, words["step_returned"].format(name=step.name), lang)
 
 
-def check(actual: Any, expected: Any, what: str = "value") -> None:
+def check(actual: Any, expected: Any, what: Optional[str] = None, lang: Optional[str] = None) -> None:
     """A silent check: nothing when `actual == expected`, a readable failure otherwise."""
     if actual != expected:
-        raise AssertionError(f"check failed for {what}\nexpected:\n{as_json(expected)}\ngot:\n{as_json(actual)}")
+        words = _words(lang)
+        what = words["value"] if what is None else what
+        raise AssertionError(words["check_failed"].format(what=what, expected=as_json(expected), actual=as_json(actual)))
 
 
 def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None):
@@ -94,28 +138,32 @@ def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang
 class LossTable:
     """What stays behind, one row per loss: where, what, why."""
 
-    def __init__(self, losses):
+    def __init__(self, losses, lang: Optional[str] = None):
         self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), loss.reason) for loss in losses]
+        self.words = _words(lang)
 
     def __repr__(self) -> str:
         if not self.rows:
-            return "nothing stays behind"
+            return self.words["nothing_behind"]
         return "\n".join(f"{path} = {_short(value)}\n    {reason}" for path, value, reason in self.rows)
 
     def _repr_html_(self) -> str:
+        words = self.words
         if not self.rows:
-            return "<p>nothing stays behind</p>"
+            return f"<p>{html.escape(words['nothing_behind'])}</p>"
         cells = "".join(
             f"<tr><td><code>{html.escape(path)}</code></td><td><code>{html.escape(_short(value))}</code></td>"
             f"<td style='text-align:left'>{html.escape(reason)}</td></tr>"
             for path, value, reason in self.rows
         )
-        return f"<table><tr><th>where</th><th>value</th><th>why it stays behind</th></tr>{cells}</table>"
+        head = "".join(f"<th>{html.escape(words[key])}</th>" for key in ("where", "value", "why"))
+        return f"<table><tr>{head}</tr>{cells}</table>"
 
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def show_losses(losses) -> LossTable:
-    return LossTable(losses)
+def show_losses(losses, lang: Optional[str] = None) -> LossTable:
+    """What stays behind, as a table whose headings are written in `lang`."""
+    return LossTable(losses, lang)

@@ -56,6 +56,25 @@ add(
         hint="Ask of each field: is it the conversation, a tool the model may call, or a setting for generating the answer?",
         explanation="max_tokens is a sampling limit. It stays in the body, and Action 3, which generates the "
         "answer, reads it from there.",
+        zh={
+            "question": "README 示例的 body 中，哪个顶层字段既没有进入 translated，也没有进入 tools_schema？",
+            "choices": {
+                "a": "system：它是请求的一项设置，不是一条消息",
+                "b": "tools：read_file 已经调用过了，所以它属于对话历史",
+                "c": "max_tokens",
+                "d": "没有：每个字段都会落进这两个列表之一",
+            },
+            "feedback": {
+                "a": "Anthropic 把系统提示词放在消息列表之外，但聊天模板要求它是第一条消息，所以 Action 2 "
+                "把它放在那里。",
+                "b": "已经发生的调用属于对话历史（在 messages 里）；tools 说明接下来可以调用什么，它会变成 "
+                "tools_schema。",
+                "d": "Action 2 翻译的是对话和提供给模型的工具。有一个字段规定的是回答可以有多长，"
+                "它不属于两者中的任何一个。",
+            },
+            "hint": "逐个字段问一问：它是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
+            "explanation": "max_tokens 是一个采样上限。它留在 body 里，由负责生成回答的 Action 3 从那里读取。",
+        },
     )
 )
 
@@ -70,6 +89,13 @@ add(
         explanation="the message starts with the exact place, written as you would index it, and "
         "error.location holds the same place as a tuple.",
         form='a place such as "messages[0].content", or a tuple such as ("messages", 0, "content")',
+        zh={
+            "question": "messages[2] 中的 tool_result 丢了它的 tool_use_id。translate 报告的出错位置是哪里？",
+            "hint": "错误指出的是缺失字段本身的位置，比缺少这个字段的内容块还要深一层。",
+            "explanation": "错误信息以确切的位置开头，写法和你索引它时一样；error.location "
+            "以元组的形式保存同一个位置。",
+            "form": "一个位置，例如 \"messages[0].content\"，或一个元组，例如 (\"messages\", 0, \"content\")",
+        },
     )
 )
 
@@ -95,6 +121,25 @@ add(
         hint="Unknown is not the same as malformed.",
         explanation="a placeholder that names the type keeps the turn in its place without pasting the "
         "block's data into the prompt, and the loss report (chapter 04) says what was left out.",
+        zh={
+            "question": "某条 user 消息里有一个谁都没听说过的类型的内容块：{\"type\": \"hologram\", \"frames\": 3}。"
+            "translate(body)（默认目标格式）会把它变成什么？",
+            "choices": {
+                "a": "以 RequestError 拒绝这个 body：类型未知",
+                "b": "一声不响地丢掉这个内容块",
+                "c": "一条 user 消息，content 为 \"[hologram omitted]\"",
+                "d": "一条 user 消息，内容是这个内容块的 Python repr：\"{'type': 'hologram', 'frames': 3}\"",
+            },
+            "feedback": {
+                "a": "协议一直在增加新的内容块类型，所以只要 type 是字符串，契约就放行未知的类型。（openai "
+                "目标格式确实会拒绝它承载不了的内容：见第 08 章。）",
+                "b": "没有什么会不留痕迹地消失：这个内容块仍然产生一条消息，丢失报告也会点出它。",
+                "d": "这是 Slime 的适配器的写法，连数据一起写进去。本包写的是一个简短的占位符。",
+            },
+            "hint": "未知不等于格式错误。",
+            "explanation": "一个写出类型名的占位符让这一轮留在原来的位置，又不会把内容块的数据贴进 prompt；"
+            "丢失报告（第 04 章）会说明留下了什么。",
+        },
     )
 )
 
@@ -108,6 +153,13 @@ add(
         explanation="preprocess only acts on a system message inside the message list, and the README example "
         "has none, so its output equals its input.",
         form="True or False",
+        zh={
+            "question": "preprocess 会改变 README 示例吗？请给出 preprocess(body) == body 的值。",
+            "hint": "preprocess 只做一件事。在 body['messages'] 里找找它作用的对象。",
+            "explanation": "preprocess 只处理消息列表内部的 system 消息，而 README 示例里没有这样的消息，"
+            "所以输出等于输入。",
+            "form": "True 或 False",
+        },
     )
 )
 
@@ -133,5 +185,23 @@ add(
         hint="preprocess keeps the reminder's text at its place in the conversation, in a role that every template accepts.",
         explanation="the reminder keeps its place in the conversation and reaches the model as user text, which "
         "every template accepts.",
+        zh={
+            "question": "messages = [user, assistant, system]。preprocess 会怎样处理下标 2 处的 system 消息？",
+            "choices": {
+                "a": "什么也不做：它仍是一条 system 消息，留在原处",
+                "b": "把它的文本合并进最前面的系统提示词",
+                "c": "用 <system-reminder> 标签包起它的文本，追加到它前面最近的一条 user 消息",
+                "d": "丢掉它：只有顶层的系统提示词才算数",
+            },
+            "feedback": {
+                "a": "单独调用 translate 时才会这样。很多聊天模板不接受出现在第一条消息之后的 system 轮次，"
+                "preprocess 正是为了避免这一点。",
+                "b": "SGLang 和 vLLM 可能会这样合并，本包的 openai 目标格式也是如此（第 08 章）。preprocess "
+                "则让提醒留在对话历史中原来的位置。",
+                "d": "没有丢掉任何东西：提醒的文本仍然会送到模型面前。",
+            },
+            "hint": "preprocess 让提醒的文本留在对话中原来的位置，只是换成一个每个模板都接受的角色。",
+            "explanation": "提醒保住了它在对话中的位置，并以 user 文本的形式到达模型，而每个模板都接受 user 文本。",
+        },
     )
 )

@@ -27,6 +27,13 @@ add(
         explanation="flatten_content turns the block list into one string, and that string becomes the "
         "content of a message with the role system, first in the list.",
         form='a dict such as {"role": ..., "content": ...}; you may write body["system"][0]["text"] for the text',
+        zh={
+            "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
+            "hint": "聊天模板把 system 轮次的 content 当作文本输出。",
+            "explanation": "flatten_content 把内容块列表变成一个字符串，这个字符串成为一条 role 为 system 的消息的 "
+            "content，排在列表最前面。",
+            "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",
+        },
     )
 )
 
@@ -40,6 +47,13 @@ add(
         explanation="a text block's text is taken straight from block['text']; flatten_content is only needed "
         "where a value may be a list of blocks (the system prompt, a tool result's content).",
         form="True or False",
+        zh={
+            "question": "第一条 user 消息只有一个文本块。会为它调用 flatten_content 吗？",
+            "hint": "一条 user 消息的每个内容块产生一条聊天消息。要用上一个文本块的文本，还需要做什么吗？",
+            "explanation": "文本块的文本直接从 block['text'] 取得；只有值可能是内容块列表的地方（系统提示词、"
+            "工具结果的 content）才需要 flatten_content。",
+            "form": "True 或 False",
+        },
     )
 )
 
@@ -57,6 +71,14 @@ add(
         explanation="tool_call_dict gets the name and the input, renames input to arguments and keeps it a "
         "dict; the id has no parameter to arrive through, so it is gone.",
         form='a dict {"type": ..., "function": {...}}; body["messages"][1]["content"][1]["input"] is the input',
+        zh={
+            "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它作为 tool_calls 中一项的样子。",
+            "hint": "看看 tool_call_dict(name, arguments) 接收什么：这个内容块只有两个字段能到达它。",
+            "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，并让它保持为字典；id "
+            "没有参数可以传进来，于是就没了。",
+            "form": "一个字典 {\"type\": ..., \"function\": {...}}；body[\"messages\"][1][\"content\"][1][\"input\"]"
+            " 就是 input",
+        },
     )
 )
 
@@ -83,6 +105,26 @@ add(
         hint="Two readers use the arguments: the chat template, and the code that matches a recorded turn with its echo.",
         explanation="a template that does `arguments | items` fails on a string, and two dicts with the same "
         "content are equal whatever their key order, where two JSON texts may not be.",
+        zh={
+            "question": "为什么 arguments 保持为字典，而不是变成 JSON 文本？",
+            "choices": {
+                "a": "OpenAI Chat Completions API 要求这里是字典。",
+                "b": "Qwen 风格的模板把 arguments 当作映射来遍历，而适配器用 == 比较记录下的轮次，== "
+                "不在乎字典的键顺序。",
+                "c": "json.dumps 会把中文字符变成 \\u 转义。",
+                "d": "字典比 JSON 文本占用的 token 更少。",
+            },
+            "feedback": {
+                "a": "Chat Completions 的线上格式把 arguments 作为 JSON *字符串* 传输；正因为如此，openai "
+                "目标格式才会对它编码（第 08 章）。默认目标格式则直接交给模板。",
+                "c": "json.dumps(..., ensure_ascii=False) 能让它们保持可读；openai 目标格式正是这样做的。",
+                "d": "无论哪种类型，模板都会把 arguments 写成文本；类型决定的是模板能否读取它们，"
+                "以及两个轮次能否比较相等。",
+            },
+            "hint": "有两方会读取 arguments：聊天模板，以及把记录下的轮次与它的回显对应起来的代码。",
+            "explanation": "执行 `arguments | items` 的模板遇到字符串会失败；"
+            "而内容相同的两个字典无论键顺序如何都相等，两段 JSON 文本却未必。",
+        },
     )
 )
 
@@ -97,6 +139,14 @@ add(
         explanation="the tool_result becomes a tool message and the text after it a user message, in the order "
         "they had in the block list.",
         form='a list of role names, such as ["assistant"]',
+        zh={
+            "question": "body[\"messages\"][2] 先是一个 tool_result，然后是一个文本块。"
+            "按顺序写出它产生的聊天消息的角色。",
+            "hint": "一条 user 消息的每个内容块产生一条聊天消息，而聊天格式为工具的结果准备了专门的角色。",
+            "explanation": "tool_result 变成一条 tool 消息，它后面的文本变成一条 user 消息，"
+            "顺序与它们在内容块列表中的顺序相同。",
+            "form": "角色名的列表，例如 [\"assistant\"]",
+        },
     )
 )
 
@@ -122,6 +172,23 @@ add(
         hint="Read the five messages of translated in order.",
         explanation="these templates write a tool's response right after the call and never print an id, so "
         "order is all they need. Templates that do print ids (Mistral-style) need the openai target's shape.",
+        zh={
+            "question": "tool 消息没有保留 tool_use_id。ChatML 或 Qwen 风格的模板如何表明一个结果回应的是哪次调用？",
+            "choices": {
+                "a": "id 保存在消息的一个隐藏字段里",
+                "b": "靠位置：结果紧跟在发出调用的 assistant 轮次之后，多个结果按调用的顺序排列",
+                "c": "靠工具名：tool 消息会重复工具的名字",
+                "d": "做不到；只能让模型去猜",
+            },
+            "feedback": {
+                "a": "看看 translated[3]：它只有 role 和 content，别无其他。",
+                "c": "tool 消息不带名字；何况两次调用的都是 read_file 时，名字也无法区分。",
+                "d": "对话历史的顺序就说明了一切：先是调用，然后是它的结果。",
+            },
+            "hint": "按顺序读一遍 translated 的五条消息。",
+            "explanation": "这些模板把工具的响应紧挨着调用写出，从不输出 id，所以顺序就足够了。确实会输出 id "
+            "的模板（Mistral 风格）需要 openai 目标格式的形状。",
+        },
     )
 )
 
@@ -136,5 +203,12 @@ add(
         explanation="the system prompt gives one, messages[0] and messages[1] one each, and messages[2] two "
         "(a tool message for its tool_result, then a user message for its text).",
         form="a whole number",
+        zh={
+            "question": "README 示例有一个系统提示词和 3 条消息。消息路径会产生多少条聊天消息？",
+            "hint": "先数系统提示词，再看每条输入消息各产生几条聊天消息：一条 user 消息的每个内容块产生一条。",
+            "explanation": "系统提示词产生一条，messages[0] 和 messages[1] 各一条，messages[2] 两条（它的 "
+            "tool_result 产生一条 tool 消息，它的文本产生一条 user 消息）。",
+            "form": "一个整数",
+        },
     )
 )

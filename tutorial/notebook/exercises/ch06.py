@@ -53,6 +53,15 @@ add(
         "leading underscore, and the default target's chat_template_messages / chat_template_tools, all count.",
         same=_same_paths,
         form="a dict {'messages': '<function name>', 'tools': '<function name>'}",
+        zh={
+            "question": "问题 1a。哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
+            "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是它们）。tool_call_dict "
+            "是在消息路径内部调用的，对历史中的每个 tool_use 块调用一次。",
+            "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 "
+            "_translate_messages），把工具定义交给 tools_to_chat_tools；函数名带不带开头的下划线都算对，"
+            "默认目标格式的 chat_template_messages / chat_template_tools 也算。",
+            "form": "一个字典 {'messages': '<函数名>', 'tools': '<函数名>'}",
+        },
     )
 )
 
@@ -81,6 +90,28 @@ add(
         explanation="a tool_calls entry records what the model did in the history (name + arguments of one "
         "call); a tools_schema entry declares what it may call next (name, description, parameters). One is "
         "history, the other an offer, so they travel separately.",
+        zh={
+            "question": "问题 1b。为什么历史中的 tool_calls 与可用的工具定义要分开存放？",
+            "choices": {
+                "a": "工具路径必须先运行，所以消息路径还看不到工具列表。",
+                "b": "tool_calls 以 JSON 文本交给引擎；schema 保持字典交给模板。",
+                "c": "数据不同：tool_calls 项是做过的调用，schema 是可调用的工具。",
+                "d": "聊天模板无法在同一个消息列表里，同时接收工具调用和工具的定义。",
+            },
+            "feedback": {
+                "a": "顺序正好相反（先消息，后工具），而且两条路径都不读取对方的输入：_translate "
+                "以任何顺序调用它们都可以。",
+                "b": "在默认目标格式里两者都保持为 Python 值：调用的 arguments 是字典，和 schema 一样。JSON 文本是 "
+                "openai 目标格式的线上格式（第 08 章），也不是两者分开的原因。",
+                "d": "工具调用确实在消息列表里（在 assistant 消息上），模板则在这个列表旁边另外接收 schema。"
+                "这种划分依据的是数据的含义，而不是模板的限制。",
+            },
+            "hint": "各取一项比较一下：tool_calls 的一项有名字和一次过去调用的参数；tools_schema 的一项有名字、"
+            "描述和参数定义（parameters）。",
+            "explanation": "tool_calls 的一项记录模型在历史中做过什么（一次调用的 name + arguments）；tools_schema "
+            "的一项声明模型接下来可以调用什么（name、description、parameters）。一个是历史，一个是提供的工具，"
+            "所以它们分开传递。",
+        },
     )
 )
 
@@ -109,6 +140,25 @@ add(
         "one came from.",
         explanation="a chat template has a separate `tool` role, so a tool_result cannot share a message with "
         "the user's text: it becomes a tool message, and the text after it a user message, in the original order.",
+        zh={
+            "question": "问题 2。在 README 示例中，携带工具结果的那条 user 消息为什么会变成两条聊天消息？",
+            "choices": {
+                "a": "模板要求 user/assistant 严格交替，所以文本必须移到新的轮次。",
+                "b": "必须保留 tool_use_id，而只有单独一条消息才能携带配对用的 id。",
+                "c": "flatten_content 一次只处理一个内容块，所以每个块都要单独成一条消息。",
+                "d": "聊天格式有 `tool` 角色：结果和用户的文本成为两条消息。",
+            },
+            "feedback": {
+                "a": "看看角色：assistant、tool、user。tool 消息夹在两者之间，所以输出并不严格交替，"
+                "翻译也从不试图让它交替。",
+                "b": "默认目标格式丢掉了 tool_use_id（丢失报告列出了它）；tool 消息只携带结果的文本。",
+                "c": "flatten_content 接收的是整个列表（它把每个内容块的文本连接起来）。拆分在 "
+                "chat_template_message 中按角色决定，发生在任何展平之前。",
+            },
+            "hint": "看看 translated[3] 和 translated[4] 的角色，以及它们各自来自 messages[2] 的哪个内容块。",
+            "explanation": "聊天模板有单独的 `tool` 角色，所以 tool_result 不能和用户的文本共用一条消息：它变成一条 "
+            "tool 消息，后面的文本变成一条 user 消息，保持原来的顺序。",
+        },
     )
 )
 
@@ -139,6 +189,16 @@ add(
         "_run_turn name the same method. Only later does _run_turn pass the two lists to _render_token_ids.",
         same=lambda answer, expected: _method(answer) in _RUN_TURN,
         form="a string such as 'Class._method'",
+        zh={
+            "question": "问题 3a。_translate 返回时，哪个方法接收 `translated` 和 `tools_schema`？（写成 "
+            "Class._method，或者只写 _method。）",
+            "hint": "_translate 是适配器的一个方法。同一个对象的哪个方法调用它并拆开返回的元组？第 04 "
+            "章一开头就是那一行。",
+            "explanation": "共用的单轮流水线 BaseAdapter._run_turn 调用 self._translate(body) 并拆开元组。"
+            "AnthropicAdapter 继承了 _run_turn，所以 AnthropicAdapter._run_turn 和单写的 _run_turn "
+            "指的是同一个方法。_run_turn 之后才把这两个列表交给 _render_token_ids。",
+            "form": "一个字符串，例如 'Class._method'",
+        },
     )
 )
 
@@ -155,6 +215,15 @@ add(
         "is the CLI's POST /v1/messages that brought the body in (Action 7), and it is answered after sampling "
         "(Action 3.5).",
         form="True or False",
+        zh={
+            "question": "问题 3b。交出 `translated` 和 `tools_schema` 时，会再发出一个 HTTP 请求吗？（True 或 "
+            "False）",
+            "hint": "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法。是哪个 HTTP "
+            "请求带来了 body，它又在什么时候得到响应？",
+            "explanation": "交回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、带来 body "
+            "的 POST /v1/messages（Action 7），它在采样之后才得到响应（Action 3.5）。",
+            "form": "True 或 False",
+        },
     )
 )
 
@@ -218,6 +287,12 @@ add(
         explanation="a string system prompt becomes the content of the first message as it is; the user's "
         "string content is taken as it is too.",
         form=_FORM,
+        zh={
+            "question": "系统提示词以普通字符串给出：translate(body)[0] 给出什么列表？",
+            "hint": "系统提示词不会作为顶层字段被留下：它成为第一条聊天消息。字符串不需要展平。",
+            "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；用户的字符串 content 也原样取用。",
+            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+        },
     )
 )
 
@@ -232,6 +307,14 @@ add(
         explanation="a user message gives one chat message per block, so two text blocks become two consecutive "
         "user messages. (The openai target keeps them in one message as a list of parts: chapter 08.)",
         form=_FORM,
+        zh={
+            "question": "一条 user 消息带两个文本块：translate(body)[0] 给出什么列表？",
+            "hint": "默认目标格式不会把 user 消息的各个内容块连接起来：它为每个内容块产生一条聊天消息，"
+            "并直接取用各自的文本（只有系统提示词和工具结果会被展平）。",
+            "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
+            "（openai 目标格式把它们作为部分列表保留在同一条消息里：见第 08 章。）",
+            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+        },
     )
 )
 
@@ -256,6 +339,14 @@ add(
         explanation="both calls land in one assistant message's tool_calls, in order, each built by "
         "tool_call_dict from the name and the input (a dict): no id, and content is '' because there is no text.",
         form=_FORM,
+        zh={
+            "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 给出什么列表？",
+            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)。"
+            "这个辅助函数取内容块的哪些字段？没有文本块，content 就是空字符串。",
+            "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，每一项都由 tool_call_dict 用 name "
+            "和 input（一个字典）构造：没有 id；因为没有文本，content 是 ''。",
+            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+        },
     )
 )
 
@@ -270,5 +361,13 @@ add(
         explanation="one chat message per block: the text as it is, then '[image omitted]' for the image, and "
         "the loss report names messages[0].content[1].",
         form=_FORM,
+        zh={
+            "question": "一条 user 消息带一张截图：translate(body)[0] 给出什么列表？",
+            "hint": "没有什么会不留痕迹地丢掉：文本模板无法显示像素，所以图片内容块变成一条装着占位符的 user "
+            "消息（丢失报告也会点出这张图片）。",
+            "explanation": "每个内容块一条聊天消息：文本原样保留，图片变成 '[image omitted]'，丢失报告点出 "
+            "messages[0].content[1]。",
+            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+        },
     )
 )

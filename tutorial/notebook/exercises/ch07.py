@@ -50,6 +50,27 @@ add(
         hint="Before translating, translate() checks the body against the contract (chapter 01).",
         explanation="the contract requires tool_use_id on every tool_result, whatever the target keeps, so the "
         "request is refused with the exact place; the playground keeps showing the last good result, marked stale.",
+        zh={
+            "question": "删掉 messages[2] 中工具结果的 tool_use_id。反正默认目标格式的输出也不保留这个 id。"
+            "会发生什么？",
+            "choices": {
+                "a": "照旧翻译，结果和之前完全一样：默认目标格式本来就丢掉这个 id，请求从来不需要它。",
+                "b": "在 messages[2].content[0].tool_use_id 处被拒绝；上次成功的输出保留，标为过时。",
+                "c": "能够翻译，但没有 id 的 tool 消息会被排除在输出之外。",
+                "d": "交互练习场抛出 KeyError traceback 并停止，直到重新运行单元格。",
+            },
+            "feedback": {
+                "a": "输出保留什么、请求必须包含什么，是两个问题。id 是协议的一部分（每个结果都要指明它回应的调用）"
+                "，所以契约在翻译开始之前就检查它。",
+                "c": "这里没有什么会一声不响地丢掉：要么内容块被翻译（它的丢失会被报告），"
+                "要么整个请求连同出错的位置一起被拒绝。",
+                "d": "交互练习场遇到错误的请求从不抛出异常：它在编辑器上方显示带位置的错误，"
+                "并让上一次成功的结果留在屏幕上。",
+            },
+            "hint": "在翻译之前，translate() 会按契约检查 body（第 01 章）。",
+            "explanation": "无论目标格式保留什么，契约都要求每个 tool_result 带有 tool_use_id，"
+            "所以请求在确切的位置被拒绝；交互练习场继续显示上一次成功的结果，标为已过时。",
+        },
     )
 )
 
@@ -92,6 +113,27 @@ add(
         explanation="the default target keeps the turn's shape with '[hologram omitted]' and the loss report "
         "names the block; the openai target refuses with the located reason, as an OpenAI-compatible endpoint "
         "answers 400.",
+        zh={
+            "question": "一条 user 消息里有一个还没人知道的类型的内容块 {'type': 'hologram', ...}。"
+            "两种目标格式分别怎么处理它？",
+            "choices": {
+                "a": "都拒绝：不在协议里的内容块类型，对每个目标格式、每个系统都是错误。",
+                "b": "都保留为占位文本 '[hologram omitted]'，并报告为丢失。",
+                "c": "chat_template 写入占位符并报告；openai 拒绝，就像端点返回 400。",
+                "d": "chat_template 一声不响地丢掉它；openai 原样传递这个内容块。",
+            },
+            "feedback": {
+                "a": "契约放行未知的内容块类型（协议一直在增加新类型）；拒绝其消息形状承载不了的内容的，是 openai "
+                "目标格式。",
+                "b": "openai 目标格式没有占位符：它的 user content 是带类型的部分列表，"
+                "一个类型未知的部分等于在说谎，所以它拒绝。",
+                "d": "两种目标格式都不会悄悄丢掉内容块：一个报告它替换了什么，另一个指出它拒绝的内容块。",
+            },
+            "hint": "两种目标格式模仿两类不同的系统：一类是必须让轨迹继续下去的 rollout 适配器，另一类是可以返回 "
+            "400 的推理服务端点。",
+            "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的形状，丢失报告点出这个内容块；openai "
+            "目标格式以带位置的原因拒绝，就像兼容 OpenAI 的端点返回 400。",
+        },
     )
 )
 
@@ -115,5 +157,14 @@ add(
         explanation="two leaves: the name of the historical call in translated[2]['tool_calls'] and the name of "
         "the offered tool in tools_schema. The two paths are independent, so each copies its own.",
         form="a whole number",
+        zh={
+            "question": "在 README 请求中把工具 read_file 全部改名为 open_file。translated 和 tools_schema "
+            "会在多少处（JSON 叶子节点）发生变化？",
+            "hint": "这个名字在 body 里出现两次：在历史中的 tool_use 上，以及在工具定义里。"
+            "每条路径复制它自己看到的名字。",
+            "explanation": "两个叶子节点：translated[2]['tool_calls'] 中历史调用的名字，以及 tools_schema "
+            "中所提供工具的名字。两条路径相互独立，各自复制自己的那一个。",
+            "form": "一个整数",
+        },
     )
 )

@@ -99,6 +99,15 @@ add(
         "it. The default target has neither; both targets have the same roles and the same texts.",
         same=lambda answer, expected: _names(answer) == _names(expected),
         form="a list of key names, e.g. ['key_a', 'key_b']",
+        zh={
+            "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
+            "顺序不限。）",
+            "hint": "在 openai 形状中，调用保留了它的 id。再看看回应这次调用的那条消息：在 Chat Completions "
+            "的线上格式里，tool 消息如何说明它回应的是哪次调用？",
+            "explanation": "两个键：工具调用上的 id，以及 tool 消息上指回它的 tool_call_id。默认目标格式两者都没有；"
+            "两种目标格式的角色和文本完全相同。",
+            "form": "键名的列表，例如 ['key_a', 'key_b']",
+        },
     )
 )
 
@@ -119,6 +128,14 @@ add(
         explanation="the default target loses the id twice (on the tool_use and on the tool_result that answers "
         "it) and both targets leave max_tokens in the body for the sampling step: 3 and 1.",
         form="a dict {'chat_template': <count>, 'openai': <count>}",
+        zh={
+            "question": "对 README 示例，丢失报告（trace(body, target=...).losses）在每种目标格式下各列出多少项？",
+            "hint": "数一数 README body 里有、输出里却没有的东西：调用上的 id、结果上的 id，以及一个既不是 "
+            "messages、system 也不是 tools 的顶层字段。",
+            "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回应它的 tool_result 上），"
+            "两种目标格式都把 max_tokens 留在 body 里给采样步骤：分别是 3 和 1。",
+            "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
+        },
     )
 )
 
@@ -157,6 +174,26 @@ add(
         hint="Look at the two leaves where the targets differ (section 1) and ask which of them the record has.",
         explanation="the default translation drops the minted id and keeps the arguments a dict, so the echo "
         "equals the record; the openai echo differs at the id and at the arguments (a string).",
+        zh={
+            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复回显回来，带着 id。"
+            "用两种目标格式分别翻译这个回显：哪一个在 == 下等于记录的轮次？",
+            "choices": {
+                "a": "都等于：两种目标格式承载的是同一段对话，所以消息比较相等。",
+                "b": "都不等于：回显的 id 是为回复新生成的，任何翻译都对不上。",
+                "c": "openai 的那个：它保留 id，而正是 id 把回显和记录配成对。",
+                "d": "默认的那个：没有 id，arguments 也和记录里一样是字典。",
+            },
+            "feedback": {
+                "a": "对话相同，JSON 却不同：openai 的消息有 id，arguments 是字符串，所以 == "
+                "看到两个不同的叶子节点。",
+                "b": "默认目标格式在进来时就丢掉了 id，所以那个新生成的值根本到不了翻译后的消息。",
+                "c": "记录里没有 id 可供比较：模型从没写过 id，是适配器只为线上回复生成了它。保留它恰恰会让 == "
+                "失败。",
+            },
+            "hint": "看看两种目标格式不同的那两个叶子节点（第 1 节），再问问记录里有其中哪一个。",
+            "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回显等于记录；openai 的回显在 "
+            "id 和 arguments（一个字符串）两处不同。",
+        },
     )
 )
 
@@ -176,6 +213,14 @@ add(
         explanation="the default target makes two string messages (the text, then '[image omitted]'); the "
         "openai target keeps one message whose content is a list: a text part and an image_url part.",
         form="a dict {'chat_template': <count>, 'openai': <count>}",
+        zh={
+            "question": "一条 user 消息装着 [text, image]。每种目标格式各把它变成多少条聊天消息？",
+            "hint": "默认目标格式为 user 消息的每个内容块产生一条聊天消息。openai 目标格式则把 user "
+            "消息的各个内容块作为部分列表放在一起。",
+            "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）；openai "
+            "目标格式保留一条消息，它的 content 是一个列表：一个 text 部分和一个 image_url 部分。",
+            "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
+        },
     )
 )
 
@@ -196,6 +241,15 @@ add(
         explanation="three runs (text, reference, text), so three tool messages, all with tool_call_id "
         "'toolu_search', in the original order.",
         form="a whole number",
+        zh={
+            "question": "SEARCH 中的 tool_result 装着 [text, tool_reference, text]。openai 目标格式把它变成多少条 "
+            "tool 消息？",
+            "hint": "openai 目标格式把结果的各部分切成若干段：凡是相邻部分在 tool_reference "
+            "和其他类型之间切换的地方，就开始新的一段。",
+            "explanation": "三段（文本、引用、文本），所以是三条 tool 消息，tool_call_id 都是 'toolu_search'，"
+            "保持原来的顺序。",
+            "form": "一个整数",
+        },
     )
 )
 
@@ -234,6 +288,15 @@ add(
         explanation="the first part is text, so the plain branch runs: both texts are printed and the reference "
         "prints nothing. The model is told a tool was found but never sees its schema.",
         form=_SEES_FORM,
+        zh={
+            "question": "情形 A：一条 tool 消息装着未拆分的 [text, tool_reference, text]，由 GLM 风格的模板渲染。"
+            "工具结果所在的轮次显示了三者中的哪些？",
+            "hint": "模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？那个分支遇到引用时会输出什么"
+            "？",
+            "explanation": "第一个部分是文本，所以走普通分支：两段文本都输出，引用什么也不输出。"
+            "模型被告知找到了一个工具，却始终看不到它的 schema。",
+            "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
+        },
     )
 )
 
@@ -249,6 +312,14 @@ add(
         explanation="the reference branch expands the schema and prints nothing else, so both texts vanish, "
         "silently. Reordering swaps one loss for another.",
         form=_SEES_FORM,
+        zh={
+            "question": "情形 B：同样的部分，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
+            "消息里。现在这个轮次显示什么？",
+            "hint": "现在走的是引用分支。再读一遍上面的模板代码：这个分支输出什么，又跳过什么？",
+            "explanation": "引用分支展开 schema，其他什么都不输出，所以两段文本都悄无声息地消失了。"
+            "调换顺序只是用一种丢失换来另一种。",
+            "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
+        },
     )
 )
 
@@ -272,6 +343,14 @@ add(
         "second (a reference first) the schema branch, the third the plain branch again.",
         same=lambda answer, expected: isinstance(answer, (list, tuple)) and [str(a).strip().lower() for a in answer] == expected,
         form="a list such as ['text after', 'schema']",
+        zh={
+            "question": "情形 C：openai 目标格式做出的拆分（三条 tool 消息）。这个轮次显示什么，按什么顺序？（用 "
+            "'schema'、'text before'、'text after' 这几个名字，按出现的顺序组成列表。）",
+            "hint": "模板按每条 tool 消息自己的第一个部分来判断。把三条消息逐一过一遍。",
+            "explanation": "三者都显示，顺序与工具写出它们的顺序相同：第一条消息走普通分支，第二条（以引用开头）走 "
+            "schema 分支，第三条又走普通分支。",
+            "form": "一个列表，例如 ['text after', 'schema']",
+        },
     )
 )
 
@@ -313,6 +392,25 @@ add(
         "it is.",
         explanation="the same three parts are shown either way; the split adds two messages and two "
         "<tool_response> wrappers, so the tool turn is longer (more tokens) and nothing is gained for this template.",
+        zh={
+            "question": "ChatML 风格的模板无论引用在哪里都会展开它，所以它从来不需要拆分。拆分对它改变了什么？",
+            "choices": {
+                "a": "模型需要的都没变：同样三个部分，装进三层包装，tool 轮次更长。",
+                "b": "不拆分的话 ChatML 也会丢掉 schema，所以正是拆分让它能够正确渲染。",
+                "c": "ChatML 会把 schema 输出两次，引用两边的每段文本各对应一次。",
+                "d": "ChatML 拒绝回应同一次调用的多条 tool 消息，所以请求失败。",
+            },
+            "feedback": {
+                "b": "那是 GLM 的假设，不是 ChatML 的：这个模板在任何位置都会展开引用，"
+                "所以未拆分的消息已经显示了全部三个部分。",
+                "c": "每段变成一条消息，而引用只在其中一条里，所以 schema 只出现一次。",
+                "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。其他模型家族是否接受同一次调用的多条 "
+                "tool 消息，并非每一家都有定论：见设计说明。",
+            },
+            "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及它有多长。",
+            "explanation": "两种方式显示的都是同样的三个部分；拆分多出两条消息和两层 <tool_response> 包装，所以 "
+            "tool 轮次更长（token 更多），对这个模板没有任何好处。",
+        },
     )
 )
 
@@ -334,6 +432,14 @@ add(
         explanation="identical, character for character: the template prints no ids, and it pastes JSON text as "
         "it is while it serialises a dict with tojson, which gives the same characters here.",
         form="True or False",
+        zh={
+            "question": "两种目标格式为 README 示例给出不同的 JSON（id；arguments 是字典还是文本）。用 ChatML "
+            "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
+            "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，它又如何输出？",
+            "explanation": "逐字符相同：模板不输出 id；它把 JSON 文本原样贴上，而用 tojson 序列化字典，"
+            "在这里得到的字符完全一样。",
+            "form": "True 或 False",
+        },
     )
 )
 
@@ -367,5 +473,25 @@ add(
         hint="tojson turns any value into JSON text. What is the JSON text of a string?",
         explanation="the JSON text is quoted a second time, so the model reads a string where it was trained to "
         "see an object. Which target an engine uses has to match what its template expects.",
+        zh={
+            "question": "一个没有 `is string` 分支的模板总是写 `arguments | tojson`。对于 openai 目标格式的 "
+            "arguments，它会输出什么？",
+            "choices": {
+                "a": "和默认目标格式一样的 JSON 对象：对 JSON 文本做 tojson 不会改变什么。",
+                "b": "一个带引号的字符串：JSON 文本被再编码一次，引号和反斜杠都在里面。",
+                "c": "什么也不输出：tojson 拒绝字符串，模板抛出异常，这一轮无法渲染。",
+                "d": "只有键，因为在 Jinja 里遍历文本得到的是 JSON 对象的键。",
+            },
+            "feedback": {
+                "a": "tojson 序列化它拿到的任何值；拿到字符串时，它写出一个 JSON 字符串字面量，"
+                "所以对象被包在引号里，内部的引号也被转义。",
+                "c": "字符串是 tojson 的合法输入；什么都不会失败，这正是这个错误悄无声息的原因。",
+                "d": "Jinja 不会解析 JSON 文本；字符串仍然是字符串。（在文本上调用 `arguments | items` "
+                "的模板确实会失败：Qwen 的就是一例。）",
+            },
+            "hint": "tojson 把任何值变成 JSON 文本。一个字符串的 JSON 文本是什么？",
+            "explanation": "JSON 文本被再加了一层引号，于是模型读到的是一个字符串，而它训练时看到的是一个对象。"
+            "引擎用哪种目标格式，必须与它的模板期望的一致。",
+        },
     )
 )

@@ -56,6 +56,14 @@ add(
         "is tool_use whenever the reply holds calls, whatever ended the sampling.",
         same=_same_reply,
         form="a dict {'order': ['<type>', ...], 'stop_reason': '<reason>'}",
+        zh={
+            "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块。"
+            "这些内容块的类型按什么顺序出来？stop_reason 是什么？",
+            "hint": "引擎说的是 'stop'，但这个回复要求客户端去做一件事。哪个停止原因告诉客户端它有工具要运行？",
+            "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此；只要回复里有调用，"
+            "停止原因就是 tool_use，不管采样是因为什么结束的。",
+            "form": "一个字典 {'order': ['<类型>', ...], 'stop_reason': '<原因>'}",
+        },
     )
 )
 
@@ -77,6 +85,16 @@ add(
         explanation="1 message_start, then 3 events per block (content_block_start, one content_block_delta, "
         "content_block_stop), then message_delta (with the stop reason) and message_stop: 1 + 9 + 2 = 12.",
         form="a whole number",
+        zh={
+            "question": "同一个回复以事件流的形式发出（sse_events）：它的三个内容块从 message_start 到 message_stop "
+            "一共有多少个事件？",
+            "hint": "每个内容块都由它自己的事件打开、填充、关闭。先数每个内容块的事件，"
+            "再加上打开和关闭整条消息的事件（停止原因需要单独一个事件）。",
+            "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、一个 "
+            "content_block_delta、content_block_stop），再加上 message_delta（带停止原因）和 message_stop：1 + 9 + "
+            "2 = 12。",
+            "form": "一个整数",
+        },
     )
 )
 
@@ -123,6 +141,25 @@ add(
         "of a tool_result.",
         explanation="the default target drops the id on the call and on the result, so the echoed turn comes "
         "out == manager_message, which is how the trajectory store finds its own turn again.",
+        zh={
+            "question": "CLI 把回复作为对话历史发回来，调用上和回应它的结果上都带着 id toolu_0。"
+            "默认目标格式翻译下一个请求时，toolu_0 会怎样？",
+            "choices": {
+                "a": "它留在调用和 tool 消息上，让模板可以把两者配对。",
+                "b": "它被换成一个新 id，因为生成的 id 只对一次响应有效。",
+                "c": "两处都丢掉，回显的轮次于是等于记录的 manager_message。",
+                "d": "它被移进 tool 消息的文本里，让模型仍能看出是哪一次调用。",
+            },
+            "feedback": {
+                "a": "那是 openai 目标格式。默认目标格式完全不保留 id：它要对上的记录里没有 id（模型从没写过）。",
+                "b": "翻译从不编造 id；只有线上方向（to_anthropic）会生成 id，而且只在没有 id 的时候。",
+                "d": "tool 消息只携带结果的文本；工具写的内容之外，什么也不会加进去。",
+            },
+            "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
+            "的哪些内容。",
+            "explanation": "默认目标格式丢掉调用上和结果上的 id，所以回显的轮次与 manager_message 用 == "
+            "比较结果相等，轨迹存储正是这样重新找到自己的那一轮的。",
+        },
     )
 )
 
@@ -169,6 +206,15 @@ add(
         "now claims to answer the a.md call. Nothing fails: the request is well formed and says something the "
         "client never said.",
         form="a file name",
+        zh={
+            "question": "客户端先回应了第二次调用（b.md）。经过默认目标格式的往返（to_anthropic(translate(two_calls)"
+            "[0])）之后，结果 'B 的内容' 声称回应的是哪个文件？",
+            "hint": "没有 id 时，to_anthropic 会生成新的 id，并按位置把 tool 消息与它们前面那条 assistant "
+            "消息中的调用配对：第一个结果对第一次调用。",
+            "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md，于是 b.md 的内容现在声称回应的是 "
+            "a.md 的调用。没有任何东西失败：请求格式完好，说的却是客户端从没说过的话。",
+            "form": "一个文件名",
+        },
     )
 )
 
@@ -206,6 +252,25 @@ add(
         "better answer when a caller is there to fix the request?",
         explanation="to_anthropic raises RequestError at messages[i].content[j]: dropping the audio would "
         "produce a request that looks fine and means something else.",
+        zh={
+            "question": "一条聊天消息装着文本和一个 input_audio 部分。Messages API 不接受音频。to_anthropic "
+            "应该怎么做？",
+            "choices": {
+                "a": "发送文本，去掉音频：消息的其余部分仍然很值得回答。",
+                "b": "用一段占位文本替换音频，就像默认目标格式处理图片那样。",
+                "c": "报错拒绝，错误定位到那个部分：少了它，请求的意思就变了。",
+                "d": "把音频作为 document 块发送，这是 API 提供的最接近的类型。",
+            },
+            "feedback": {
+                "a": "那样模型就会去概括一段它从没听过的录音，而且任何地方都不会说明原因。",
+                "b": "占位符适合必须保住轮次形状的模板；这里调用方还能修正请求，所以告诉他们才是诚实的做法。",
+                "d": "document 块承载的是 PDF 和文本；用它发送音频字节，要么被 API 拒绝，要么被误读。",
+            },
+            "hint": "和第 08 章的两种目标格式比较一下：哪类系统会拒绝？当有调用方可以修正请求时，"
+            "为什么拒绝是更好的答案？",
+            "explanation": "to_anthropic 在 messages[i].content[j] 处抛出 RequestError：丢掉音频会产生一个看似正常、"
+            "意思却不同的请求。",
+        },
     )
 )
 
@@ -261,6 +326,26 @@ add(
         "signature.",
         explanation="with saved blocks the turn goes back exactly as Anthropic wrote it: same blocks, same "
         "order, same signature. Without them only text and tool calls can be rebuilt.",
+        zh={
+            "question": "response_to_message 把一个带签名的 Anthropic 轮次保存为一条聊天消息（文本在 content 里，"
+            "thinking 在 reasoning_content 里，内容块保存在 'blocks' 下）。用 to_anthropic 发回去时，"
+            "发出的是这个轮次的哪个版本？",
+            "choices": {
+                "a": "保存下来的内容块，一字不差：thinking、它的签名、文本和调用。",
+                "b": "由 content 和 tool_calls 重建：text 和 tool_use，不含 thinking。",
+                "c": "重建的版本，thinking 文本取自 reasoning_content，配一个新签名。",
+                "d": "只有 thinking：API 只需要带签名的推理内容就能继续这一轮。",
+            },
+            "feedback": {
+                "b": "消息里没有保存内容块时才会这样。这里有，所以以它们为准。",
+                "c": "除了 Anthropic 的服务器，谁也无法生成签名；伪造的签名会被拒绝。"
+                "保存下来的签名是唯一能通过验证的。",
+                "d": "文本和工具调用也是这一轮的一部分；后面的工具结果必须回应的正是那个 tool_use。",
+            },
+            "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要它的签名。",
+            "explanation": "有保存的内容块时，这一轮会完全按 Anthropic 写出的样子发回去：同样的内容块、同样的顺序、"
+            "同样的签名。没有它们时，只能重建文本和工具调用。",
+        },
     )
 )
 
@@ -293,5 +378,14 @@ add(
         "Anthropic) and document (the PDF, with its file name as title).",
         same=lambda answer, expected: isinstance(answer, (list, tuple)) and [str(a).strip().lower() for a in answer] == expected,
         form="a list of block types, e.g. ['text', ...]",
+        zh={
+            "question": "to_anthropic 收到一条聊天格式的 user 消息，内容为 [text, image_url（data: URL）, "
+            "image_url（https URL）, file（一个 PDF）]。按顺序会产生哪些 Anthropic 内容块类型？",
+            "hint": "两个 image_url 部分都是图片，无论它们带的是哪种 URL：一个变成 base64 来源，另一个变成 url "
+            "来源。API 把承载 PDF 的内容块叫什么？",
+            "explanation": "text、image（base64 来源，从 data: URL 中拆出）、image（url 来源，由 Anthropic 获取）和 "
+            "document（那个 PDF，文件名作为标题）。",
+            "form": "内容块类型的列表，例如 ['text', ...]",
+        },
     )
 )

@@ -52,6 +52,25 @@ add(
         hint="Read the roles column of the table: where does the first user message after the call sit?",
         explanation="Slime, SGLang and our targets give user → tool → user (wire order); vLLM 0.33.0 and "
         "LiteLLM 1.110.2 give tool → user, with both notes joined after the result.",
+        zh={
+            "question": "用例 09 以一个 user 轮次结束：[text 'note before', tool_result, text 'note after']。"
+            "哪些系统按发送时的顺序保留这三个部分？",
+            "choices": {
+                "a": "全部六行：消息中内容块的顺序，是每个系统都必须保留的东西。",
+                "b": "只有 vLLM 和 LiteLLM：其他系统都会移动备注，好让调用和它的结果保持相邻。",
+                "c": "Slime、SGLang 和我们的两种目标格式；vLLM、LiteLLM 把 tool 消息提前。",
+                "d": "一个也没有：每个系统都把两条备注连起来，放在 tool 消息之后。",
+            },
+            "feedback": {
+                "a": "四个真实系统中有两个是有意重排的：它们先输出每条 tool 消息，再把用户的文本放在后面，合成一条 "
+                "user 消息。",
+                "b": "正好相反：让调用和结果保持相邻的是 vLLM 和 LiteLLM，它们的做法是移动备注，而不是保留它的位置。",
+                "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注：user、tool、user。",
+            },
+            "hint": "读一读表格的 roles 列：调用之后的第一条 user 消息在哪里？",
+            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（线上顺序）；vLLM 0.33.0 和 "
+            "LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
+        },
     )
 )
 
@@ -76,6 +95,15 @@ add(
         "two sentences run into one word at the very start of the prompt.",
         same=lambda answer, expected: isinstance(answer, str) and answer == expected,
         form="a Python string such as ' ' or '\\n'",
+        zh={
+            "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
+            "在两者之间放了什么字符串？（写成 Python 字符串。）",
+            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看 '02 system' 列中 vLLM 的单元格："
+            "两段文本之间有什么吗？",
+            "explanation": "什么也没有：vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，于是在 "
+            "prompt 的最开头，两句话连成了一个词。",
+            "form": "一个 Python 字符串，例如 ' ' 或 '\\n'",
+        },
     )
 )
 
@@ -112,6 +140,26 @@ add(
         "builds a request for another provider instead of a prompt?",
         explanation="only LiteLLM keeps it, in thinking_blocks; Slime, SGLang and vLLM drop it, as both our "
         "targets do. A local model neither checks nor makes signatures.",
+        zh={
+            "question": "用例 06 重放一个 assistant 轮次，它的 thinking 块带着签名。"
+            "哪个系统在它构造的请求对象里保留了签名？",
+            "choices": {
+                "a": "一个也没有：本地引擎用不着签名，所以四个系统全都把它丢掉。",
+                "b": "仅 LiteLLM：放在 reasoning_content 旁的 thinking_blocks 里。",
+                "c": "SGLang 和 vLLM，因为推理服务端点必须能在之后原样重放这个签名。",
+                "d": "Slime，因为轨迹存储必须保留它记录的轮次的每个字段。",
+            },
+            "feedback": {
+                "a": "确实有一个保留了它：输出是发往另一个提供方的请求、而不是本地模型的 prompt 的那一个。",
+                "c": "两个推理服务引擎都把它和内容块的其他元数据一起丢掉；只有推理文本进入它们的消息。",
+                "d": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
+                "和我们的默认目标格式一样（我们的丢失报告也这样说明）。",
+            },
+            "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
+            "四者中哪一个构造的是发往另一个提供方的请求，而不是 prompt？",
+            "explanation": "只有 LiteLLM 保留它，放在 thinking_blocks 里；Slime、SGLang 和 vLLM 丢掉它，"
+            "我们的两种目标格式也是。本地模型既不检查签名，也不生成签名。",
+        },
     )
 )
 
@@ -133,6 +181,15 @@ add(
         explanation="none does: the chat shape has no error flag for a tool result, so the model learns that "
         "the tool failed only if the tool's own text says so.",
         form="True or False",
+        zh={
+            "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有哪一行把 "
+            "is_error 带进了输出吗？（True 或 False）",
+            "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 形状中 tool 消息有哪些键：role、tool_call_id、"
+            "content。",
+            "explanation": "一行也没有：聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
+            "模型才会知道工具失败了。",
+            "form": "True 或 False",
+        },
     )
 )
 
@@ -169,6 +226,27 @@ add(
         "rollout going whatever arrives?",
         explanation="Slime, LiteLLM and our default target accept all five; SGLang refuses all five, vLLM and "
         "our openai target some. Between the two lies the real risk: input accepted and changed without a word.",
+        zh={
+            "question": "有五个录制的请求带着聊天模板无法原样接收的内容（一个 PDF、redacted thinking、"
+            "服务端工具的历史、一个没有工具能满足的 tool choice、一个没有 input_schema 的工具）。"
+            "哪些行接受全部五个？",
+            "choices": {
+                "a": "一个也没有：模板无法渲染的请求，每个系统都必须拒绝。",
+                "b": "SGLang 和 vLLM，因为推理服务引擎必须回应发给它的每个请求。",
+                "c": "除了我们的 openai 目标格式之外的每一行，它比所模仿的系统更严格。",
+                "d": "Slime、LiteLLM 和我们的默认目标格式；服务端点拒绝部分或全部。",
+            },
+            "feedback": {
+                "a": "rollout 适配器不能拒绝：它必须让轨迹继续下去，所以它接受请求，"
+                "并改动它承载不了的内容（我们的默认目标格式会报告每一处改动）。",
+                "b": "能够返回 400 的正是推理服务端点，它们也确实这样做了：SGLang 五个全部拒绝。",
+                "c": "我们的 openai 目标格式在 SGLang 拒绝的地方拒绝，用例 16 除外（一处有记录的偏差）；vLLM "
+                "也拒绝了好几个。",
+            },
+            "hint": "哪类系统的客户端可以在收到 400 之后修正请求？哪类系统无论收到什么，都必须让 rollout 继续下去？",
+            "explanation": "Slime、LiteLLM 和我们的默认目标格式接受全部五个；SGLang 全部拒绝，vLLM 和我们的 openai "
+            "目标格式拒绝一部分。真正的风险在两者之间：输入被接受了，却被不声不响地改动。",
+        },
     )
 )
 
@@ -191,6 +269,14 @@ add(
         "image, one for a document, content '' beside tool calls, no strict: false on tools, and accepting a "
         "tool choice that only sampling can check.",
         form="a whole number",
+        zh={
+            "question": f"有意偏差表（tutorial.peers.deviations.DEVIATIONS）共有 {len(dv.DEVIATIONS)} 项，每个用例、"
+            "真实系统和位置各一项。它们背后有多少条不同的规则（原因）？",
+            "hint": "很多项只是在另一个录制用例里重复同一个差异。按它们的“有何不同”文本（即 kind）给各项分组。",
+            "explanation": "只有几条规则，每条在涉及它的每个录制用例里重复出现：图片的占位符、文档的占位符、"
+            "工具调用旁边的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
+            "form": "一个整数",
+        },
     )
 )
 
@@ -212,6 +298,14 @@ add(
         explanation="three: SGLang cuts the result into runs (text, reference, text), one tool message per run, "
         "all with the same tool_call_id, as our openai target does.",
         form="a whole number",
+        zh={
+            "question": "用例 11：一次工具搜索回应 [text, tool_reference 'Bash', text]。SGLang 0.5.23 会把这一个 "
+            "tool_result 变成多少条 tool 消息？",
+            "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的形状，而 openai 目标格式在这里模仿的正是 SGLang。",
+            "explanation": "三条：SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，tool_call_id "
+            "全都相同，和我们的 openai 目标格式一样。",
+            "form": "一个整数",
+        },
     )
 )
 
@@ -248,6 +342,27 @@ add(
         explanation="SGLang (setting inline_system='merge'), vLLM and our openai target merge it into the "
         "leading system message, so the prompt's first tokens change whenever a reminder arrives; Slime, "
         "LiteLLM and our default target keep it in place inside a user turn.",
+        zh={
+            "question": "用例 14：两个 user 轮次之间夹着 {'role': 'system', 'content': 'skills reminder'}，这是 "
+            "Claude Code 发送提醒的方式。每个系统把它放在哪里？",
+            "choices": {
+                "a": "每个系统都把它留在发送时的位置，作为两个 user 轮次之间的 system 消息。",
+                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词；其余保留其位置。",
+                "c": "每个系统都把它移进第一条 system 消息，因为多数模板只接受一个 system 轮次。",
+                "d": "每个系统都丢掉它：列表内部的 system 消息根本不属于 Messages API。",
+            },
+            "feedback": {
+                "a": "没有哪一行在中间保留 system 角色：有的把它并入开头的系统提示词，其余的把它折进原位置上的一个 "
+                "user 轮次（Slime 和我们的 preprocess 用 <system-reminder> 把它包起来）。",
+                "c": "Slime、LiteLLM 和我们的默认目标格式保留它的位置，放在一个 user 轮次里；"
+                "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会合并它。",
+                "d": "没有谁丢掉它；分歧在于把它放在哪里，而对合并它的那些系统来说，这会改变 prompt 开头的 token。",
+            },
+            "hint": "看 roles 列：哪些行少了一条 user 消息？它们的第一条消息里装着什么？",
+            "explanation": "SGLang（设置 inline_system='merge'）、vLLM 和我们的 openai 目标格式把它并入开头的 "
+            "system 消息，于是每来一条提醒，prompt 开头的 token 就会改变；Slime、LiteLLM "
+            "和我们的默认目标格式把它留在原位，放在一个 user 轮次里。",
+        },
     )
 )
 
@@ -282,6 +397,25 @@ add(
         explanation="Slime and our default target turn it into a function with an empty schema; the local model "
         "may call it, but nothing local can run it, and the call goes back to a client that expects the server "
         "to have searched.",
+        zh={
+            "question": "用例 13 声明了 Anthropic 的服务端工具 web_search_20250305（它在 Anthropic 的服务器上运行）"
+            "。哪些行把 web_search 作为普通函数工具提供给本地模型？",
+            "choices": {
+                "a": "Slime 和我们的默认目标格式：schema 为空的函数，本地没有谁运行它。",
+                "b": "SGLang 和 vLLM，它们认得服务端工具的名字，并把它们当作函数转发出去。",
+                "c": "只有 LiteLLM，它把每个不认识的工具类型都变成普通函数工具。",
+                "d": "一个也没有：只有 Anthropic 服务器能运行的工具，每个系统都会去掉。",
+            },
+            "feedback": {
+                "b": "两个推理服务引擎都直接拒绝这个请求（它的历史里有服务端工具的内容块），所以它们什么也没提供。",
+                "c": "LiteLLM 把网页搜索工具映射为它自己的 web_search_options，不放进 tools。",
+                "d": "有两行确实提供了它：就是那两个什么都接受、并把每个工具的名字复制进一个函数的实现（我们默认目标"
+                "格式的丢失报告也说明了这一点）。",
+            },
+            "hint": "看 '13 tools' 列：哪些行显示 [\"web_search\"]？",
+            "explanation": "Slime 和我们的默认目标格式把它变成一个 schema 为空的函数；本地模型可以调用它，"
+            "但本地没有任何东西能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
+        },
     )
 )
 
@@ -316,6 +450,26 @@ add(
         hint="Look at the 'r4 stop_reason' column.",
         explanation="only vLLM 0.33.0 and our build_reply answer stop_sequence (with the matched string); the "
         "others say end_turn, so a client cannot tell a cut from a finished thought.",
+        zh={
+            "question": "回复 r4 结束的原因是模型生成了停止字符串 'STOP'。哪些行告诉客户端 stop_reason: "
+            "'stop_sequence'？",
+            "choices": {
+                "a": "全部：匹配到停止字符串，正是 stop_sequence 要报告的情况。",
+                "b": "一个也没有：引擎对两者都报告 'stop'，所以每个系统都回答 end_turn。",
+                "c": "vLLM 和我们的 build_reply；Slime、SGLang 和 LiteLLM 回答 end_turn。",
+                "d": "Slime 和 SGLang，它们读取 matched_stop；vLLM 和 LiteLLM 回答 end_turn。",
+            },
+            "feedback": {
+                "a": "四个真实系统中有三个从不输出它：不管匹配到了什么，它们都把引擎的 'stop' 映射为 end_turn。",
+                "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop）；"
+                "有一个真实系统和我们的回程用到了它。",
+                "d": "Slime 和 SGLang 在这里都回答 end_turn；像这样读取引擎报告的 matched_stop 的，是 "
+                "vLLM（以及我们的 build_reply）。",
+            },
+            "hint": "看 'r4 stop_reason' 列。",
+            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串）；"
+            "其他的都说 end_turn，于是客户端无法分辨回答是被截断了，还是已经说完了。",
+        },
     )
 )
 
@@ -348,5 +502,22 @@ add(
         hint="Look at the '19 empty text' column; '(absent)' means the key is missing, which is not \"\".",
         explanation="Slime, SGLang, LiteLLM and both our targets write \"\"; vLLM 0.33.0 writes a message with "
         "no content key. An absent key can make a template raise where \"\" renders as nothing.",
+        zh={
+            "question": "用例 19 重放一个由单个空文本块组成的 assistant 轮次。每一行为这条消息的 content 写了什么？",
+            "choices": {
+                "a": "每一行都是 \"\"：空文本块就是空字符串。",
+                "b": "每一行都是 None（null），因为这一轮根本没有文本。",
+                "c": "五行是 \"\"；vLLM 完全省略了 content 键。",
+                "d": "每一行都丢掉整条消息，因为它什么也没装。",
+            },
+            "feedback": {
+                "a": "有一行不同：它丢掉空文本块，然后完全不写 content 键。",
+                "b": "在这个用例里没有哪一行写 null；在某些模板里，null 会被渲染成单词 None。",
+                "d": "丢掉这一轮会破坏角色的交替；每一行都保留了这条 assistant 消息。",
+            },
+            "hint": "看 '19 empty text' 列；'(absent)' 表示键不存在，这和 \"\" 不一样。",
+            "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"；vLLM 0.33.0 写出的消息没有 content "
+            "键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
+        },
     )
 )
