@@ -83,7 +83,9 @@ MESSAGES = {
         "differs": "not yet: your answer differs at {place}. {hint}",
         "wrong": "not yet. {hint}",
         "hidden": "set show=True in this cell to see the answer",
-        "answer": "answer",
+        "answer": "answer: ",
+        "length": "its length ({count} items; count again)",
+        "top": "the top",
     },
     "zh": {
         "unanswered": "尚未作答：把 ... 换成你的答案{form}",
@@ -93,7 +95,9 @@ MESSAGES = {
         "differs": "还不对：你的答案在 {place} 处不同。{hint}",
         "wrong": "还不对。{hint}",
         "hidden": "把本单元格中的 show 改为 True 即可查看答案",
-        "answer": "答案",
+        "answer": "答案：",
+        "length": "长度（{count} 项，请再数一遍）",
+        "top": "最外层",
     },
 }
 
@@ -188,7 +192,7 @@ def reveal(key: str, show: bool = False) -> str:
     if exercise.choices:
         expected = f"({expected}) {exercise.text('choices')[expected]}"
     shown = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False, indent=1)
-    return Shown(f"{text['answer']}: {shown}\n\n{exercise.text('explanation')}")
+    return Shown(f"{text['answer']}{shown}\n\n{exercise.text('explanation')}")
 
 
 def first_difference(answer: Any, expected: Any) -> str:
@@ -196,14 +200,13 @@ def first_difference(answer: Any, expected: Any) -> str:
     expected there; "" when the answer is not the same kind of value at all."""
     if type(answer) is not type(expected) or not isinstance(expected, (dict, list)):
         return ""
+    text = MESSAGES[_lang()]
     if isinstance(expected, list) and len(answer) != len(expected):
-        return f"its length ({len(answer)} items; count again)"
+        return text["length"].format(count=len(answer))
     found = differences(answer, expected)
-    return _path(found[0][0]) if found else ""
-
-
-def _path(location: tuple) -> str:
-    return "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location) or "the top"
+    if not found:
+        return ""
+    return "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in found[0][0]) or text["top"]
 
 
 def _normal(value: Any) -> Any:
