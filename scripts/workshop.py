@@ -105,8 +105,13 @@ def write_copy(target: Path, force: bool = False, trust: bool = False, source: P
         notebook = json.loads(path.read_text(encoding="utf-8"))
         destination.write_text(json.dumps(for_class(notebook), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         written.append(destination)
-    if CHEAT_SHEET.is_file():
+    if CHEAT_SHEET.is_file():  # where chapter 12 links it (../docs/), and at the top for the instructor
+        (target / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(CHEAT_SHEET, target / "docs" / "cheat_sheet.html")
         shutil.copyfile(CHEAT_SHEET, target / "cheat_sheet.html")
+    glossary = source / "zh" / "glossary.md"
+    if glossary.is_file() and (target / "notebooks" / "zh").is_dir():  # every Chinese chapter links it
+        shutil.copyfile(glossary, target / "notebooks" / "zh" / "glossary.md")
     (target / "README.md").write_text(LEARNER_README, encoding="utf-8")
     if trust:
         _sign(written)

@@ -52,6 +52,8 @@ def test_the_copy_holds_every_chapter_the_cheat_sheet_and_a_readme(copy):
     written = sorted(p.relative_to(copy / "notebooks") for p in (copy / "notebooks").rglob("*.ipynb"))
     assert written == sorted(p.relative_to(ROOT / "notebooks") for p in CHAPTERS)
     assert (copy / "cheat_sheet.html").read_bytes() == (ROOT / "docs" / "cheat_sheet.html").read_bytes()
+    assert (copy / "docs" / "cheat_sheet.html").read_bytes() == (ROOT / "docs" / "cheat_sheet.html").read_bytes()
+    assert (copy / "notebooks" / "zh" / "glossary.md").is_file(), "the Chinese chapters link the glossary"
     assert "00_index.ipynb" in (copy / "README.md").read_text(encoding="utf-8")
 
 
