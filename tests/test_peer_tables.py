@@ -175,7 +175,10 @@ def test_stream_and_signature_views():
 
 
 def test_without_the_way_back_only_peers_are_shown(monkeypatch):
+    from tutorial.peers import outcomes
+
     monkeypatch.setattr(pt, "_way_back", lambda: None)
+    monkeypatch.setattr(outcomes, "_way_back", lambda: None)
     table = pt.reply_table([("blocks", "r1_text_only", pt.block_types())], DATA)
     assert table.keys == pt.PEER_ROWS
     assert any("not available" in note for note in table.notes)
