@@ -2,7 +2,8 @@
 
 `requests()` draws bodies the default target takes; `requests(openai=True)` only what
 the "openai" target carries (no documents, redacted thinking, server-tool or unknown
-blocks; every custom tool has an input_schema).
+blocks; every custom tool has an input_schema). Tool inputs nest deeper than
+pydantic-core's shallow check (contract.py), so both ways of checking a free value run.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ texts = st.text(ALPHABET, max_size=12)
 names = st.from_regex(r"[a-z_]{1,8}", fullmatch=True)
 ids = st.from_regex(r"toolu_[0-9a-f]{6}", fullmatch=True)
 cache = st.sampled_from([{}, {"cache_control": {"type": "ephemeral"}}])
-json_leaves = st.one_of(texts, st.integers(-5, 5), st.booleans(), st.none())
-arguments = st.dictionaries(names, st.one_of(json_leaves, st.lists(json_leaves, max_size=2)), max_size=3)
+json_leaves = st.one_of(texts, st.integers(-5, 5), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none())
+json_values = st.recursive(json_leaves, lambda inner: st.lists(inner, max_size=2) | st.dictionaries(names, inner, max_size=2), max_leaves=10)
+arguments = st.dictionaries(names, st.one_of(json_leaves, st.lists(json_leaves, max_size=2), json_values), max_size=3)
 
 
 def text_block():
@@ -26,7 +28,8 @@ def text_block():
 def image_block():
     base64 = st.builds(lambda d: {"type": "base64", "media_type": "image/png", "data": d}, st.from_regex(r"[A-Za-z0-9+/]{4,12}", fullmatch=True))
     url = st.builds(lambda p: {"type": "url", "url": f"https://example.com/{p}.png"}, names)
-    return st.builds(lambda source: {"type": "image", "source": source}, st.one_of(base64, url))
+    file = st.builds(lambda f: {"type": "file", "file_id": f"file_{f}"}, names)  # the Files API
+    return st.builds(lambda source: {"type": "image", "source": source}, st.one_of(base64, url, file))
 
 
 def tool_reference():
@@ -83,7 +86,15 @@ def tools(openai: bool):
         st.sampled_from([{"input_schema": {"type": "object", "properties": {"p": {"type": "string"}}}}] + ([] if openai else [{}])),
     )
     server = st.builds(lambda n: {"type": "web_search_20250305", "name": n, "max_uses": 2}, names)
-    return st.lists(st.one_of(custom, server), max_size=3)
+    client = st.sampled_from([
+        {"type": "bash_20250124", "name": "bash"},
+        {"type": "text_editor_20250728", "name": "str_replace_based_edit_tool", "max_characters": 10000},
+        {"type": "computer_20250124", "name": "computer", "display_width_px": 1024, "display_height_px": 768},
+        {"type": "memory_20250818", "name": "memory"},
+        {"type": "bash_20991231", "name": "bash"},  # a version the package does not know
+    ])  # fmt: skip
+    toolset = st.just({"type": "mcp_toolset", "mcp_server_name": "example-mcp"})
+    return st.lists(st.one_of(custom, server, client, toolset), max_size=3)
 
 
 @st.composite

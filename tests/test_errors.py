@@ -56,7 +56,7 @@ BAD_INPUT = [
     ("tool_result without tool_use_id", deleter(("messages", 2, "content", 0, "tool_use_id")), ("messages", 2, "content", 0, "tool_use_id"), "messages[2].content[0].tool_use_id: is required"),
     ("tool_result id not a string", setter(("messages", 2, "content", 0, "tool_use_id"), 7), ("messages", 2, "content", 0, "tool_use_id"), "messages[2].content[0].tool_use_id: must be a string"),
     ("image without source", setter(("messages", 0, "content", 0), {"type": "image"}), ("messages", 0, "content", 0, "source"), "messages[0].content[0].source: is required"),
-    ("image with an unusable source", setter(("messages", 0, "content", 0), {"type": "image", "source": {"type": "file", "file_id": "f"}}), ("messages", 0, "content", 0, "source"), "messages[0].content[0].source: must be an object with type 'base64'"),
+    ("image with an unusable source", setter(("messages", 0, "content", 0), {"type": "image", "source": {"type": "s3", "key": "f"}}), ("messages", 0, "content", 0, "source"), "messages[0].content[0].source: must be an object with type 'base64'"),
     ("image source without data", setter(("messages", 0, "content", 0), {"type": "image", "source": {"type": "base64", "media_type": "image/png"}}), ("messages", 0, "content", 0, "source", "data"), "messages[0].content[0].source.data: is required"),
     ("system not string or list", setter(("system",), {"text": "x"}), ("system",), "system: must be a string or a list of text blocks"),
     ("system with a non-text block", setter(("system", 0), {"type": "image", "source": {}}), ("system", 0, "type"), "system[0].type: must be 'text'"),

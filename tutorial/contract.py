@@ -5,6 +5,12 @@ works on the plain dicts the caller passed in, so the validated copy is thrown a
 (TypedDicts rather than BaseModels: validating into dicts is several times cheaper than
 building model objects, and the helpers want plain JSON values anyway.)
 
+Where the contract leaves a value free (a tool call's `input`, a tool's `input_schema`,
+the fields it does not name), the value must still be plain JSON within the limits of
+`limits.py` (at most 54 levels deep, no cycle, integers of at most 4300 digits, finite
+numbers). That is checked here too, in the same pass, before anything recursive sees
+the body: nothing after the contract can then run out of stack on a request.
+
 A failed check becomes one `RequestError`: the first problem in body order, located
 like `messages[2].content[0].tool_use_id`.
 """
@@ -12,41 +18,130 @@ like `messages[2].content[0].tool_use_id`.
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import AfterValidator, Discriminator, Field, Tag, TypeAdapter, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, core_schema
 from typing_extensions import NotRequired, TypedDict
 
+from . import limits
 from .errors import Location, RequestError
+
+# ---------------------------------------------------------------------------
+# Free values: what the contract does not spell out is plain JSON within the limits.
+#
+# Most such values are small and shallow (`{"path": "README.md"}`): pydantic-core checks
+# those itself, without calling Python. Anything deeper goes to `limits.check_json`, which
+# also says where a problem is. (A Python call for every tool input cost a sixth of the
+# whole translation.)
+
+
+def _free(value: Any) -> Any:
+    try:
+        limits.check_json(value)
+    except RequestError as error:  # carried out of pydantic with its place inside the value
+        raise PydanticCustomError("free_value", "{problem}", {"problem": error.problem, "inside": error.location}) from None
+    return value
+
+
+def _shallow_json(levels: int) -> core_schema.CoreSchema:
+    """JSON at most `levels` deep, checked in Rust: a union chosen by the value's Python
+    type (`type` is the discriminator, called in C), so no member is tried in vain. Each
+    level holds the one below twice, so this stays small."""
+    bound = 10**limits.MAX_INT_DIGITS
+    choices: dict[Any, core_schema.CoreSchema] = {
+        str: core_schema.str_schema(strict=True),
+        bool: core_schema.bool_schema(strict=True),
+        int: core_schema.int_schema(strict=True, gt=-bound, lt=bound),
+        float: core_schema.float_schema(strict=True, allow_inf_nan=False),
+        type(None): core_schema.none_schema(),
+    }
+    if levels > 0:
+        inner = _shallow_json(levels - 1)
+        choices[list] = core_schema.list_schema(inner, strict=True)
+        choices[dict] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True)
+    return core_schema.tagged_union_schema(choices, discriminator=type)
+
+
+class _FreeValue:
+    """A free value of any JSON type: pydantic-core first, `_free` when that is not enough."""
+
+    levels = 4
+    python_type: Any = Any
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, handler: Any) -> core_schema.CoreSchema:
+        fast = core_schema.custom_error_schema(cls._fast(), "free_fast", custom_error_message="not shallow JSON")  # a detour only
+        slow = core_schema.no_info_after_validator_function(_free, handler.generate_schema(cls.python_type))
+        return core_schema.union_schema([fast, slow], mode="left_to_right")
+
+    @classmethod
+    def _fast(cls) -> core_schema.CoreSchema:
+        return _shallow_json(cls.levels)
+
+
+class _FreeObject(_FreeValue):
+    """A free value that must be a JSON object: a tool's input, an input_schema."""
+
+    python_type = dict[str, Any]
+
+    @classmethod
+    def _fast(cls) -> core_schema.CoreSchema:
+        return core_schema.dict_schema(core_schema.str_schema(strict=True), _shallow_json(cls.levels - 1), strict=True)
+
+
+Free = Annotated[Any, _FreeValue]  # a field the contract does not name, too
+FreeObject = Annotated[dict[str, Any], _FreeObject]
 
 # ---------------------------------------------------------------------------
 # Content blocks. Unknown block types are allowed (the protocol keeps adding them):
 # they only need a string `type`.
+#
+# Fields the contract does not name are free values (`extra_items=Free`) on the body, the
+# tools, sources, search results and blocks of unknown types: the translation reads or
+# passes them on. On messages and the frequent blocks (text, thinking, tool_use,
+# tool_result) it does neither, and checking them here would cost about a quarter of
+# the validation; `check_unnamed_fields` checks them for `trace`, whose loss report
+# hands them on.
 
 
-class Base64Source(TypedDict):
+class Base64Source(TypedDict, extra_items=Free):
     type: Literal["base64"]
     media_type: str
     data: str
 
 
-class UrlSource(TypedDict):
+class UrlSource(TypedDict, extra_items=Free):
     type: Literal["url"]
     url: str
 
 
+class FileSource(TypedDict, extra_items=Free):
+    """A file uploaded through Anthropic's Files API: only Anthropic can read it."""
+
+    type: Literal["file"]
+    file_id: str
+
+
+_SOURCES = {"base64": "base64 source", "url": "url source", "file": "file source"}
+
+
 def _source_kind(value: Any) -> Optional[str]:
     kind = value.get("type") if isinstance(value, dict) else None
-    return f"{kind} source" if kind in ("base64", "url") else None
+    return _SOURCES.get(kind) if isinstance(kind, str) else None
 
 
 ImageSource = Annotated[
-    Union[Annotated[Base64Source, Tag("base64 source")], Annotated[UrlSource, Tag("url source")]],
+    Union[
+        Annotated[Base64Source, Tag("base64 source")],
+        Annotated[UrlSource, Tag("url source")],
+        Annotated[FileSource, Tag("file source")],
+    ],
     Discriminator(
         _source_kind,
         custom_error_type="bad_source",
-        custom_error_message="must be an object with type 'base64' (media_type, data) or 'url' (url)",
+        custom_error_message="must be an object with type 'base64' (media_type, data), 'url' (url) or 'file' (file_id)",
     ),
 ]
 
@@ -56,7 +151,7 @@ class TextBlock(TypedDict):
     text: str
 
 
-class ImageBlock(TypedDict):
+class ImageBlock(TypedDict, extra_items=Free):
     type: Literal["image"]
     source: "ImageSource"
 
@@ -71,7 +166,7 @@ class ToolUseBlock(TypedDict):
     type: Literal["tool_use"]
     id: str
     name: str
-    input: dict[str, Any]
+    input: FreeObject
 
 
 def _only_unknown(kind: str) -> str:
@@ -82,10 +177,23 @@ def _only_unknown(kind: str) -> str:
     return kind
 
 
-class OtherBlock(TypedDict):
+class OtherBlock(TypedDict, extra_items=Free):
     """Any block type this contract does not know: it only needs a string `type`."""
 
     type: Annotated[str, AfterValidator(_only_unknown)]
+
+
+def _only_unknown_inside(kind: str) -> str:
+    if kind in _KNOWN_INSIDE:
+        raise PydanticCustomError("known_block", "a known block type that failed its own checks")
+    return kind
+
+
+class OtherInsideBlock(TypedDict, extra_items=Free):
+    """Inside a tool_result, any other block — a tool_result too: its content is then a
+    free value, so results cannot nest without end."""
+
+    type: Annotated[str, AfterValidator(_only_unknown_inside)]
 
 
 class ToolResultBlock(TypedDict):
@@ -98,7 +206,7 @@ class ToolResultBlock(TypedDict):
 # Known blocks go through a tagged union on `type`, which pydantic-core resolves without
 # calling Python; only a block it rejects is tried against the fallback. (Checking every
 # block with a Python discriminator cost about a fifth of the whole translation.)
-class SearchResultBlock(TypedDict):
+class SearchResultBlock(TypedDict, extra_items=Free):
     type: Literal["search_result"]
     content: list[TextBlock]
     title: NotRequired[str]
@@ -112,8 +220,13 @@ KnownBlock = Annotated[
 Block = Annotated[Union[KnownBlock, OtherBlock], Field(union_mode="left_to_right")]
 
 # Inside a tool_result's content list plain strings are tolerated too (flatten_content
-# reads them).
-NestedItem = Annotated[Union[str, KnownBlock, OtherBlock], Field(union_mode="left_to_right")]
+# reads them). A tool_result inside one is not a known block there: the contract's own
+# shapes never nest without end, so only the free values' limit bounds the depth.
+KnownInsideBlock = Annotated[
+    Union[TextBlock, ImageBlock, ThinkingBlock, ToolUseBlock, SearchResultBlock],
+    Field(discriminator="type"),
+]
+NestedItem = Annotated[Union[str, KnownInsideBlock, OtherInsideBlock], Field(union_mode="left_to_right")]
 
 
 def _tool_result_content_kind(value: Any) -> Optional[str]:
@@ -134,6 +247,7 @@ ToolResultContent = Annotated[
 ]
 
 _KNOWN_BLOCKS = frozenset(("text", "image", "thinking", "tool_use", "tool_result", "search_result"))
+_KNOWN_INSIDE = _KNOWN_BLOCKS - {"tool_result"}
 
 
 def _content_kind(value: Any) -> Optional[str]:
@@ -159,11 +273,32 @@ class Message(TypedDict):
     content: Content
 
 
-class Tool(TypedDict):
+class CustomTool(TypedDict, extra_items=Free):
+    """A tool the request defines itself (no `type`, or type "custom")."""
+
     name: str
-    type: NotRequired[str]
+    type: NotRequired[Literal["custom"]]
     description: NotRequired[Optional[str]]
-    input_schema: NotRequired[Optional[dict[str, Any]]]
+    input_schema: NotRequired[Optional[FreeObject]]
+
+
+class DefinedTool(TypedDict, extra_items=Free):
+    """An Anthropic-defined tool, named by its type (`bash_20250124`, `web_search_20250305`);
+    a toolset (`mcp_toolset`) has no name. See client_tools.py."""
+
+    type: str
+    name: NotRequired[str]
+
+
+def _tool_kind(value: Any) -> str:
+    defined = isinstance(value, dict) and value.get("type", "custom") != "custom"
+    return "defined tool" if defined else "custom tool"
+
+
+Tool = Annotated[
+    Union[Annotated[CustomTool, Tag("custom tool")], Annotated[DefinedTool, Tag("defined tool")]],
+    Discriminator(_tool_kind),
+]
 
 
 def _system_kind(value: Any) -> Optional[str]:
@@ -186,7 +321,7 @@ System = Annotated[
 ]
 
 
-class Body(TypedDict):
+class Body(TypedDict, extra_items=Free):
     messages: list[Message]
     system: NotRequired[System]
     tools: NotRequired[Optional[list[Tool]]]
@@ -210,15 +345,16 @@ _PROBLEMS = {
     "dict_type": "must be an object",
     "typed_dict_type": "must be an object",
     "not_a_block": "must be a content block: an object with a string 'type'",
+    "recursion_loop": "contains itself (a cycle): a JSON value cannot refer back to itself",
 }
 
 # Errors that only say "the other member of a union did not match either".
-_BRANCH_NOISE = {"known_block", "model_attributes_type", "union_tag_invalid"}
+_BRANCH_NOISE = {"known_block", "model_attributes_type", "union_tag_invalid", "free_fast"}
 
 _HINTS = {
     "tool_use_id": "a tool_result names the tool_use it answers",
     "role": "inside messages, 'system' is accepted too",
-    "source": "an image needs a base64 or url source",
+    "source": "an image needs a base64, url or file source",
     "input": "a tool_use's input is a JSON object",
     "input_schema": "a tool's input_schema is a JSON Schema object",
 }
@@ -227,9 +363,13 @@ _HINTS = {
 def _problem(error: dict) -> str:
     kind = error["type"]
     if kind == "literal_error":
-        problem = f"must be {error['ctx']['expected']}, got {error['input']!r}"
+        problem = f"must be {error['ctx']['expected']}, got {limits.shown(error['input'])}"
     elif kind == "union_tag_invalid":  # e.g. an image source of an unknown type
-        problem = f"has unknown type {error['ctx']['tag']!r} (expected {error['ctx']['expected_tags']})"
+        problem = f"has unknown type {limits.shown(error['ctx']['tag'])} (expected {error['ctx']['expected_tags']})"
+    elif kind == "free_value":  # limits.check_json's own words
+        return error["ctx"]["problem"]
+    elif kind == "invalid_key":
+        return f"has a key of type {type(error['input']).__name__}: JSON object keys are strings"
     else:
         problem = _PROBLEMS.get(kind, error["msg"][:1].lower() + error["msg"][1:])
     if kind != "missing" and kind in _PROBLEMS:
@@ -277,19 +417,33 @@ def _body_order(value: Any, location: Location) -> tuple:
 
 def _raise_first(errors: ValidationError, value: Any, prefix: Location, root: Any) -> None:
     located = []
-    for error in errors.errors(include_url=False):
+    reported = errors.errors(include_url=False)
+    # A known block that failed its own checks is tried as an unknown one too; everything
+    # that branch says about it (about its fields as free values, say) is beside the point.
+    detours = {error["loc"][:-1] for error in reported if error["type"] == "known_block"}
+    for error in reported:
         if error["type"] in _BRANCH_NOISE or (error["loc"][-1:] == ("str",) and isinstance(error["input"], dict)):
             continue  # another member of a union did not match either: the real error is beside it
+        if any(error["loc"][: len(detour)] == detour for detour in detours):
+            continue
+        if error["loc"][-1:] == ("[key]",):  # a key that is not a string: located at its object
+            error = {**error, "type": "invalid_key", "loc": error["loc"][:-2]}
+        elif error["type"] == "invalid_key":
+            error = {**error, "loc": error["loc"][:-1]}
         location = prefix + _body_location(error["loc"], value, error["type"] == "missing")
         if error["type"] == "union_tag_not_found":  # no usable `type` on a block
             location, error = location + ("type",), {**error, "type": "missing"}
-        elif error["loc"][-1:] == ("OtherBlock",):  # not even an object where a block goes
+        elif error["loc"][-1:] in (("OtherBlock",), ("OtherInsideBlock",)):  # not even an object where a block goes
             error = {**error, "type": "not_a_block"}
+        elif error["type"] == "free_value":  # the place inside the free value
+            location += error["ctx"]["inside"]
         # At one place, "not a block" says more than the string member's "not a string".
         located.append(((_body_order(root, location), error["type"] != "not_a_block"), location, error))
+    if not located:  # only union noise: should not happen, but say something located
+        raise RequestError(prefix, "does not match the request contract") from None
     _, location, error = min(located, key=lambda item: item[0])
     problem = _problem(error)
-    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) else None
+    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and error["type"] not in ("free_value", "invalid_key") else None
     raise RequestError(location, f"{problem} ({hint})" if hint else problem) from None
 
 
@@ -297,27 +451,88 @@ def check_body(body: Any) -> None:
     """Raise `RequestError` unless `body` is a structurally valid request."""
     if not isinstance(body, dict):
         raise RequestError((), f"the request body must be a JSON object, got {type(body).__name__}")
-    try:
-        _adapter("body").validate_python(body, strict=True)  # strict: JSON values, no coercion
-    except ValidationError as errors:
-        _raise_first(errors, body, (), body)
+    _check("body", body, (), body)
 
 
 def check_messages(messages: Any, system: Any) -> None:
     """The same checks for `translate_messages`' two arguments, located as in a body."""
     root = {"system": system, "messages": messages}
-    try:
-        _adapter("system").validate_python(system, strict=True)
-    except ValidationError as errors:
-        _raise_first(errors, system, ("system",), root)
-    try:
-        _adapter("messages").validate_python(messages, strict=True)
-    except ValidationError as errors:
-        _raise_first(errors, messages, ("messages",), root)
+    _check("system", system, ("system",), root)
+    _check("messages", messages, ("messages",), root)
 
 
 def check_tools(tools: Any) -> None:
+    _check("tools", tools, ("tools",), {"tools": tools})
+
+
+def _check(kind: str, value: Any, prefix: Location, root: Any) -> None:
+    previous = sys.unraisablehook
+    sys.unraisablehook = _quiet_unprintable(previous)
     try:
-        _adapter("tools").validate_python(tools, strict=True)
+        _adapter(kind).validate_python(value, strict=True)  # strict: JSON values, no coercion
     except ValidationError as errors:
-        _raise_first(errors, tools, ("tools",), {"tools": tools})
+        _raise_first(errors, value, prefix, root)
+    finally:
+        sys.unraisablehook = previous
+
+
+def _quiet_unprintable(previous: Any) -> Any:
+    """pydantic-core names an unknown block type in its error with str(), and reports it
+    through sys.unraisablehook when that fails — for an integer too long to write as text
+    ({"type": 10**5000}) — though the error it raises is complete. That one report is
+    dropped (the RequestError says what is wrong); any other goes on as before."""
+
+    def hook(report: Any) -> None:
+        if not (isinstance(report.object, int) and isinstance(report.exc_value, ValueError)):
+            previous(report)
+
+    return hook
+
+
+# ---------------------------------------------------------------------------
+# The fields the contract leaves alone on messages and the frequent blocks
+
+_NAMED = {
+    "message": frozenset(("role", "content")),
+    "text": frozenset(("type", "text")),
+    "thinking": frozenset(("type", "thinking", "signature")),
+    "tool_use": frozenset(("type", "id", "name", "input")),
+    "tool_result": frozenset(("type", "tool_use_id", "content", "is_error")),
+}
+
+
+def check_unnamed_fields(body: dict) -> None:
+    """For a body that passed `check_body`: the fields `check_body` leaves alone (those it
+    does not name on messages and on text, thinking, tool_use and tool_result blocks) are
+    free values too. `trace` checks them, because its loss report hands them on."""
+    system = body.get("system")
+    for i, block in enumerate(system if isinstance(system, list) else ()):
+        _unnamed(block, "text", ("system", i))
+    for i, message in enumerate(body["messages"]):
+        _unnamed(message, "message", ("messages", i))
+        content = message["content"]
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            _unnamed_in_block(block, ("messages", i, "content", j), inside=False)
+
+
+def _unnamed_in_block(block: Any, where: Location, inside: bool) -> None:
+    if not isinstance(block, dict):
+        return  # a plain string inside a tool_result
+    kind = block["type"]
+    if kind in _NAMED and not (inside and kind == "tool_result"):  # inside one, a tool_result is free already
+        _unnamed(block, kind, where)
+    holds_blocks = kind == "search_result" or (kind == "tool_result" and not inside)
+    if holds_blocks:
+        content = block.get("content")
+        for k, item in enumerate(content if isinstance(content, list) else ()):
+            _unnamed_in_block(item, where + ("content", k), inside=True)
+
+
+def _unnamed(value: dict, kind: str, where: Location) -> None:
+    if value.keys() <= _NAMED[kind]:
+        return  # the common case, at C speed
+    for key in value:
+        if not isinstance(key, str):
+            raise RequestError(where, f"has a key of type {type(key).__name__}: JSON object keys are strings")
+        if key not in _NAMED[kind]:
+            limits.check_json(value[key], where + (key,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Union
 
 Location = tuple[Union[str, int], ...]
@@ -10,12 +11,15 @@ Location = tuple[Union[str, int], ...]
 def format_location(location: Location) -> str:
     """("messages", 2, "content", 0, "tool_use_id") -> "messages[2].content[0].tool_use_id".
 
-    The empty location is the body itself, written "body".
+    The empty location is the body itself, written "body". A key with a line break in it
+    is written as a JSON string in brackets (`["a\\nb"]`), so an error stays one line.
     """
     text = ""
     for part in location:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):
             text += f"[{part}]"
+        elif isinstance(part, str) and "".join(part.splitlines()) != part:
+            text += f"[{json.dumps(part)}]"
         else:
             text += f".{part}" if text else str(part)
     return text or "body"

@@ -8,6 +8,10 @@ Three differences from the default target, each with a reason:
 A tool_result whose content mixes text with `tool_reference` parts is split into runs,
 one tool message per run, because one model family's chat template expands a reference
 only when it is the first part of a tool message.
+
+Tools: custom tools and the client tools Anthropic defines (bash, the text editor, memory,
+computer use: the client runs them) become function tools; server tools and toolsets are
+left out, as only Anthropic's servers can run or expand them (the loss report names them).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import json
 from typing import Any, Optional
 
 from . import targets
+from .client_tools import tool_kind
 from .errors import RequestError
 from .translation import function_tool
 
@@ -65,7 +70,7 @@ def reject_uncarriable(body: dict) -> None:
                     if isinstance(part, dict):
                         _check_carried(part, "tool_result", ("messages", i, "content", j, "content", k))
     for i, tool in enumerate(body.get("tools") or []):
-        if not is_server_tool(tool) and tool.get("input_schema") is None:
+        if tool_kind(tool) == "custom" and tool.get("input_schema") is None:
             raise RequestError(
                 ("tools", i, "input_schema"),
                 "is required for a custom tool by the openai target (the function needs parameters)",
@@ -87,8 +92,9 @@ def _check_carried(block: dict, where: str, location: tuple) -> None:
         raise RequestError(location + ("tool_name",), "is required: a tool_reference names the tool whose schema it loads")
 
 
-def is_server_tool(tool: dict) -> bool:
-    return tool.get("type") not in (None, "custom")
+def is_offered(tool: dict) -> bool:
+    """Custom and client tools become function tools; server tools and toolsets do not."""
+    return tool_kind(tool) in ("custom", "client")
 
 
 # ---------------------------------------------------------------------------
@@ -96,14 +102,14 @@ def is_server_tool(tool: dict) -> bool:
 
 
 def openai_messages(messages: list[dict], system: Any) -> list[dict]:
-    # A system message left inside the list (when preprocess did not run) is merged
-    # into the leading system message: most chat templates accept one system turn,
-    # at the start. (SGLang 0.5.23 does the same with its inline-system "merge".)
-    inline = [system_text(m["content"]) for i, m in enumerate(messages) if i > 0 and m["role"] == "system"]
-    if inline:
-        leading = [system_text(system)] if system else []
-        system = "\n".join(text for text in leading + inline if text)
-        messages = [m for i, m in enumerate(messages) if i == 0 or m["role"] != "system"]
+    # System messages inside the list (at the start, or later when preprocess did not
+    # run) are merged into the one leading system message, after the top-level system
+    # prompt and in their order: most chat templates accept one system turn, at the
+    # start. (SGLang 0.5.23 does the same with its inline-system "merge".)
+    if any(m["role"] == "system" for m in messages):
+        texts = [system_text(system)] + [system_text(m["content"]) for m in messages if m["role"] == "system"]
+        system = "\n".join(text for text in texts if text)
+        messages = [m for m in messages if m["role"] != "system"]
     translated = openai_system_messages(system)
     for message in messages:
         translated.extend(openai_message(message))
@@ -159,6 +165,10 @@ def content_part(block: Any) -> dict:
         return {"type": "text", "text": block["text"]}
     if kind == "image":
         source = block["source"]
+        if source["type"] == "file":
+            # A Files-API id means something only to Anthropic: the engine cannot fetch the
+            # image, so a placeholder keeps the turn's shape (the loss report names the file).
+            return {"type": "text", "text": "[image omitted]"}
         url = source["url"] if source["type"] == "url" else f"data:{source['media_type']};base64,{source['data']}"
         return {"type": "image_url", "image_url": {"url": url}}
     if kind == "tool_reference":
@@ -235,9 +245,9 @@ _ARGUMENTS_JSON = json.JSONEncoder(ensure_ascii=False)  # made once: json.dumps(
 
 
 def openai_tools(tools: Optional[list[dict]]) -> Optional[list[dict]]:
-    """Custom tools become function tools; server tools are left out (the loss report
-    says so), and a request with none left has no tools at all."""
-    kept = [_with_deferral(function_tool(tool), tool) for tool in tools or [] if not is_server_tool(tool)]
+    """Custom and client tools become function tools; server tools and toolsets are left
+    out (the loss report says so), and a request with none left has no tools at all."""
+    kept = [_with_deferral(function_tool(tool), tool) for tool in tools or [] if is_offered(tool)]
     return kept or None
 
 

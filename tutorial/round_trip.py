@@ -17,16 +17,22 @@ Where the spec is silent, the choices made here (each explained where it is made
   (unsigned thinking cannot be replayed to Anthropic).
 - `response_to_message` keeps `blocks` whenever the content has a block that text plus
   tool calls cannot rebuild (server-tool blocks as well as thinking).
+- `to_anthropic` leaves out what would be empty on the wire: `system` when there is no
+  system message, a tool_result's `content` when the result has none (a client would
+  otherwise post `"system": null` or `"content": ""`).
+
+Every value copied word for word or parsed from JSON text (a part's fields, saved blocks,
+tool call arguments, tool parameters) is a free value (`limits.py`), checked before use.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import re
 from typing import Any, Optional
 
-from .errors import RequestError
+from . import limits
+from .errors import RequestError, format_location
 from .openai_target import openai_tool_call
 from .translation import flatten_content
 
@@ -49,8 +55,8 @@ BLOCKS_FORMAT = "anthropic-content"
 
 
 def to_anthropic(messages: list, tools: Optional[list] = None) -> dict:
-    """Chat messages -> `{"system": str or None, "messages": [...]}`, plus `"tools"` when
-    tools are given (chat function tools become Anthropic tools).
+    """Chat messages -> `{"system": str, "messages": [...]}` (no `"system"` without a system
+    message), plus `"tools"` when tools are given (chat function tools become Anthropic tools).
 
     System messages are lifted to the top-level `system`; tool messages become
     `tool_result` blocks inside user messages; ids missing from the default target's
@@ -93,7 +99,8 @@ def to_anthropic(messages: list, tools: Optional[list] = None) -> dict:
             else:
                 wire.append({"role": "user", "content": content})
             results_open = False
-    request: dict = {"system": "\n".join(system_texts) if system_texts else None, "messages": wire}
+    request: dict = {"system": "\n".join(system_texts)} if system_texts else {}
+    request["messages"] = wire
     if tools is not None:
         request["tools"] = _wire_tools(tools)
     return request
@@ -106,11 +113,15 @@ def _role(message: Any, where: tuple) -> str:
     if role == "developer":  # OpenAI's newer name for the system role
         return "system"
     if role not in ("system", "user", "assistant", "tool"):
-        raise RequestError(where + ("role",), f"must be system, user, assistant or tool, got {role!r}")
+        raise RequestError(where + ("role",), f"must be system, user, assistant or tool, got {limits.shown(role)}")
     return role
 
 
 def _system_text(content: Any, where: tuple) -> str:
+    if isinstance(content, list):
+        for j, part in enumerate(content):
+            if isinstance(part, dict):
+                limits.check_fields(part, where + (j,))  # before flatten_content reads into it
     if isinstance(content, (str, list)):
         return flatten_content(content)
     raise RequestError(
@@ -141,6 +152,7 @@ def _user_part(part: Any, where: tuple) -> dict:
     if isinstance(part, str):
         return {"type": "text", "text": part}
     kind = _part_type(part, where)
+    limits.check_fields(part, where)
     if kind == "text":
         if not isinstance(part.get("text"), str):
             raise RequestError(where + ("text",), "a text part needs a string text")
@@ -159,7 +171,7 @@ def _user_part(part: Any, where: tuple) -> dict:
         return {"type": "tool_reference", "tool_name": part["name"]}
     if kind in ANTHROPIC_BLOCK_TYPES:
         return copy.deepcopy(part)  # already an Anthropic block: word for word
-    raise RequestError(where + ("type",), f"a {kind!r} part has no Anthropic equivalent (refused, not dropped)")
+    raise RequestError(where + ("type",), f"a {limits.shown(kind)} part has no Anthropic equivalent (refused, not dropped)")
 
 
 def _part_type(part: Any, where: tuple) -> str:
@@ -217,13 +229,14 @@ def _tool_result(message: dict, where: tuple, unanswered: list[str]) -> dict:
     elif call_id in unanswered:
         unanswered.remove(call_id)
     content = message.get("content")
-    if content is None:
-        content = ""
-    elif isinstance(content, list):
+    if isinstance(content, list):
         content = [_user_part(part, where + ("content", k)) for k, part in enumerate(content)]
-    elif not isinstance(content, str):
+    elif content is not None and not isinstance(content, str):
         raise RequestError(where + ("content",), f"must be a string or a list of parts, got {type(content).__name__}")
-    return {"type": "tool_result", "tool_use_id": call_id, "content": content}
+    result = {"type": "tool_result", "tool_use_id": call_id}
+    if content:  # None, "" and [] are a result without content: the key is left out
+        result["content"] = content
+    return result
 
 
 def _add_result(blocks: list, result: dict) -> None:
@@ -235,8 +248,8 @@ def _add_result(blocks: list, result: dict) -> None:
     """
     last = blocks[-1] if blocks else None
     if last and last.get("type") == "tool_result" and last["tool_use_id"] == result["tool_use_id"]:
-        joined = _as_blocks(last["content"]) + _as_blocks(result["content"])
-        blocks[-1] = {**last, "content": joined}
+        joined = _as_blocks(last.get("content", "")) + _as_blocks(result.get("content", ""))
+        blocks[-1] = {"type": "tool_result", "tool_use_id": last["tool_use_id"], **({"content": joined} if joined else {})}
     else:
         blocks.append(result)
 
@@ -270,6 +283,7 @@ def _saved_blocks(data: Any, where: tuple) -> tuple[list, list[str]]:
         raise RequestError(where, f"must be the list of blocks Anthropic sent, got {type(data).__name__}")
     for j, block in enumerate(data):
         kind = _part_type(block, where + (j,))
+        limits.check_fields(block, where + (j,))
         if kind == "tool_use" and not isinstance(block.get("id"), str):
             raise RequestError(where + (j, "id"), "a saved tool_use block needs its string id")
     return copy.deepcopy(data), [block["id"] for block in data if block["type"] == "tool_use"]
@@ -285,6 +299,7 @@ def _assistant_text_blocks(content: Any, where: tuple) -> list[dict]:
         if isinstance(part, str):
             part = {"type": "text", "text": part}
         kind = _part_type(part, where + (j,))
+        limits.check_fields(part, where + (j,))
         if kind == "text":
             if not isinstance(part.get("text"), str):
                 raise RequestError(where + (j, "text"), "a text part needs a string text")
@@ -293,7 +308,7 @@ def _assistant_text_blocks(content: Any, where: tuple) -> list[dict]:
         elif kind in ANTHROPIC_BLOCK_TYPES:
             blocks.append(copy.deepcopy(part))
         else:
-            raise RequestError(where + (j, "type"), f"an assistant {kind!r} part has no Anthropic equivalent")
+            raise RequestError(where + (j, "type"), f"an assistant {limits.shown(kind)} part has no Anthropic equivalent")
     return blocks
 
 
@@ -301,7 +316,9 @@ def _tool_use(call: Any, where: tuple, number: int) -> dict:
     if not isinstance(call, dict):
         raise RequestError(where, f"must be a tool call object, got {type(call).__name__}")
     function = call.get("function")
-    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+    if not isinstance(function, dict):
+        raise RequestError(where + ("function",), "a tool call needs a function: an object with a string name")
+    if not isinstance(function.get("name"), str):
         raise RequestError(where + ("function", "name"), "a tool call needs a function with a string name")
     call_id = call.get("id")
     if call_id in (None, ""):
@@ -314,17 +331,19 @@ def _tool_use(call: Any, where: tuple, number: int) -> dict:
 
 def _arguments(arguments: Any, where: tuple) -> dict:
     if isinstance(arguments, dict):
+        limits.check_json(arguments, where)
         return copy.deepcopy(arguments)  # the default target leaves them a dict
     if arguments is None or arguments == "":
         return {}  # some engines send "" for a call without arguments
     if not isinstance(arguments, str):
         raise RequestError(where, f"must be JSON text or an object, got {type(arguments).__name__}")
-    try:
-        value = json.loads(arguments)
-    except json.JSONDecodeError as error:
-        raise RequestError(where, f"is not valid JSON ({error.msg} at position {error.pos})") from None
+    value = limits.read_json(arguments, "the arguments", where)
     if not isinstance(value, dict):
         raise RequestError(where, f"must encode a JSON object (a tool_use input), got {type(value).__name__}")
+    try:
+        limits.check_json(value)  # Python reads NaN and Infinity, but they are not JSON
+    except RequestError as error:  # located in the text's value: the place to point at is the text
+        raise RequestError(where, f"is JSON text whose value at {format_location(error.location)} {error.problem}") from None
     return value
 
 
@@ -344,15 +363,23 @@ def _wire_tool(tool: Any, where: tuple) -> dict:
         raise RequestError(where, f"must be a tool object, got {type(tool).__name__}")
     function = tool.get("function")
     if function is None and isinstance(tool.get("name"), str):
+        limits.check_fields(tool, where)
         return copy.deepcopy(tool)
-    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+    if not isinstance(function, dict):
+        raise RequestError(where + ("function",), "a function tool needs a function: an object with a string name")
+    if not isinstance(function.get("name"), str):
         raise RequestError(where + ("function", "name"), "a function tool needs a function with a string name")
     parameters = function.get("parameters")
     if parameters is not None and not isinstance(parameters, dict):
         raise RequestError(where + ("function", "parameters"), "must be a JSON Schema object")
+    if parameters:
+        limits.check_json(parameters, where + ("function", "parameters"))
+    description = function.get("description")
+    if description is not None and not isinstance(description, str):
+        raise RequestError(where + ("function", "description"), f"must be a string, got {type(description).__name__}")
     wire = {"name": function["name"]}
-    if function.get("description"):
-        wire["description"] = function["description"]
+    if description:
+        wire["description"] = description
     # Anthropic requires an input_schema; a function without parameters takes none.
     wire["input_schema"] = copy.deepcopy(parameters) if parameters else {"type": "object", "properties": {}}
     return wire
@@ -372,7 +399,7 @@ def response_to_message(response: dict) -> dict:
     if not isinstance(response, dict):
         raise RequestError((), f"the response must be an object, got {type(response).__name__}")
     if response.get("type") == "error":
-        raise RequestError(("error",), f"an error response carries no message: {response.get('error')!r}")
+        raise RequestError(("error",), f"an error response carries no message: {_error_summary(response.get('error'))}")
     content = response.get("content")
     if not isinstance(content, list):
         raise RequestError(("content",), f"must be a list of content blocks, got {type(content).__name__}")
@@ -380,6 +407,7 @@ def response_to_message(response: dict) -> dict:
     for j, block in enumerate(content):
         where = ("content", j)
         kind = _part_type(block, where)
+        limits.check_fields(block, where)  # copied word for word below, or written as JSON text
         if kind == "text":
             texts.append(_field(block, "text", str, where))
         elif kind == "thinking":
@@ -396,6 +424,14 @@ def response_to_message(response: dict) -> dict:
     return message
 
 
+def _error_summary(error: Any) -> str:
+    """An API error object, shortly: its type and message when it has them."""
+    if isinstance(error, dict) and isinstance(error.get("type"), str):
+        message = error.get("message")
+        return error["type"] + (f": {limits.shown(message, 200)}" if isinstance(message, str) else "")
+    return limits.shown(error)
+
+
 def _tool_call(block: dict, where: tuple) -> dict:
     # The same shape as the "openai" target's history calls: the id kept, the input as JSON text.
     for name, kind in (("id", str), ("name", str), ("input", dict)):
@@ -407,5 +443,5 @@ def _field(block: dict, name: str, kind: type, where: tuple) -> Any:
     value = block.get(name)
     if not isinstance(value, kind):
         wanted = "a string" if kind is str else "an object"
-        raise RequestError(where + (name,), f"must be {wanted} in a {block['type']} block")
+        raise RequestError(where + (name,), f"must be {wanted} in a {limits.shown(block['type'])} block")
     return value

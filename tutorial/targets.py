@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .limits import shown
+
 
 @dataclass(frozen=True)
 class Target:
@@ -35,11 +37,12 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Target:
-    """The target called `name`; a clear ValueError when there is none."""
+    """The target called `name`; a clear ValueError when there is none (a wrong argument
+    from the caller's code, not bad input)."""
     try:
         return _TARGETS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"target must be one of {names()}, got {name!r}") from None
+        raise ValueError(f"target must be one of {names()}, got {shown(name)}") from None
 
 
 def check_target(name: str) -> str:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import contract, targets
+from . import client_tools, contract, limits, targets
+from .errors import RequestError
 
 
 # ---------------------------------------------------------------------------
@@ -60,11 +61,15 @@ def tools_to_chat_tools(tools: Optional[list], *, target: str = "chat_template")
 # The two helpers the walk-through names
 
 
-def flatten_content(content: Any) -> str:
+def flatten_content(content: Any, depth: int = 1) -> str:
     """Any content value -> one string, for roles whose template wants plain text.
 
     None is "", a string is itself, a single block counts as a one-block list, and a
     list gives its non-empty parts joined by newlines.
+
+    `depth` counts the content values being flattened, one inside the other. A body that
+    passed the contract nests far less than `limits.MAX_DEPTH`; a value given directly
+    could contain itself, so past that depth it is refused instead of recursing forever.
     """
     if content is None:
         return ""
@@ -74,10 +79,12 @@ def flatten_content(content: Any) -> str:
         content = [content]
     if not isinstance(content, list):
         return ""
-    return "\n".join(text for text in map(_part_text, content) if text)
+    if depth > limits.MAX_DEPTH:
+        raise RequestError((), f"the content nests deeper than {limits.MAX_DEPTH} levels of blocks")
+    return "\n".join([text for part in content if (text := _part_text(part, depth))])
 
 
-def _part_text(part: Any) -> str:
+def _part_text(part: Any, depth: int = 1) -> str:
     if isinstance(part, str):
         return part
     if not isinstance(part, dict):
@@ -86,12 +93,12 @@ def _part_text(part: Any) -> str:
     if kind in ("text", "input_text", "output_text"):
         return _string(part.get("text"))
     if kind == "tool_result":
-        return flatten_content(part.get("content"))
+        return flatten_content(part.get("content"), depth + 1)
     if kind in ("image", "image_url", "input_image"):
         # A text template cannot show pixels; a placeholder keeps the turn's shape.
         return "[image omitted]"
     if "content" in part:
-        return flatten_content(part["content"])
+        return flatten_content(part["content"], depth + 1)
     return _string(part.get("text"))
 
 
@@ -184,23 +191,25 @@ def assistant_message(blocks: list[dict]) -> dict:
 
 def chat_template_tools(tools: Optional[list[dict]]) -> Optional[list[dict]]:
     """Available tools -> function tools. A different kind of data from `tool_calls`:
-    these declare what the model may call next, not what it called before."""
-    if not tools:
-        return None
-    return [function_tool(tool) for tool in tools]
+    these declare what the model may call next, not what it called before.
+
+    A toolset (an entry without a name, such as `mcp_toolset`) names no function, so it is
+    left out (the loss report says so); with nothing left, there are no tools."""
+    kept = [function_tool(tool) for tool in tools or [] if "name" in tool]
+    return kept or None
 
 
 def function_tool(tool: dict) -> dict:
     # Server tools (e.g. web_search_20250305) are kept in the same shape; only
-    # Anthropic's servers could run them, which the loss report says.
-    return {
-        "type": "function",
-        "function": {
-            "name": tool["name"],
-            "description": tool.get("description") or "",
-            "parameters": tool.get("input_schema") or {"type": "object", "properties": {}},
-        },
-    }
+    # Anthropic's servers could run them, which the loss report says. A client tool
+    # Anthropic defines (bash_20250124, ...) has no schema in the request: the model is
+    # told the one Anthropic documents for its version (client_tools.py).
+    if client_tools.tool_kind(tool) == "client":
+        description, parameters = client_tools.function_parts(tool)
+    else:
+        description = tool.get("description") or ""
+        parameters = tool.get("input_schema") or {"type": "object", "properties": {}}
+    return {"type": "function", "function": {"name": tool["name"], "description": description, "parameters": parameters}}
 
 
 targets.register(targets.Target("chat_template", chat_template_messages, chat_template_tools, targets.refuses_nothing))

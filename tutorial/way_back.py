@@ -18,8 +18,14 @@ Where the spec is silent, the choices made here (each explained where it is made
 - `build_reply` skips an empty reasoning or text (no empty thinking / text block beside
   other blocks), accepts a missing/None `text`, `tool_uses` or `input` as empty, and reads an
   integer `matched_stop` as a stop *token* (end_turn), not a stop sequence.
+- A thinking block always has a `signature`, "" when nobody signed it: the wire format
+  requires the field (the SDK's `ThinkingBlock` does), and an empty one claims nothing.
 - `sse_events` streams a thinking block that carries a signature with a second delta, a
-  `signature_delta`, as Anthropic's API does; the replies `build_reply` makes have none.
+  `signature_delta`, as Anthropic's API does; the replies `build_reply` makes carry the
+  empty one, already in `content_block_start`, so they need none.
+
+A tool call's `input` is a free value (`limits.py`): plain JSON of bounded depth, checked
+before it is copied or written as JSON text.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import json
 import secrets
 from typing import Any, Callable, Optional
 
+from . import limits
 from .errors import RequestError
 from .translation import tool_call_dict
 
@@ -69,16 +76,23 @@ def build_reply(
     reasoning, text, tool_uses, matched_stop = _read_parsed(parsed)
     if finish_reason is not None and not isinstance(finish_reason, str):
         raise RequestError(("finish_reason",), f"must be a string or None, got {type(finish_reason).__name__}")
+    if not callable(new_id):
+        raise RequestError(("new_id",), f"must be a function that returns a fresh id, got {type(new_id).__name__}")
     blocks: list[dict] = []
     if reasoning:
-        # No signature: only Anthropic's servers can sign thinking, and a made-up one
-        # would be refused there. (vLLM 0.33.0 invents a random one, LiteLLM 1.110.2
-        # sends null; Slime@624b824a and SGLang 0.5.23 leave the field out, as here.)
-        blocks.append({"type": "thinking", "thinking": reasoning})
+        # An empty signature: only Anthropic's servers can sign thinking, and a made-up
+        # one would be refused there. The field itself is required by the wire format (a
+        # client's strict types, the SDK's ThinkingBlock, reject a block without it), so
+        # it is there, saying nobody signed. (vLLM 0.33.0 invents a random one, LiteLLM
+        # 1.110.2 sends null; Slime@624b824a and SGLang 0.5.23 leave the field out.)
+        blocks.append({"type": "thinking", "thinking": reasoning, "signature": ""})
     if text:
         blocks.append({"type": "text", "text": text})
-    for use in tool_uses:
-        blocks.append({"type": "tool_use", "id": new_id(), "name": use["name"], "input": copy.deepcopy(use["input"])})
+    for i, use in enumerate(tool_uses):
+        call_id = new_id()
+        if not isinstance(call_id, str):
+            raise RequestError(("new_id",), f"must return a string id, returned {type(call_id).__name__} for tool_uses[{i}]")
+        blocks.append({"type": "tool_use", "id": call_id, "name": use["name"], "input": copy.deepcopy(use["input"])})
     if not blocks:
         blocks.append({"type": "text", "text": ""})
     reason = stop_reason(bool(tool_uses), finish_reason, matched_stop)
@@ -150,6 +164,7 @@ def _read_parsed(parsed: Any) -> tuple[Optional[str], str, list[dict], Any]:
                 ("tool_uses", i, "input"),
                 f"must be an object (parse the model's JSON arguments first), got {type(arguments).__name__}",
             )
+        limits.check_json(arguments, ("tool_uses", i, "input"))
         tool_uses.append({"name": use["name"], "input": arguments})
     return reasoning, text, tool_uses, matched_stop
 
@@ -214,7 +229,7 @@ def _opening(block: dict) -> dict:
     if kind == "text":
         return {"type": "text", "text": ""}
     if kind == "thinking":
-        return {"type": "thinking", "thinking": ""}
+        return {"type": "thinking", "thinking": "", "signature": ""}  # the signature, if any, follows as a delta
     # A tool_use opens with its id and name and an empty input; the input follows as JSON text.
     return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
 
@@ -225,7 +240,7 @@ def _deltas(block: dict) -> list[dict]:
         return [{"type": "text_delta", "text": block["text"]}]
     if kind == "thinking":
         deltas = [{"type": "thinking_delta", "thinking": block["thinking"]}]
-        if "signature" in block:
+        if block.get("signature"):
             # Never for a local model's reply (nobody signed it); a signed block passed in
             # is streamed the way Anthropic's API streams one, rather than losing its signature.
             deltas.append({"type": "signature_delta", "signature": block["signature"]})
@@ -243,7 +258,8 @@ def _check_stream_arguments(blocks, stop_reason, message_id, model, input_tokens
             raise RequestError((name,), f"must be a string, got {type(value).__name__}")
     for name, value in (("input_tokens", input_tokens), ("output_tokens", output_tokens)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RequestError((name,), f"must be a non-negative integer, got {value!r}")
+            raise RequestError((name,), f"must be a non-negative integer, got {limits.shown(value)}")
+        limits.check_json(value, (name,))  # not an integer too long to write
     if stop_sequence is not None and not isinstance(stop_sequence, str):
         raise RequestError(("stop_sequence",), f"must be a string or None, got {type(stop_sequence).__name__}")
     if not isinstance(blocks, list):
@@ -254,10 +270,12 @@ def _check_stream_arguments(blocks, stop_reason, message_id, model, input_tokens
         kind = block.get("type")
         if not isinstance(kind, str) or kind not in _STREAMED_FIELDS:
             raise RequestError(
-                ("blocks", i, "type"), f"a reply streams text, thinking and tool_use blocks, not {kind!r}"
+                ("blocks", i, "type"), f"a reply streams text, thinking and tool_use blocks, not {limits.shown(kind)}"
             )
         for field in _STREAMED_FIELDS[kind] + (("signature",) if "signature" in block else ()):
             if not isinstance(block.get(field), str):
                 raise RequestError(("blocks", i, field), f"must be a string in a {kind} block")
-        if kind == "tool_use" and not isinstance(block.get("input"), dict):
-            raise RequestError(("blocks", i, "input"), "must be an object in a tool_use block")
+        if kind == "tool_use":
+            if not isinstance(block.get("input"), dict):
+                raise RequestError(("blocks", i, "input"), "must be an object in a tool_use block")
+            limits.check_json(block["input"], ("blocks", i, "input"))

@@ -7,10 +7,10 @@ does this target carry? The rest is reported — so nothing is lost silently.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
-from ..errors import format_location
-from ..openai_target import is_server_tool
+from .. import client_tools, limits
+from ..errors import RequestError, format_location
 from ..translation import flatten_content
 
 
@@ -71,6 +71,14 @@ _REASONS = {
     "thinking": "the thinking budget is a sampling setting, not part of the prompt",
     "metadata": "request metadata is not part of the prompt",
 }
+_FILE_IMAGE = ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
+               "cannot fetch it; replaced by the text '[image omitted]'")
+
+
+def _is_file_image(block: dict) -> bool:
+    return block["type"] == "image" and block["source"].get("type") == "file"
+
+
 _PARAMETER = "a top-level parameter: translation puts it into neither messages nor tools; the sampling step reads it from the body, or nothing does"
 
 
@@ -86,13 +94,23 @@ class _Walk:
         self.carried, self.target, self.found = carried, target, []
 
     def lose(self, location: tuple, value: Any, reason: str) -> None:
+        # What the report hands on is plain JSON within the limits, like every free value:
+        # the contract leaves some of these fields (those of messages and frequent blocks) alone.
+        if type(value) is not str:
+            limits.check_json(value, location)
         self.found.append(Loss(location, value, reason))
+
+    def keys_are_strings(self, value: dict, location: tuple) -> None:
+        for key in value:
+            if not isinstance(key, str):
+                raise RequestError(location, f"has a key of type {type(key).__name__}: JSON object keys are strings")
 
     def extra_fields(self, kind: str, value: dict, location: tuple) -> None:
         if value.keys() <= self.carried[kind]:
             return  # the common case, checked at C speed
         for key, field_value in value.items():
             if key not in self.carried[kind]:
+                self.keys_are_strings(value, location)
                 self.lose(location + (key,), field_value, _REASONS.get(key, f"the {self.target} shape has no place for it"))
 
     def body(self, body: dict) -> None:
@@ -131,7 +149,9 @@ class _Walk:
 
     def block(self, role: str, block: dict, location: tuple) -> None:
         kind = f"{role}/{block['type']}"
-        if kind in self.carried:
+        if self.target == "openai" and _is_file_image(block):
+            self.lose(location + ("source",), block["source"], _FILE_IMAGE)
+        elif kind in self.carried:
             self.extra_fields(kind, block, location)
             if block["type"] == "tool_result" and isinstance(block.get("content"), list):
                 for k, item in enumerate(block["content"]):
@@ -145,7 +165,9 @@ class _Walk:
         if isinstance(item, str):
             return
         kind = f"nested/{item['type']}"
-        if kind in self.carried:
+        if self.target == "openai" and _is_file_image(item):
+            self.lose(location + ("source",), item["source"], _FILE_IMAGE)
+        elif kind in self.carried:
             self.extra_fields(kind, item, location)
         else:
             self.flattened(item, location, nested=True)
@@ -159,18 +181,39 @@ class _Walk:
             placeholder = "dropped from the flattened text" if nested else f"replaced by '[{block['type']} omitted]'"
             self.lose(location, block, f"a {block['type']!r} block has no text to keep: {placeholder}")
         else:
+            self.keys_are_strings(block, location)
             for key, value in block.items():
                 if key not in ("type", "text", "content"):
                     self.lose(location + (key,), value, f"only the text of a {block['type']!r} block is kept")
 
     def tool(self, tool: dict, location: tuple) -> None:
-        if is_server_tool(tool):
-            if self.target == "openai":
-                self.lose(location, tool, "a server tool runs on Anthropic's servers: left out of the tools")
-            else:
-                self.lose(location + ("type",), tool["type"], "a server tool: kept as a function tool, but only Anthropic's servers can run it")
-                for key, value in tool.items():
-                    if key not in self.carried["tool"]:
-                        self.lose(location + (key,), value, "a server tool's settings have no place in a function tool")
-            return
-        self.extra_fields("tool", tool, location)
+        kind = client_tools.tool_kind(tool)
+        if kind == "toolset":
+            self.lose(location, tool, f"a tool entry without a name ({tool['type']!r}, a toolset): Anthropic's servers "
+                      "expand it into tools; it names no function, so it is left out")
+        elif kind == "server" and self.target == "openai":
+            self.lose(location, tool, "a server tool runs on Anthropic's servers: left out of the tools")
+        elif kind == "server":
+            self.lose(location + ("type",), tool["type"], "a server tool: kept as a function tool, but only Anthropic's servers can run it")
+            self.settings(tool, location, "a server tool's settings have no place in a function tool")
+        elif kind == "client":
+            self.client_tool(tool, location)
+        else:
+            self.extra_fields("tool", tool, location)
+
+    def client_tool(self, tool: dict, location: tuple) -> None:
+        version = client_tools.known_version(tool)
+        if version == tool["type"]:
+            why = (f"an Anthropic-defined client tool: offered as a function tool with the input schema "
+                   f"Anthropic documents for {version}; the client runs it, as before")
+        else:
+            why = (f"an Anthropic-defined client tool of a version this package does not know: offered with "
+                   f"the input schema of {version}, the newest of its family it knows, which may differ")
+        self.lose(location + ("type",), tool["type"], why)
+        carried = {"type", "name"} | ({"defer_loading"} if self.target == "openai" else set())
+        self.settings(tool, location, "a client tool's setting is for the client that runs it; a function tool has no place for it", carried)
+
+    def settings(self, tool: dict, location: tuple, why: str, carried: Optional[set] = None) -> None:
+        for key, value in tool.items():
+            if key not in (self.carried["tool"] if carried is None else carried):
+                self.lose(location + (key,), value, _REASONS.get(key, why))

@@ -41,29 +41,52 @@ model's template renders here as it would there:
 
 Message content is data, never template: a message that contains `{{ 7 * 7 }}` renders as
 those characters. The template is compiled once; the messages are only values it prints.
+The messages and tools must be plain JSON within `limits.MAX_DEPTH` (what `translate`
+returns always is); anything else is refused, located, before the template runs.
 
-What the sandbox does not do: limit time or memory. It caps `range()` at 100 000 items,
-but `{{ 10 ** 10 ** 8 }}` written in a *template* would still run for a long time. Render
-only templates you would be willing to run; messages, on the other hand, may hold anything.
+What a template may build is bounded, so that a template cannot take the machine with it:
+`*`, `**`, `+`, `%` and `~` (jinja2's sandbox intercepts the operators; `~` through the code
+generator) and the filters and string methods that pad, repeat or join (`center`,
+`indent`, `format`, `replace`, `join`, `ljust`, `str.format` widths, ...) refuse a string
+longer than MAX_STRING characters, a list longer than MAX_ITEMS items or an integer of more
+than `limits.MAX_INT_DIGITS` digits *before* building it; a render makes at most MAX_CALLS
+calls (macros included), MAX_RANGE_ITEMS items of `range()` in all (one `range()` at most
+100 000, jinja2's own cap) and MAX_OUTPUT characters of text. Any of these, and any error a
+template runs into (`{{ 1/0 }}`, a macro that calls itself), is a `RenderError`. What is
+still not bounded: a loop that calls, builds and prints nothing, over lists the template
+was given, runs as long as the lists are long.
 
 jinja2 is imported here only; `import tutorial` does not load this module.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
-from functools import lru_cache
+import re
+from functools import lru_cache, update_wrapper
 from importlib import resources
 from pathlib import Path
+from string import Formatter
 from typing import Any, Optional, Union
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.compiler import CodeGenerator
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError, safe_range
+
+from .. import limits
+from ..errors import RequestError, format_location
 
 __all__ = ["RenderError", "render", "shipped_templates", "template_source", "tojson"]
 
 TEMPLATE_SUFFIX = ".jinja"
+
+MAX_STRING = limits.MAX_TEXT_BYTES  # characters in one string a template builds (32 Mi)
+MAX_ITEMS = 1_000_000  # items in one list a template builds
+MAX_OUTPUT = 2 * limits.MAX_TEXT_BYTES  # characters of rendered text
+MAX_CALLS = 100_000  # calls of functions, methods and macros in one render
+MAX_RANGE_ITEMS = 10_000_000  # items of all range() calls in one render
 
 
 class RenderError(ValueError):
@@ -76,12 +99,16 @@ class RenderError(ValueError):
 
     def __init__(self, template: str, problem: str):
         self.template = template
-        self.problem = problem
-        super().__init__(f"chat template {template}: {problem}")
+        self.problem = " ".join(str(problem).splitlines())  # one line, whatever the template said
+        super().__init__(f"chat template {template}: {self.problem}")
 
 
 class _Refused(jinja2.TemplateError):
     """Raised by `raise_exception` inside a template; `render` turns it into RenderError."""
+
+
+class _TooMuch(SecurityError):
+    """A template tried to build more than the sandbox allows; `render` turns it into RenderError."""
 
 
 # ---------------------------------------------------------------------------
@@ -93,8 +120,20 @@ def tojson(value: Any, ensure_ascii: bool = False, indent: Optional[int] = None,
     """The `tojson` filter of HF chat templates: plain `json.dumps`, non-ASCII kept readable.
 
     `{{ tool | tojson }}`, `{{ tool | tojson(indent=4) }}`, `{{ x | tojson(sort_keys=true) }}`.
+    An undefined value (a field the message does not have) is refused with its name.
     """
+    if isinstance(value, jinja2.Undefined):
+        raise _Refused(f"tojson got an undefined value{_undefined_name(value)}")
+    if isinstance(indent, int) and not 0 <= indent <= 64 or isinstance(indent, str) and len(indent) > 64:
+        raise _TooMuch("tojson's indent is limited to 64")
+    if separators is not None and sum(len(str(part)) for part in separators) > 64:
+        raise _TooMuch("tojson's separators are limited to 64 characters")
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def _undefined_name(value: jinja2.Undefined) -> str:
+    name = getattr(value, "_undefined_name", None)
+    return f" ({name!r} is missing)" if isinstance(name, str) else ""
 
 
 def raise_exception(message: Any) -> None:
@@ -110,15 +149,226 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     that tries would then render quietly. Here the attempt itself is the error.
     """
 
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+
     def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
         raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        _check_binop(operator, left, right)
+        return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (jinja2's own names)
+        _spend("calls", 1, MAX_CALLS, "calls (of functions, methods and macros)")
+        _check_str_method(__obj, args)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None:
+            return None
+        text = value.__self__
+
+        def bounded(*args: Any, **kwargs: Any) -> str:
+            _check_format_spec(text)
+            return wrapped(*args, **kwargs)
+
+        return update_wrapper(bounded, wrapped)
+
+    def concat(self, parts: Any) -> str:
+        """`a ~ b`: the generated code calls this instead of joining the parts itself."""
+        parts = [str(part) for part in parts]
+        _bound_string(sum(map(len, parts)))
+        return "".join(parts)
+
+
+class _Generator(CodeGenerator):
+    """jinja2's code generator, but `~` goes through the environment, where it is bounded."""
+
+    def visit_Concat(self, node: Any, frame: Any) -> None:
+        self.write("environment.concat((")
+        for argument in node.nodes:
+            self.visit(argument, frame)
+            self.write(", ")
+        self.write("))")
+
+
+_Sandbox.code_generator_class = _Generator
+
+
+# ---------------------------------------------------------------------------
+# What a template may build
+
+
+class _Budget:
+    """What one render has spent so far."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.range_items = 0
+
+
+_BUDGET: contextvars.ContextVar[Optional[_Budget]] = contextvars.ContextVar("render_budget", default=None)
+
+
+def _spend(what: str, amount: int, limit: int, described: str) -> None:
+    budget = _BUDGET.get()
+    if budget is not None:
+        spent = getattr(budget, what) + amount
+        setattr(budget, what, spent)
+        if spent > limit:
+            raise _TooMuch(f"a render may make at most {limit:,} {described}")
+
+
+def _bounded_range(*args: Any) -> range:
+    numbers = safe_range(*args)  # jinja2's cap on one range(): 100 000 items
+    _spend("range_items", len(numbers), MAX_RANGE_ITEMS, "range() items in all")
+    return numbers
+
+
+def _bound_string(length: int) -> None:
+    if length > MAX_STRING:
+        raise _TooMuch(f"a template may build strings of at most {MAX_STRING:,} characters, not {length:,}")
+
+
+def _bound_items(length: int) -> None:
+    if length > MAX_ITEMS:
+        raise _TooMuch(f"a template may build lists of at most {MAX_ITEMS:,} items, not {length:,}")
+
+
+def _bound_integer(bits: int) -> None:
+    if bits > limits.MAX_INT_DIGITS * 10 // 3:  # a little more than 3.32 bits per digit
+        raise _TooMuch(f"a template may build integers of at most {limits.MAX_INT_DIGITS} digits")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_binop(operator: str, left: Any, right: Any) -> None:
+    """Refuse, before it is built, a result larger than the sandbox allows."""
+    if operator == "*":
+        for sequence, count in ((left, right), (right, left)):
+            if _is_count(count) and isinstance(sequence, (str, list, tuple)):
+                length = len(sequence) * max(count, 0)
+                (_bound_string if isinstance(sequence, str) else _bound_items)(length)
+        if _is_count(left) and _is_count(right):
+            _bound_integer(abs(left).bit_length() + abs(right).bit_length())
+    elif operator == "**":
+        if _is_count(left) and _is_count(right) and right > 0 and abs(left) > 1:
+            _bound_integer(abs(left).bit_length() * right)
+    elif operator == "+":
+        if isinstance(left, str) and isinstance(right, str):
+            _bound_string(len(left) + len(right))
+        elif isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+            _bound_items(len(left) + len(right))
+    elif operator == "%" and isinstance(left, str):
+        _check_printf(left, right)
+
+
+# printf-style conversions: '%-10.3f', '%*d', '%(name)s'
+_PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _check_printf(text: str, arguments: Any) -> None:
+    for width, precision in _PRINTF.findall(text):
+        for number in (width, precision):
+            if number == "*":
+                values = arguments if isinstance(arguments, tuple) else (arguments,)
+                for value in values:
+                    if _is_count(value):
+                        _bound_string(abs(value))
+            elif number:
+                _bound_string(int(number[:12]))
+
+
+def _check_format_spec(text: str) -> None:
+    """`'{0:>1000000000}'.format(1)`: the widths and precisions in a str.format string."""
+    for _literal, _field, spec, _conversion in Formatter().parse(text):
+        if spec:
+            if "{" in spec:
+                raise _TooMuch("a template may not compute a format width ({...} inside a format spec)")
+            for number in re.findall(r"\d+", spec):
+                _bound_string(int(number[:12]))
+
+
+_PADDING_METHODS = {"ljust", "rjust", "center", "zfill"}  # first argument: the width
+
+
+def _check_str_method(function: Any, args: tuple) -> None:
+    """String methods that can make a string much longer than their inputs."""
+    text = getattr(function, "__self__", None)
+    name = getattr(function, "__name__", "")
+    if not isinstance(text, str):
+        return
+    if name in _PADDING_METHODS and args and _is_count(args[0]):
+        _bound_string(args[0])
+    elif name == "expandtabs":
+        tab = args[0] if args and _is_count(args[0]) else 8
+        _bound_string(len(text) + text.count("\t") * max(tab, 0))
+    elif name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        _bound_string(len(text) + text.count(args[0]) * max(len(args[1]) - len(args[0]), 0))
+    elif name == "join" and args and isinstance(args[0], (list, tuple)):
+        _bound_string(_joined_length(args[0], text))
+
+
+def _joined_length(items: Any, separator: str) -> int:
+    return sum(len(str(item)) for item in items) + len(separator) * max(len(items) - 1, 0)
+
+
+def _bounded_filters(filters: dict) -> dict:
+    """The built-in filters that pad, repeat or join, with the same bounds."""
+    center, indent, replace, join, wordwrap = (filters[name] for name in ("center", "indent", "replace", "join", "wordwrap"))
+
+    def bounded_center(value: Any, width: int = 80) -> str:
+        if _is_count(width):
+            _bound_string(width)
+        return center(value, width)
+
+    def bounded_indent(value: Any, width: Any = 4, *args: Any, **kwargs: Any) -> str:
+        text = str(value)
+        step = len(width) if isinstance(width, str) else width if _is_count(width) else 0
+        _bound_string(len(text) + (text.count("\n") + 1) * max(step, 0))
+        return indent(value, width, *args, **kwargs)
+
+    def bounded_format(value: Any, *args: Any, **kwargs: Any) -> str:
+        if isinstance(value, str):
+            _check_printf(value, args or kwargs)
+        return filters_format(value, *args, **kwargs)
+
+    def bounded_replace(eval_ctx: Any, value: Any, old: Any, new: Any, count: Any = None) -> str:
+        text, old, new = str(value), str(old), str(new)
+        times = text.count(old) if count is None or not _is_count(count) else min(text.count(old), max(count, 0))
+        _bound_string(len(text) + times * max(len(new) - len(old), 0))
+        return replace(eval_ctx, value, old, new, count)
+
+    def bounded_join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> str:
+        if isinstance(value, (list, tuple)) and attribute is None:
+            _bound_string(_joined_length(value, str(d)))
+        return join(eval_ctx, value, d, attribute)
+
+    def bounded_wordwrap(environment: Any, s: str, width: int = 79, break_long_words: bool = True,
+                         wrapstring: Optional[str] = None, break_on_hyphens: bool = True) -> str:  # fmt: skip
+        separator = wrapstring if isinstance(wrapstring, str) else "\n"
+        _bound_string(len(str(s)) * (1 + len(separator)))
+        return wordwrap(environment, s, width, break_long_words, wrapstring, break_on_hyphens)
+
+    filters_format = filters["format"]
+    # Keep each filter's way of being called (with the eval context, the environment, ...).
+    bounded_replace = update_wrapper(bounded_replace, replace)
+    bounded_join = update_wrapper(bounded_join, join)
+    bounded_wordwrap = update_wrapper(bounded_wordwrap, wordwrap)
+    return {"center": bounded_center, "indent": bounded_indent, "format": bounded_format,
+            "replace": bounded_replace, "join": bounded_join, "wordwrap": bounded_wordwrap}  # fmt: skip
 
 
 @lru_cache(maxsize=None)
 def _environment() -> _Sandbox:
     env = _Sandbox(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"])
+    env.filters.update(_bounded_filters(env.filters))
     env.filters["tojson"] = tojson
     env.globals["raise_exception"] = raise_exception
+    env.globals["range"] = _bounded_range
     return env
 
 
@@ -155,16 +405,21 @@ def _resolve(template: TemplateChoice) -> tuple[str, str]:
     """`template` -> (a label naming it in errors, the template text)."""
     if isinstance(template, os.PathLike):
         path = Path(template)
-        return f"file {str(path)!r}", path.read_text("utf-8")
+        label = f"file {str(path)!r}"
+        try:
+            return label, path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise RenderError(label, f"cannot be read: {error}") from error
     if not isinstance(template, str):
-        raise TypeError(f"template must be a shipped name, a path or template text, got {type(template).__name__}")
+        raise RenderError("(none)", f"template must be a shipped name, a path or template text, got {type(template).__name__}")
     if template in shipped_templates():
         return repr(template), template_source(template)
     if any(mark in template for mark in ("{{", "{%", "{#")):
         return "given as text", template
-    raise ValueError(
-        f"unknown chat template {template!r}: shipped templates are {', '.join(shipped_templates())}; "
-        "pass a pathlib.Path to render a file, or template text containing Jinja tags"
+    raise RenderError(
+        repr(template[:60]),
+        f"unknown chat template {template[:60]!r}: shipped templates are {', '.join(shipped_templates())}; "
+        "pass a pathlib.Path to render a file, or template text containing Jinja tags",
     )
 
 
@@ -185,17 +440,32 @@ def render(
     target. With `add_generation_prompt` the text ends with the opening of an assistant
     turn, which is where the model starts writing. Nothing given is changed.
 
-    Raises `RenderError` (naming the template) when the template has a syntax error,
-    breaks the sandbox's rules, or refuses the messages through `raise_exception`.
+    Raises `RenderError` (naming the template) for anything that goes wrong: messages that
+    are not a list of plain JSON, a syntax error, a break of the sandbox's rules or bounds,
+    a refusal through `raise_exception`, any error the template runs into.
     """
-    if not isinstance(messages, list):
-        raise TypeError(f"messages must be a list of message dicts, got {type(messages).__name__}")
     label, source = _resolve(template)
+    if not isinstance(messages, list):
+        raise RenderError(label, f"messages must be a list of message objects, got {type(messages).__name__}")
+    for name, value in (("messages", messages), ("tools", tools)):
+        try:
+            limits.check_json(value, (name,), limits.MAX_DEPTH)
+        except RequestError as error:
+            raise RenderError(label, f"{format_location(error.location)}: {error.problem}") from error
+    budget = _BUDGET.set(_Budget())
     try:
         compiled = _compile(source)
-        return compiled.render(messages=messages, tools=tools, add_generation_prompt=add_generation_prompt)
+        parts, length = [], 0
+        for part in compiled.generate(messages=messages, tools=tools, add_generation_prompt=add_generation_prompt):
+            length += len(part)
+            if length > MAX_OUTPUT:
+                raise _TooMuch(f"a render may produce at most {MAX_OUTPUT:,} characters")
+            parts.append(part)
+        return "".join(parts)
     except _Refused as error:
         raise RenderError(label, f"refused the messages: {error}") from error
+    except _TooMuch as error:
+        raise RenderError(label, f"the sandbox stopped it: {error}") from error
     except SecurityError as error:
         raise RenderError(
             label,
@@ -206,5 +476,19 @@ def render(
         raise RenderError(label, f"syntax error on line {error.lineno}: {error.message}") from error
     except jinja2.TemplateError as error:
         raise RenderError(label, f"{type(error).__name__}: {error}") from error
-    except OverflowError as error:  # the sandbox's cap on range()
+    except OverflowError as error:  # jinja2's cap on range(), or a number too large
         raise RenderError(label, f"the sandbox stopped it: {error}") from error
+    except RecursionError as error:  # a macro or a recursive loop that calls itself without end
+        raise RenderError(label, "the template recursed too deeply (a macro or loop that calls itself without end)") from error
+    except Exception as error:  # noqa: BLE001 - whatever else the template ran into: {{ 1/0 }}, ...
+        raise RenderError(label, f"{type(error).__name__} while rendering: {_first_line(error)}") from error
+    finally:
+        _BUDGET.reset(budget)
+
+
+def _first_line(error: Exception) -> str:
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - an error whose message cannot be made
+        text = ""
+    return (text.splitlines() or [""])[0][:300]

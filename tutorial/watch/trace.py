@@ -17,8 +17,8 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Optional
 
-from .. import targets
-from ..errors import format_location
+from .. import contract, targets
+from ..errors import RequestError, format_location
 from ..preprocess import preprocess
 from . import losses
 
@@ -113,9 +113,20 @@ def trace(body: dict, *, target: str = "chat_template") -> Trace:
         steps=recorder.steps,
         translated=translated,
         tools_schema=tools_schema,
-        losses=losses.report(folded, target),
+        losses=_losses(body, folded, target),
         produced=recorder.produced(translated),
     )
+
+
+def _losses(body: dict, folded: dict, target: str) -> list[losses.Loss]:
+    """The loss report hands on fields the contract left alone, so it checks them; its
+    paths refer to the preprocessed body, so a problem is located again in the body as
+    given (only then: finding it costs a walk the common case does not need)."""
+    try:
+        return losses.report(folded, target)
+    except RequestError:
+        contract.check_unnamed_fields(body)
+        raise
 
 
 class _Recorder:
@@ -126,6 +137,7 @@ class _Recorder:
         self._units: list[tuple[tuple, list, tuple]] = []  # finished: (location, helpers, messages)
         self._depth = 0  # > 0 while a recorded helper runs: its inner helper calls are part of it
         self._messages_seen = 0
+        self._indexes: dict[int, tuple[Any, dict[int, tuple]]] = {}  # id(unit) -> (unit, its index)
 
     def rebind(self, module: types.ModuleType, spec: _Watched) -> dict:
         """A copy of the target module's namespace whose functions call each other there,
@@ -193,10 +205,25 @@ class _Recorder:
         """Where `target` sits in the innermost open unit's input (a message, a block or the
         system prompt), found by identity: the helpers get the body's own objects."""
         unit, location, _helpers = self._open[-1] if self._open else (self.body, (), None)
-        found = _find(unit, target)
+        found = self._find(unit, target)
         if found is None and isinstance(target, list) and len(target) == 1:
-            found = _find(unit, target[0])  # flatten_content([block]) for a single block
+            found = self._find(unit, target[0])  # flatten_content([block]) for a single block
         return location + found if found is not None else location
+
+    def _find(self, unit: Any, target: Any) -> Optional[tuple]:
+        """The first of `_places(unit)` that is `target` itself. A small unit is searched; a
+        big one (a message of 50 000 blocks, looked into once per block) gets an index by
+        identity, made once, so that tracing it stays linear."""
+        content = unit.get("content") if isinstance(unit, dict) else unit
+        if not isinstance(content, list) or len(content) < 64:
+            return _find(unit, target)
+        cached = self._indexes.get(id(unit))
+        if cached is None or cached[0] is not unit:
+            index: dict[int, tuple] = {}
+            for path, value in _places(unit):
+                index.setdefault(id(value), path)  # the first place wins, as when searching
+            cached = self._indexes[id(unit)] = (unit, index)
+        return cached[1].get(id(target))
 
     def produced(self, translated: list[dict]) -> list[Produced]:
         """Attribute each translated message to the innermost unit that returned it."""
@@ -214,9 +241,26 @@ class _Recorder:
         ]
 
 
+def _places(unit: Any):
+    """(path, value) for the unit itself, its fields (or items), its content blocks and
+    their fields, in reading order: where a helper's input can come from."""
+    yield (), unit
+    if isinstance(unit, list):
+        yield from (((index,), item) for index, item in enumerate(unit))
+        return
+    if not isinstance(unit, dict):
+        return
+    yield from (((key,), value) for key, value in unit.items())
+    content = unit.get("content")
+    for index, block in enumerate(content if isinstance(content, list) else ()):
+        yield ("content", index), block
+        if isinstance(block, dict):
+            yield from ((("content", index, key), value) for key, value in block.items())
+
+
 def _find(unit: Any, target: Any) -> Optional[tuple]:
     """The path from `unit` to the object `target`: the unit itself, one of its fields,
-    one of its content blocks, or a field of one of those blocks."""
+    one of its content blocks, or a field of one of those blocks (`_places`, searched)."""
     if unit is target:
         return ()
     if not isinstance(unit, dict):
