@@ -98,9 +98,16 @@ class pictures:  # noqa: N801 - used like the module it stands for
 
 
 def format_location(location) -> str:
+    """The place as errors write it; a key with a line break is written as a JSON string in
+    brackets, so that the error stays one line."""
     text = ""
     for part in location:
-        text += f"[{part}]" if isinstance(part, int) and not isinstance(part, bool) else (f".{part}" if text else str(part))
+        if isinstance(part, int) and not isinstance(part, bool):
+            text += f"[{part}]"
+        elif isinstance(part, str) and "".join(part.splitlines()) != part:
+            text += f"[{json.dumps(part)}]"
+        else:
+            text += f".{part}" if text else str(part)
     return text or "body"
 
 

@@ -299,12 +299,12 @@ def test_the_depth_limit_is_the_package_s_own_and_exact():
 @pytest.mark.parametrize(
     "value, start, words",
     [
-        ({"messages": {1, 2}}, "messages: a value of type set is not JSON", None),
-        (object(), "body: a value of type object is not JSON", None),
-        ({"messages": [{"role": "user", "content": b"hi"}]}, "messages[0].content: a value of type bytes", None),
-        ({(1, 2): 3}, "body: the key (1, 2) is of type tuple", None),
-        (tool_use_body(nested(100_000)), f"messages[1].content[0].input.k… ({MAX_DEPTH} levels in): nested deeper than", None),
-        (tool_use_body({"n": 10**5000}), "messages[1].content[0].input.n: an int of more than", "digits"),
+        ({"messages": {1, 2}}, "messages: must be a JSON value", "got set"),
+        (object(), "body: must be a JSON value", "got object"),
+        ({"messages": [{"role": "user", "content": b"hi"}]}, "messages[0].content: must be a JSON value", "got bytes"),
+        ({(1, 2): 3}, "body: has a key of type tuple", None),
+        (tool_use_body(nested(100_000)), "messages[1].content[0].input.k.k.k", f"deeper than {MAX_DEPTH} levels"),
+        (tool_use_body({"n": 10**5000}), "messages[1].content[0].input.n: is an integer of more than", "digits"),
         (b"ok\xff\xfe", "body: bytes given as request_text are not UTF-8 text (at byte 2)", None),
     ],
     ids=["set", "object", "bytes-inside", "tuple-key", "deep", "huge-int", "bad-bytes"],
@@ -322,13 +322,13 @@ def test_a_value_that_contains_itself_is_located(pg):
     body = {"messages": [{"role": "user", "content": "hi"}]}
     body["messages"].append(body["messages"])
     pg.request_text = body
-    assert assert_located(pg, "messages[1]: refers to a dict or list that contains it") 
+    assert assert_located(pg, "messages[1]: contains itself (a cycle)")
     assert "[...]" in pg.request_text  # the editor shows its repr
 
 
 def test_a_value_that_is_json_is_shown_as_the_editor_shows_it(pg):
-    pg.request_text = {"messages": [{"role": "user", "content": "hi"}], 1: 2}  # json writes the key 1 as "1"
-    assert json.loads(pg.request_text)["1"] == 2
+    pg.request_text = {"messages": [{"role": "user", "content": "hi"}], 1: 2}  # JSON keys are strings: refused, located
+    assert_located(pg, "body: has a key of type int")
     pg.request_text = b'{"messages": [{"role": "user", "content": "\xe4\xbd\xa0\xe5\xa5\xbd"}]}'
     assert pg.results["error"] is None and pg.results["translated"] == [{"role": "user", "content": "你好"}]
 

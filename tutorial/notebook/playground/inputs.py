@@ -18,7 +18,8 @@ import sys
 from typing import Any, Optional
 
 from ... import limits
-from ...errors import RequestError, format_location
+from ...errors import RequestError
+from ...limits import check_json
 from .labels import label
 
 MAX_DEPTH = limits.MAX_DEPTH
@@ -104,43 +105,13 @@ def parse(text: str, lang: str = "en") -> Any:
 # A Python value -> text, or the place where it is not JSON
 
 
-def _where(path: tuple) -> str:
-    shown = path if len(path) <= 8 else path[:6]
-    text = format_location(shown)
-    return text if shown is path else f"{text}… ({len(path)} levels in)"
-
-
-def value_problem(value: Any, lang: str = "en") -> Optional[str]:
-    """Why `value` cannot be written as the JSON text of a request, with the place; None if it can.
-    Walks the value with its own stack, so no value is too deep to check."""
-    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
-    stack: list[tuple[Any, tuple, tuple]] = [(value, (), ())]  # item, its path, the ids of its containers
-    while stack:
-        item, path, containers = stack.pop()
-        if isinstance(item, (dict, list, tuple)):
-            if id(item) in containers:
-                return label(lang, "value_cycle", where=_where(path))
-            if len(path) >= MAX_DEPTH:
-                return label(lang, "value_deep", where=_where(path), limit=MAX_DEPTH)
-            inside = containers + (id(item),)
-            if isinstance(item, dict):
-                for key in item:
-                    if not isinstance(key, (str, int, float, bool, type(None))):
-                        return label(lang, "value_key", where=_where(path), name=repr(key)[:40], kind=type(key).__name__)
-                children = [(child, path + (str(key),), inside) for key, child in item.items()]
-            else:
-                children = [(child, path + (index,), inside) for index, child in enumerate(item)]
-            stack.extend(reversed(children))  # the first problem in reading order is reported
-        elif isinstance(item, bool) or item is None or isinstance(item, (str, float)):
-            continue
-        elif isinstance(item, int):
-            if digits and item.bit_length() > 3 * digits:  # only a big int is written out to check it
-                try:
-                    int.__repr__(item)
-                except ValueError:
-                    return label(lang, "value_number", where=_where(path), limit=digits)
-        else:
-            return label(lang, "value_type", where=_where(path), kind=type(item).__name__)
+def value_problem(value: Any, lang: Optional[str] = None) -> Optional[str]:
+    """Why `value` cannot be a request's JSON text, starting with the place (the lesson's own
+    check, `tutorial.limits.check_json`, with the whole depth a body may have); None if it can."""
+    try:
+        check_json(value, max_depth=MAX_DEPTH)
+    except RequestError as error:
+        return str(error)
     return None
 
 
