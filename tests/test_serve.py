@@ -262,8 +262,10 @@ def test_the_parameters_the_server_reads_are_checked(server, body, message):
 
 @pytest.mark.parametrize(
     "content, start",
-    [(b"{not json", "body: not valid JSON (Expecting property name"), (b"", "body: not valid JSON (the body is empty)"),
-     (b"[1, 2]", "body: the request body must be a JSON object, got list"), (b"\xff\xfe\x00", "body: not valid JSON")],
+    [(b"{not json", "body: the request body is not valid JSON: Expecting property name"),
+     (b"", "body: the request body is not valid JSON: Expecting value at line 1, column 1"),
+     (b"[1, 2]", "body: the request body must be a JSON object, got list"), (b"\xff\xfe\x00", "body: the request body is not UTF-8"),
+     (b"[" * 100_000 + b"]" * 100_000, "body: the request body "), (b'{"n": ' + b"9" * 5000 + b"}", "body: the request body ")],
 )
 def test_malformed_json_is_a_400_envelope(server, content, start):
     response = httpx.post(f"{server.url}/v1/messages", content=content, headers={"content-type": "application/json"})

@@ -31,7 +31,7 @@ from .errors import RequestError
 from .examples import readme_request, readme_tools_schema, readme_translated
 from .preprocess import preprocess
 from .round_trip import response_to_message, to_anthropic
-from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_messages
+from .translation import flatten_content, tool_call_dict, tools_to_chat_tools, translate, translate_json, translate_messages
 from .way_back import build_reply, counting_ids, sse_events
 
 # Public names that live in the apparatus folders: name -> (module, attribute), loaded on first use.
@@ -77,5 +77,6 @@ __all__ = [
     "tools_to_chat_tools",
     "trace",
     "translate",
+    "translate_json",
     "translate_messages",
 ]

@@ -35,15 +35,23 @@ CARRIED = {
 # Blocks of these types need no closer look; a tool_result is plain when its parts are.
 _PLAIN = {"user": {"text", "image", "search_result"}, "assistant": CARRIED["assistant"]}
 _PLAIN_PARTS = {"text", "image", "search_result"}
+_PLAIN_USER_WITH_RESULTS = _PLAIN["user"] | {"tool_result"}
 
 
-def _plain(block: dict, role: str) -> bool:
-    if block["type"] in _PLAIN[role]:
+def _plain(blocks: list, role: str) -> bool:
+    """Whether every block of a message is of a kind this shape carries as it is: one set
+    comparison per message (and per tool_result's parts), no per-block call."""
+    kinds = {block["type"] for block in blocks}
+    if kinds <= _PLAIN[role]:
         return True
-    if block["type"] != "tool_result" or role != "user":
+    if role != "user" or not kinds <= _PLAIN_USER_WITH_RESULTS:
         return False
-    content = block.get("content")
-    return not isinstance(content, list) or all(not isinstance(p, dict) or p["type"] in _PLAIN_PARTS for p in content)
+    return all(
+        not isinstance(content := block.get("content"), list)
+        or {part["type"] if isinstance(part, dict) else "text" for part in content} <= _PLAIN_PARTS
+        for block in blocks
+        if block["type"] == "tool_result"
+    )
 
 
 _WHERE = {"user": "a user message", "assistant": "an assistant message", "tool_result": "a tool_result"}
@@ -61,7 +69,7 @@ def reject_uncarriable(body: dict) -> None:
     for i, message in enumerate(body.get("messages") or []):
         if isinstance(message["content"], str) or message["role"] == "system":
             continue
-        if all(_plain(block, message["role"]) for block in message["content"]):
+        if _plain(message["content"], message["role"]):
             continue  # the common case, decided without building locations
         for j, block in enumerate(message["content"]):
             _check_carried(block, message["role"], ("messages", i, "content", j))
@@ -104,7 +112,7 @@ def is_offered(tool: dict) -> bool:
 def openai_messages(messages: list[dict], system: Any) -> list[dict]:
     # System messages inside the list (at the start, or later when preprocess did not
     # run) are merged into the one leading system message, after the top-level system
-    # prompt and in their order: most chat templates accept one system turn, at the
+    # prompt and in their order: many chat templates accept one system turn, at the
     # start. (SGLang 0.5.23 does the same with its inline-system "merge".)
     if any(m["role"] == "system" for m in messages):
         texts = [system_text(system)] + [system_text(m["content"]) for m in messages if m["role"] == "system"]

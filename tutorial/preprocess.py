@@ -1,7 +1,7 @@
 """The step before Action 2: fold `system` messages found inside the message list.
 
 Agent CLIs sometimes send a reminder as `{"role": "system"}` in the middle of the
-history. Most chat templates accept a system message only at the start, so the adapter
+history. Many chat templates accept a system message only at the start, so the adapter
 moves its text into a user message, marked as a reminder, before translating.
 """
 

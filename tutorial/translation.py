@@ -41,6 +41,12 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
     return translated, tools_schema
 
 
+def translate_json(raw: "str | bytes", *, target: str = "chat_template") -> tuple[list[dict], Optional[list[dict]]]:
+    """Action 2 from the bytes a server receives: the JSON text is read with located errors
+    (not UTF-8, not JSON, nested too deep for Python's reader, over 32 MB), then translated."""
+    return translate(limits.read_json(raw, "the request body"), target=target)
+
+
 def translate_messages(messages: list, system: Any = None, *, target: str = "chat_template") -> list[dict]:
     """The messages path on its own: history (and system prompt) -> chat messages."""
     chosen = targets.get(target)
@@ -95,7 +101,7 @@ def _part_text(part: Any, depth: int = 1) -> str:
     if kind == "tool_result":
         return flatten_content(part.get("content"), depth + 1)
     if kind in ("image", "image_url", "input_image"):
-        # A text template cannot show pixels; a placeholder keeps the turn's shape.
+        # A text-only template cannot show pixels; a placeholder keeps the turn's shape.
         return "[image omitted]"
     if "content" in part:
         return flatten_content(part["content"], depth + 1)
@@ -158,7 +164,8 @@ def user_block_message(block: dict) -> dict:
     if kind == "text":
         return {"role": "user", "content": block["text"]}  # taken directly, no flattening
     if kind == "tool_result":
-        # The template pairs results with calls by position, so tool_use_id is not kept.
+        # ChatML/Qwen-style templates pair results with calls by position, so tool_use_id
+        # is not kept (Mistral-style templates need ids: the "openai" target keeps them).
         return {"role": "tool", "content": flatten_content(block.get("content"))}
     # Images, documents and block types this module does not know: whatever text they
     # carry, else a placeholder that names the type (never the raw block with its data).

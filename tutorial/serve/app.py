@@ -17,7 +17,6 @@ place, `messages[2].content[0].tool_use_id: ...`), 404 for a route the API does 
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 import traceback
 from typing import TYPE_CHECKING, AsyncIterator, Callable, Optional, Union
@@ -30,6 +29,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 import tutorial
+from tutorial.limits import read_json
 
 from .analysis import analyse, prompt_tokens, refusal
 from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
@@ -192,10 +192,10 @@ class Endpoints:
     async def _read_json(self, request: Request, capture: dict) -> dict:
         raw = await read_limited(request, self.max_body_bytes)
         try:
-            body = json.loads(raw)
-        except ValueError as error:  # not UTF-8 or not JSON
+            body = read_json(raw, "the request body")  # not UTF-8, not JSON, too deep: located
+        except tutorial.RequestError as error:
             capture["body_text"] = raw[:4096].decode("utf-8", "replace")
-            raise ApiError(400, f"body: not valid JSON ({_json_problem(error, raw)})")
+            raise ApiError(400, str(error))
         capture["body"] = body
         if not isinstance(body, dict):
             raise ApiError(400, f"body: the request body must be a JSON object, got {type(body).__name__}")
@@ -318,12 +318,6 @@ def summary(body: dict, analysis: dict, reply: Reply) -> str:
 async def _chunks(events: list[dict]) -> AsyncIterator[str]:
     for text in sse_text(events):
         yield text
-
-
-def _json_problem(error: ValueError, raw: bytes) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"{error.msg} at line {error.lineno}, column {error.colno}" if raw.strip() else "the body is empty"
-    return str(error)
 
 
 def _name(responder) -> str:

@@ -81,8 +81,9 @@ class Forwarder:
             self._client = None
 
     def engine_request(self, body: dict) -> dict:
-        """The Chat Completions request for `body` (raises RequestError if the openai target refuses it)."""
-        messages, tools = tutorial.translate(body, target="openai")
+        """The Chat Completions request for `body` (raises RequestError if the openai target refuses it):
+        what the capture shows, so mid-list system messages are folded first, as `trace` does."""
+        messages, tools = tutorial.translate(tutorial.preprocess(body), target="openai")
         request: dict = {"model": self.model or body.get("model") or "default", "messages": messages}
         if tools:
             request["tools"] = tools

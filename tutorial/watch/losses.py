@@ -56,8 +56,10 @@ _OPENAI = {
 
 _REASONS = {
     "id": "tool-call ids are minted anew for every response; the adapter matches history by "
-    "dict equality, so the id is dropped (the template pairs calls and results by position)",
-    "tool_use_id": "the tool message follows its call in order, so the pairing id is not kept",
+    "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
+    "Mistral-style templates, which need ids, want the openai target)",
+    "tool_use_id": "the tool message follows its call in order, which is how ChatML/Qwen-style templates pair "
+    "them, so the pairing id is not kept",
     "signature": "thinking signatures are checked only by Anthropic's servers; a local model "
     "neither verifies nor produces them",
     "cache_control": "prompt-caching hints are for Anthropic's servers; a local engine caches by prefix itself",
