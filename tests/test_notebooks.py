@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+BOTH_EDITIONS = NOTEBOOKS + sorted((Path(__file__).resolve().parents[1] / "notebooks" / "zh").glob("*.ipynb"))
 
 
 def load(path: Path) -> dict:
@@ -23,7 +24,7 @@ def test_there_are_chapters():
     assert names[:6] == ["00", "01", "02", "03", "04", "05"], names
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", BOTH_EDITIONS, ids=[p.relative_to(p.parents[1]).as_posix() for p in BOTH_EDITIONS])
 def test_notebook_is_a_clean_run_all(path):
     notebook = load(path)
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
@@ -39,7 +40,7 @@ def test_notebook_is_a_clean_run_all(path):
             assert output.get("name") != "stderr", f"stderr stored in cell {cell['execution_count']}: {''.join(output['text'])[:200]}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", BOTH_EDITIONS, ids=[p.relative_to(p.parents[1]).as_posix() for p in BOTH_EDITIONS])
 def test_chinese_is_shown_as_chinese(path):
     text = path.read_text(encoding="utf-8")
     assert "\\u4f60" not in text and "\\u8bfb" not in text  # 你, 读 escaped would mean ensure_ascii=True somewhere
