@@ -3,7 +3,7 @@
 In one run, on this machine:
 
 1. The local flow of the README example, of a 1,000- and of a 5,000-message agent request
-   (tutorial.pictures.committed.agent_request): building the DOT from the trace, and
+   (tutorial.examples.agent_request): building the DOT from the trace, and
    building + rendering it with Graphviz's `dot` (a subprocess, start-up included); each
    as a ratio to the README example's. The trace itself is timed apart: it is the
    lesson's recording walk, linear in the request, and is taken once per request
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tutorial import readme_request, trace  # noqa: E402
 from tutorial.pictures import local_flow, render_svg, svg_size  # noqa: E402
-from tutorial.pictures.committed import agent_request  # noqa: E402
+from tutorial.examples import agent_request  # noqa: E402
 from tutorial.pictures.render import INSTALL_HINT  # noqa: E402
 
 

@@ -33,7 +33,7 @@ import anthropic  # noqa: E402
 import httpx  # noqa: E402
 
 import tutorial  # noqa: E402
-from translate_cost import agent_request  # noqa: E402
+from tutorial.examples import agent_request  # noqa: E402
 
 CONCURRENCY = (1, 8, 32)
 # Requests per level: enough for a p99 on the small body, few on the big one (it is slow to send).

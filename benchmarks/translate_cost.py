@@ -26,43 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tutorial import trace, translate, translate_json  # noqa: E402
-
-
-def agent_request(turns: int = 400, tools: int = 30) -> dict:
-    """A deterministic agent session: each turn thinks, calls a tool and reads its result."""
-    filler = "这是一段代码说明，包含函数、变量与注释。The quick brown fox jumps over the lazy dog. "
-    messages = [{"role": "user", "content": [{"type": "text", "text": "请修复测试失败的问题。" + filler}]}]
-    for turn in range(turns // 2):
-        call_id = f"toolu_{turn:016x}"
-        messages.append({
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": f"第 {turn} 步：先看文件。" + filler, "signature": "c2ln" * 20},
-                {"type": "text", "text": f"Reading file {turn}."},
-                {"type": "tool_use", "id": call_id, "name": f"tool_{turn % tools}", "input": {"path": f"src/m{turn}.py", "limit": 200}},
-            ],
-        })  # fmt: skip
-        messages.append({
-            "role": "user",
-            "content": [
-                {"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": filler * 16}]},
-                {"type": "text", "text": "继续。"},
-            ],
-        })  # fmt: skip
-    return {
-        "model": "local",
-        "max_tokens": 4096,
-        "system": [{"type": "text", "text": "你是代码助手。" + filler, "cache_control": {"type": "ephemeral"}}],
-        "messages": messages,
-        "tools": [
-            {
-                "name": f"tool_{i}",
-                "description": f"Tool number {i}: reads or writes files. " * 3,
-                "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["path"]},
-            }
-            for i in range(tools)
-        ],
-    }
+from tutorial.examples import agent_request  # noqa: E402
 
 
 def best_of(function, raw: bytes, repeat: int) -> float:

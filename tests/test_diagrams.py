@@ -44,7 +44,7 @@ from tutorial.pictures import (
 from tutorial.pictures import dot as writer
 from tutorial.pictures import reading
 from tutorial.pictures import text as t
-from tutorial.pictures.committed import agent_request
+from tutorial.examples import agent_request
 from tutorial.pictures.turn import STAGES
 
 ROOT = Path(__file__).resolve().parents[1]

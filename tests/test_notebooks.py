@@ -72,3 +72,27 @@ def test_every_brief_stage_value_is_in_the_stored_outputs():
     ]  # fmt: skip
     for value in stages:
         assert as_json(value) in stored, f"stage value not shown: {as_json(value)[:120]}"
+
+
+def _svg_outputs(path: Path):
+    for index, cell in enumerate(load(path)["cells"]):
+        for output in cell.get("outputs", []):
+            svg = output.get("data", {}).get("image/svg+xml")
+            if svg:
+                yield index, "".join(svg) if isinstance(svg, list) else svg
+
+
+@pytest.mark.parametrize("path", BOTH_EDITIONS, ids=[p.relative_to(p.parents[1]).as_posix() for p in BOTH_EDITIONS])
+def test_every_stored_diagram_fits_the_output_area_with_readable_text(path):
+    """JupyterLab at 1400×1000 with the file browser open leaves about 960 px for an output;
+    the pictures are drawn to fit it at 100 %, with no text under 10 px."""
+    import re
+
+    for index, svg in _svg_outputs(path):
+        size = re.search(r'<svg[^>]*?width="([\d.]+)(pt|px)?"[^>]*?viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"', svg, re.S)
+        assert size, f"cell {index}: an SVG without width and viewBox"
+        width = float(size.group(1)) * (4 / 3 if size.group(2) == "pt" else 1)
+        assert width <= 960, f"cell {index}: a diagram {width:.0f} px wide"
+        scale = width / float(size.group(3))
+        fonts = [float(f) for f in re.findall(r'font-size="([\d.]+)"', svg)]
+        assert not fonts or min(fonts) * scale >= 10, f"cell {index}: text {min(fonts) * scale:.1f} px high"

@@ -85,3 +85,12 @@ def test_package_example_matches_the_brief(readme, brief_translated, brief_tools
     assert tutorial.readme_request() == readme
     assert tutorial.readme_translated() == brief_translated
     assert tutorial.readme_tools_schema() == brief_tools_schema
+
+
+def test_cli_walk_in_chinese():
+    english = python("-m", "tutorial", "walk").stdout
+    result = python("-m", "tutorial", "walk", "--lang", "zh")
+    assert result.returncode == 0, result.stderr
+    assert "消息路径" in result.stdout and "工具路径" in result.stdout
+    assert "messages[2].content[0].tool_use_id" in result.stdout  # places stay as a reader types them
+    assert result.stdout != english

@@ -1,6 +1,6 @@
 """The command line, for readers outside Jupyter.
 
-    python -m tutorial walk [FILE]                       the stage-by-stage walk (default: README example)
+    python -m tutorial walk [FILE] [--lang zh]           the stage-by-stage walk (default: README example)
     python -m tutorial translate [FILE|-] [--target openai]   {"translated": ..., "tools_schema": ...}
     python -m tutorial serve [...]                       a local /v1/messages endpoint (the `serve` extra)
     python -m tutorial doctor                            check the environment, print fixes
@@ -57,6 +57,7 @@ def _run(argv: Optional[list[str]]) -> int:
     walk = commands.add_parser("walk", help="print every stage's input and output, then what stays behind")
     walk.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
     walk.add_argument("--target", choices=target_names(), default="chat_template")
+    walk.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the walk (default: TUTORIAL_LANG, else English)")
     translate = commands.add_parser("translate", help='print {"translated": ..., "tools_schema": ...} as JSON')
     translate.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
     translate.add_argument("--target", choices=target_names(), default="chat_template")
@@ -80,7 +81,7 @@ def _run(argv: Optional[list[str]]) -> int:
             from ..notebook.walk import walk_text
             from ..watch.trace import trace
 
-            sys.stdout.write(walk_text(trace(body, target=arguments.target)))
+            sys.stdout.write(walk_text(trace(body, target=arguments.target), lang=arguments.lang))
         else:
             from ..translation import translate as run_translate
 

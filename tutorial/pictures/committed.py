@@ -11,51 +11,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ..examples import readme_request
+from ..examples import agent_request, readme_request
 from ..watch.trace import trace
 from .flow import local_flow
 from .render import render_svg
 from .split import mixed_result_request, mixed_result_split
 from .tools import tools_path
 from .turn import vertical_flow
-
-
-def agent_request(turns: int = 1000, tools: int = 30) -> dict:
-    """A deterministic agent session of `turns` messages after the first: each turn thinks,
-    says a line, calls a tool and reads its result (the shape of a real agent request)."""
-    filler = "这是一段代码说明，包含函数、变量与注释。The quick brown fox jumps over the lazy dog. "
-    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": "请修复测试失败的问题。" + filler}]}]
-    for turn in range(turns // 2):
-        call_id = f"toolu_{turn:016x}"
-        messages.append({
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": f"第 {turn} 步：先看文件。" + filler, "signature": "c2ln" * 20},
-                {"type": "text", "text": f"Reading file {turn}."},
-                {"type": "tool_use", "id": call_id, "name": f"tool_{turn % tools}", "input": {"path": f"src/m{turn}.py", "limit": 200}},
-            ],
-        })  # fmt: skip
-        messages.append({
-            "role": "user",
-            "content": [
-                {"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": filler * 16}]},
-                {"type": "text", "text": "继续。"},
-            ],
-        })  # fmt: skip
-    return {
-        "model": "local",
-        "max_tokens": 4096,
-        "system": [{"type": "text", "text": "你是代码助手。" + filler, "cache_control": {"type": "ephemeral"}}],
-        "messages": messages,
-        "tools": [
-            {
-                "name": f"tool_{i}",
-                "description": f"Tool number {i}: reads or writes files. " * 3,
-                "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["path"]},
-            }
-            for i in range(tools)
-        ],
-    }
 
 
 def sources() -> dict[str, str]:
