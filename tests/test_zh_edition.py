@@ -105,3 +105,27 @@ def test_glossary_readme_and_instructors_notes_exist():
         assert term.lower() in glossary.lower(), f"the glossary lacks {term!r}"
     assert CJK.search((ROOT / "README.zh.md").read_text(encoding="utf-8"))
     assert CJK.search((ZH / "README.md").read_text(encoding="utf-8"))
+
+
+def test_every_loss_reason_has_chinese():
+    """The Chinese edition's loss tables and walk explain in Chinese: every reason the report
+    gives for the SDK's bodies and the chapters' requests has a translation."""
+    import tutorial
+    from tutorial.watch.losses import reason_in
+
+    data = json.loads((ROOT / "tests" / "data" / "sdk_bodies.json").read_text(encoding="utf-8"))
+    bodies = [entry["body"] if isinstance(entry, dict) and "body" in entry else entry for entry in data.values()]
+    bodies += [tutorial.readme_request()]
+    seen, untranslated = 0, set()
+    for body in bodies:
+        for target in ("chat_template", "openai"):
+            try:
+                losses = tutorial.trace(body, target=target).losses
+            except tutorial.RequestError:
+                continue
+            for loss in losses:
+                seen += 1
+                if not CJK.search(reason_in(loss.reason, "zh")):
+                    untranslated.add(loss.reason)
+    assert seen > 100
+    assert not untranslated, sorted(untranslated)

@@ -13,6 +13,7 @@ import json
 from typing import Any, Optional
 
 from .. import language
+from ..watch.losses import reason_in
 
 # Every word these displays write, per language ("en" or "zh"; see tutorial.language).
 TEXT = {
@@ -139,7 +140,7 @@ class LossTable:
     """What stays behind, one row per loss: where, what, why."""
 
     def __init__(self, losses, lang: Optional[str] = None):
-        self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), loss.reason) for loss in losses]
+        self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), reason_in(loss.reason, lang)) for loss in losses]
         self.words = _words(lang)
 
     def __repr__(self) -> str:

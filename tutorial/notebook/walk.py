@@ -13,6 +13,7 @@ from typing import Optional
 from .. import language
 from ..errors import format_location
 from .show import as_json
+from ..watch.losses import reason_in
 from ..watch.trace import Trace
 
 # Every line the walk writes, per language ("en" or "zh"; see tutorial.language).
@@ -110,5 +111,5 @@ def walk_text(t: Trace, lang: Optional[str] = None) -> str:
     lines += ["", w["hand_back"][0].format(messages=messages, tools=tools), *w["hand_back"][1:], ""]
     lines.append(w["behind"] if t.losses else w["nothing_behind"])
     for loss in t.losses:
-        lines += [f"   {loss.path} = {json.dumps(loss.value, ensure_ascii=False)[:80]}", f"      {loss.reason}"]
+        lines += [f"   {loss.path} = {json.dumps(loss.value, ensure_ascii=False)[:80]}", f"      {reason_in(loss.reason, lang)}"]
     return "\n".join(lines) + "\n"

@@ -7,9 +7,10 @@ does this target carry? The rest is reported — so nothing is lost silently.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple, Optional
 
-from .. import client_tools, limits
+from .. import client_tools, language, limits
 from ..errors import RequestError, format_location
 from ..translation import flatten_content
 
@@ -178,7 +179,7 @@ class _Walk:
         """A block the chat_template target turns into text with flatten_content."""
         text = flatten_content([block])
         if block["type"] in ("image", "image_url", "input_image"):
-            self.lose(location, block, "a text template cannot show an image: replaced by '[image omitted]'")
+            self.lose(location, block, "a text-only template cannot show an image: replaced by '[image omitted]'")
         elif not text:
             placeholder = "dropped from the flattened text" if nested else f"replaced by '[{block['type']} omitted]'"
             self.lose(location, block, f"a {block['type']!r} block has no text to keep: {placeholder}")
@@ -219,3 +220,56 @@ class _Walk:
         for key, value in tool.items():
             if key not in (self.carried["tool"] if carried is None else carried):
                 self.lose(location + (key,), value, _REASONS.get(key, why))
+
+
+# ---------------------------------------------------------------------------
+# The reasons in Chinese, for the Chinese edition's tables and walk. The report itself
+# keeps English (its reasons are data, compared by tests); displays translate on the way out.
+
+_REASONS_ZH = {
+    _REASONS["id"]: "每次响应都会重新生成工具调用 id；适配器靠 dict 相等来匹配对话历史，所以丢掉 id"
+    "（ChatML/Qwen 风格的模板按位置配对调用与结果；需要 id 的 Mistral 风格模板应使用 openai 目标格式）",
+    _REASONS["tool_use_id"]: "tool 消息按顺序紧跟在它的调用之后，ChatML/Qwen 风格的模板正是这样配对的，所以不保留配对 id",
+    _REASONS["signature"]: "thinking 签名只由 Anthropic 的服务器校验；本地模型既不校验也不生成签名",
+    _REASONS["cache_control"]: "提示词缓存标记是给 Anthropic 服务器的；本地引擎自己按前缀缓存",
+    _REASONS["is_error"]: "聊天格式中工具结果没有错误标志；只保留结果文本",
+    _REASONS["citations"]: "引用元数据在聊天消息中没有位置",
+    _REASONS["max_tokens"]: "采样上限：它留在请求体里供采样阶段（Action 3）使用，不进入消息或工具",
+    _REASONS["model"]: "适配器只服务一个模型；这里的模型名不起选择作用",
+    _REASONS["stream"]: "流式是回复发回的方式（Action 3.5），不属于提示词",
+    _REASONS["tool_choice"]: "模型如何选择工具是采样决策，不属于提示词",
+    _REASONS["thinking"]: "思考预算是采样设置，不属于提示词",
+    _REASONS["metadata"]: "请求元数据不属于提示词",
+    _FILE_IMAGE: "Files API 图片：它的 file_id 只对 Anthropic 的服务器有意义，引擎取不到它；替换为文本 '[image omitted]'",
+    _PARAMETER: "顶层参数：转换既不把它放进消息也不放进工具；采样阶段从请求体读取它，或者没有人读取",
+    "a system message keeps only its text blocks": "system 消息只保留其中的文本块",
+    "a text-only template cannot show an image: replaced by '[image omitted]'": "纯文本模板无法显示图片：替换为 '[image omitted]'",
+    "a server tool runs on Anthropic's servers: left out of the tools": "服务端工具在 Anthropic 的服务器上运行：不放进工具列表",
+    "a server tool: kept as a function tool, but only Anthropic's servers can run it": "服务端工具：保留为函数工具，但只有 Anthropic 的服务器能运行它",
+    "a server tool's settings have no place in a function tool": "服务端工具的设置在函数工具中没有位置",
+    "a client tool's setting is for the client that runs it; a function tool has no place for it": "客户端工具的设置是给运行它的客户端的；函数工具中没有它的位置",
+}
+_PATTERNS_ZH = [
+    (re.compile(r"the (\w+) shape has no place for it"), r"\1 目标格式中没有它的位置"),
+    (re.compile(r"an assistant '(\w+)' block has no place in the (\w+) shape: dropped"), r"assistant 消息中的 \1 块在 \2 目标格式中没有位置：已丢弃"),
+    (re.compile(r"a '(\w+)' block has no text to keep: dropped from the flattened text"), r"\1 块没有可保留的文本：从展平后的文本中去掉"),
+    (re.compile(r"a '(\w+)' block has no text to keep: replaced by '(\[\w+ omitted\])'"), r"\1 块没有可保留的文本：替换为 '\2'"),
+    (re.compile(r"only the text of a '(\w+)' block is kept"), r"\1 块只保留其文本"),
+    (re.compile(r"a tool entry without a name \('([^']+)', a toolset\): .*"), r"没有名字的工具条目（\1，一个工具集）：Anthropic 的服务器会把它展开成工具；它不指向任何函数，所以不放进工具列表"),
+    (re.compile(r"an Anthropic-defined client tool: offered as a function tool with the input schema Anthropic documents for (\S+); .*"),
+     r"Anthropic 定义的客户端工具：按 Anthropic 为 \1 记录的输入 schema 作为函数工具提供；和以前一样由客户端运行它"),
+    (re.compile(r"an Anthropic-defined client tool of a version this package does not know: offered with the input schema of (\S+), .*"),
+     r"本包不认识这个版本的 Anthropic 客户端工具：按它所知同一系列中最新的 \1 的输入 schema 提供，可能有出入"),
+]
+
+
+def reason_in(reason: str, lang: Optional[str] = None) -> str:
+    """A loss's reason in `lang` (the current language by default); English as it is."""
+    if language.resolve(lang) != "zh":
+        return reason
+    if reason in _REASONS_ZH:
+        return _REASONS_ZH[reason]
+    for pattern, chinese in _PATTERNS_ZH:
+        if pattern.fullmatch(reason):
+            return pattern.sub(chinese, reason)
+    return reason

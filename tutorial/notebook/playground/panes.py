@@ -17,6 +17,7 @@ from ..show import as_json
 from .labels import label
 from .model import Playground
 from .presets import CLOSEST_PEER, peer_results, peer_versions
+from ...watch.losses import reason_in
 
 SHOWN_CHARACTERS = 60_000
 """A block of JSON longer than this is cut in the pane (a pasted real request can be megabytes
@@ -239,7 +240,7 @@ def losses_html(model: Playground) -> str:
     if not losses:
         return _pane(model, _note(_l(model, "losses_none")))
     rows = "".join(
-        f"<tr><td><code>{_e(loss.path)}</code></td><td><code>{_e(_short(loss.value))}</code></td><td>{_e(loss.reason)}</td></tr>"
+        f"<tr><td><code>{_e(loss.path)}</code></td><td><code>{_e(_short(loss.value))}</code></td><td>{_e(reason_in(loss.reason, model.lang))}</td></tr>"
         for loss in losses
     )
     head = f'<tr><th>{_l(model, "where")}</th><th>{_l(model, "value")}</th><th>{_l(model, "why")}</th></tr>'
