@@ -4,7 +4,8 @@ Starts JupyterLab on 127.0.0.1 (a free port, a token, news and autosave off) on 
 copy of notebooks/, opens 07_playground.ipynb, runs all cells, edits the request in the
 playground's editor and checks that the translated messages and the diagram change on
 the page. Screenshots go to artifacts/ (gitignored). Everything started here is stopped
-in the fixture's teardown.
+in the fixture's teardown. Another test opens every chapter of both editions, runs nothing,
+and measures each stored diagram as JupyterLab draws it at 1400×1000 with the file browser open.
 
 Run it alone with:  python -m pytest -m browser tests/test_browser.py
 Needs Debian's /usr/bin/chromium (no browser is downloaded) and Graphviz's `dot` (the
@@ -109,6 +110,7 @@ def lab(tmp_path):
         f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
         f"--ServerApp.root_dir={notebooks}",
         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a notebook with no kernel
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
@@ -429,3 +431,224 @@ def test_the_app_view_opens_live_and_fits_the_screen(voila):
                     page.close()
         finally:
             browser.close()
+
+
+# Every stored diagram, as JupyterLab draws it ----------------------------------------------
+
+CHAPTERS = [path.relative_to(ROOT / "notebooks").as_posix()
+            for folder in (ROOT / "notebooks", ROOT / "notebooks" / "zh") for path in sorted(folder.glob("*.ipynb"))]
+LAB_WINDOW = (1400, 1000)
+MIN_TEXT_PX = 10
+
+# "Notebook (no kernel)", as the file browser's Open With menu does it: nothing can run.
+OPEN_WITHOUT_KERNEL = """async path => {
+  const widget = await window.jupyterapp.commands.execute('docmanager:open',
+    {path, factory: 'Notebook', kernelPreference: {shouldStart: false, shouldReuse: false}});
+  await widget.context.ready;
+  await widget.revealed;
+  (window.tpOpened = window.tpOpened || {})[widget.id] = widget;
+  return widget.id;
+}"""
+
+CLOSE = "id => { window.tpOpened[id].dispose(); delete window.tpOpened[id]; }"
+
+CELL_COUNT = "id => document.getElementById(id).querySelectorAll('.jp-Notebook .jp-Cell').length"
+
+# Down the notebook a screen at a time (a windowed notebook attaches cells as they come into
+# view), waiting two frames at each step; then back to the top.
+SCROLL_THROUGH = """async id => {
+  const panel = document.getElementById(id);
+  const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel.querySelector('.jp-Notebook');
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  let steps = 0;
+  for (let top = 0; steps < 1000; top += Math.max(100, scroller.clientHeight * 0.8), steps++) {
+    scroller.scrollTop = top;
+    await frame();
+    if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
+  }
+  scroller.scrollTop = 0;
+  await frame();
+  return {steps, mode: window.tpOpened[id].content.notebookConfig.windowingMode};
+}"""
+
+PICTURES = """const pictures = root => [...root.querySelectorAll(
+  '.jp-OutputArea-output img[src^="data:image/svg+xml"], .jp-OutputArea-output svg')]
+  .filter(e => !(e.tagName.toLowerCase() === 'svg' && e.parentElement.closest('svg')));"""
+
+PICTURES_LOADED = f"""id => {{ {PICTURES}
+  return pictures(document.getElementById(id)).every(e => e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0));
+}}"""
+
+# For each diagram in an output: its box against the output area's (and the notebook's), and
+# its smallest text: computed font-size × the scale from the SVG's units to screen pixels.
+# JupyterLab shows an image/svg+xml output as an <img> of the SVG, whose text the page cannot
+# reach, so the same SVG is put, unseen, into the page at its own size and the result scaled
+# by the <img>'s rendered width over its natural width.
+MEASURE_DIAGRAMS = f"""async ({{id, expected}}) => {{ {PICTURES}
+  const panel = document.getElementById(id);
+  const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel.querySelector('.jp-Notebook');
+  const cells = [...panel.querySelectorAll('.jp-Notebook .jp-Cell')];
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const host = document.createElement('div');
+  host.style.cssText = 'position: fixed; left: 0; top: 0; visibility: hidden; pointer-events: none';
+  document.body.appendChild(host);
+  const textSizes = (svg, scale) => [...svg.querySelectorAll('text, tspan')]
+    .filter(t => t.textContent.trim() && !(t.tagName.toLowerCase() === 'text' && t.querySelector('tspan')))
+    .map(t => {{
+      const m = t.getScreenCTM();
+      return {{px: parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) * scale,
+               text: t.textContent.trim().slice(0, 40)}};
+    }})
+    .sort((a, b) => a.px - b.px);
+  const diagrams = [];
+  try {{
+    for (const [cell, node] of cells.entries()) {{
+      for (const picture of pictures(node)) {{
+        picture.scrollIntoView({{block: 'nearest'}});
+        await frame();
+        const output = picture.closest('.jp-OutputArea-output');
+        const box = picture.getBoundingClientRect(), area = output.getBoundingClientRect();
+        let texts;
+        if (picture.tagName === 'IMG') {{
+          const source = decodeURIComponent(picture.src.slice(picture.src.indexOf(',') + 1));
+          const svg = document.importNode(new DOMParser().parseFromString(source, 'image/svg+xml').documentElement, true);
+          host.replaceChildren(svg);
+          texts = textSizes(svg, box.width / picture.naturalWidth);
+        }} else {{
+          texts = textSizes(picture, 1);
+        }}
+        diagrams.push({{
+          cell, kind: picture.tagName.toLowerCase(), left: box.left, right: box.right, width: box.width,
+          height: box.height, naturalWidth: picture.naturalWidth || null,
+          areaLeft: area.left, areaRight: area.right, notebookRight: scroller.getBoundingClientRect().right,
+          scrolls: output.scrollWidth > output.clientWidth + 1, texts: texts.length, smallest: texts[0] || null,
+        }});
+      }}
+    }}
+  }} finally {{
+    host.remove();
+  }}
+  // What the cells that should hold a diagram show instead, if they do not.
+  const shown = Object.fromEntries(expected.map(i => [i, cells[i] ?
+    [...cells[i].querySelectorAll('.jp-OutputArea-output')].map(o => o.innerText.trim().slice(0, 120)) : null]));
+  return {{diagrams, shown}};
+}}"""
+
+FILE_BROWSER = """() => {
+  const browser = document.getElementById('filebrowser');
+  const box = browser && browser.getBoundingClientRect();
+  return box && !browser.classList.contains('lm-mod-hidden') && box.width > 0 ? box.right : 0;
+}"""
+
+
+def stored_diagrams(chapter: str) -> tuple[int, list[int]]:
+    """The number of cells, and the index of the cell of each stored SVG output, in order."""
+    cells = json.loads((ROOT / "notebooks" / chapter).read_text(encoding="utf-8"))["cells"]
+    return len(cells), [index for index, cell in enumerate(cells) for output in cell.get("outputs", [])
+                        if "image/svg+xml" in output.get("data", {})]
+
+
+def diagram_problems(chapter: str, expected: list[int], measured: dict) -> list[str]:
+    problems, diagrams = [], measured["diagrams"]
+    found = [d["cell"] for d in diagrams]
+    for cell in sorted(set(expected)):
+        if found.count(cell) < expected.count(cell):
+            problems.append(
+                f"{chapter}: cell {cell} should show {expected.count(cell)} diagram(s) and shows {found.count(cell)}; "
+                f"its outputs read {measured['shown'].get(str(cell))!r} (text instead of the picture: the notebook is "
+                "not trusted; `python3 tasks.py setup` or `jupyter trust` marks it)"
+            )
+    for number, d in enumerate(diagrams, 1):
+        name = f"{chapter}: diagram {number} of {len(diagrams)} (cell {d['cell']})"
+        if d["left"] < d["areaLeft"] - 0.5 or d["right"] > min(d["areaRight"], d["notebookRight"]) + 0.5 or d["scrolls"]:
+            problems.append(
+                f"{name} is {d['width']:.0f} px wide and the output area {d['areaRight'] - d['areaLeft']:.0f} px: "
+                f"it spans x={d['left']:.0f}..{d['right']:.0f}, the area x={d['areaLeft']:.0f}..{d['areaRight']:.0f}"
+                f"{' and scrolls sideways' if d['scrolls'] else ''} (natural width {d['naturalWidth']} px)"
+            )
+        if not d["texts"]:
+            problems.append(f"{name}: no text found in the diagram to measure")
+        elif d["smallest"]["px"] < MIN_TEXT_PX:
+            problems.append(
+                f"{name}: its smallest text is {d['smallest']['px']:.1f} px high, under {MIN_TEXT_PX} px "
+                f"({d['smallest']['text']!r}; drawn {d['width']:.0f} px wide, natural width {d['naturalWidth']} px)"
+            )
+    return problems
+
+
+def test_every_diagram_of_every_chapter_fits_the_output_width_with_readable_text(lab):
+    """Both editions, opened in JupyterLab at 1400×1000 with the file browser open and nothing
+    run (no kernel): every stored diagram is inside its output area, whole, with no text under
+    10 px. The first diagram of each chapter is saved to artifacts/lab-diagram-*.png, with the
+    window around it in artifacts/lab-1400-*.png."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    base, token = lab
+    ARTIFACTS.mkdir(exist_ok=True)
+    started, problems, report = time.monotonic(), [], []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            width, height = LAB_WINDOW
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(60 * MS)
+            page.goto(f"{base}/lab?token={token}")
+            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
+                                   timeout=90 * MS)
+            page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+            if not page.evaluate(FILE_BROWSER):
+                page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+            page.wait_for_function(FILE_BROWSER)
+            sidebar = page.evaluate(FILE_BROWSER)
+
+            for chapter in CHAPTERS:
+                cells, expected = stored_diagrams(chapter)
+                panel = page.evaluate(OPEN_WITHOUT_KERNEL, chapter)
+                try:
+                    try:
+                        page.wait_for_function(f"id => ({CELL_COUNT})(id) === {cells}", arg=panel, timeout=30 * MS)
+                    except PlaywrightTimeout:
+                        pytest.fail(f"{chapter}: {page.evaluate(CELL_COUNT, panel)} of its {cells} cells are in the page "
+                                    "after 30 s (the settings should turn notebook windowing off)")
+                    scrolled = page.evaluate(SCROLL_THROUGH, panel)
+                    try:
+                        page.wait_for_function(PICTURES_LOADED, arg=panel, timeout=30 * MS)
+                    except PlaywrightTimeout:
+                        pytest.fail(f"{chapter}: a diagram's image did not load within 30 s")
+                    measured = page.evaluate(MEASURE_DIAGRAMS, {"id": panel, "expected": expected})
+                    problems += diagram_problems(chapter, expected, measured)
+                    report.append((chapter, measured["diagrams"]))
+                    print(f"{chapter}: {cells} cells, scrolled in {scrolled['steps']} step(s), "
+                          f"windowing mode {scrolled['mode']!r}, {len(measured['diagrams'])} diagram(s)")
+                    if measured["diagrams"]:
+                        cell = page.locator(f"[id='{panel}'] .jp-Notebook .jp-Cell").nth(measured["diagrams"][0]["cell"])
+                        name = chapter.replace("/", "-").removesuffix(".ipynb")
+                        name = name if name.startswith("zh-") else f"en-{name}"
+                        output = cell.locator(".jp-Cell-outputWrapper")
+                        output.evaluate("node => node.scrollIntoView({block: 'start'})")
+                        page.screenshot(path=str(ARTIFACTS / f"lab-{width}-{name}.png"))
+                        # The whole output, even when taller than the window: a taller window
+                        # for the picture only (the measurements are taken).
+                        tall = int(output.bounding_box()["height"]) + 300
+                        if tall > height:
+                            page.set_viewport_size({"width": width, "height": tall})
+                        output.screenshot(path=str(ARTIFACTS / f"lab-diagram-{name}.png"))
+                        page.set_viewport_size({"width": width, "height": height})
+                finally:
+                    page.evaluate(CLOSE, panel)
+            sessions = api(base, token, "/api/sessions")
+        finally:
+            browser.close()
+
+    for chapter, diagrams in report:
+        for d in diagrams:
+            print(f"{chapter} cell {d['cell']}: {d['width']:.0f} px in a {d['areaRight'] - d['areaLeft']:.0f} px output area, "
+                  f"smallest text {d['smallest']['px'] if d['smallest'] else float('nan'):.1f} px")
+    print(f"{len(CHAPTERS)} notebooks, {sum(len(d) for _, d in report)} diagrams, file browser to x={sidebar:.0f}, "
+          f"{time.monotonic() - started:.1f} s")
+    assert sessions == [], f"a kernel was started: {sessions}"
+    assert not problems, (
+        f"{len(problems)} problem(s) with the stored diagrams in JupyterLab at {width}×{height} with the file browser open:\n"
+        + "\n".join(problems)
+    )
