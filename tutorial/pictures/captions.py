@@ -19,6 +19,7 @@ def _n(count: int, one: str, many: str) -> str:
 
 
 EN: dict = {
+    "lang": "en",  # which language these captions are: loss reasons follow it
     # reading a trace
     "a string": "a string",
     "n text blocks": lambda n: _n(n, "text block", "text blocks"),
@@ -161,6 +162,7 @@ EN: dict = {
 }
 
 ZH: dict = {
+    "lang": "zh",
     **EN,
     "a string": "一个字符串",
     "n text blocks": lambda n: f"{n} 个 text 块",

@@ -124,7 +124,7 @@ def _add_piece(g: Graph, box_: r.Box, piece: r.Piece, port: str, w: dict, header
         name = format_location(inner) if inner else format_location(loss.location)
         tags_ = ("losses", format_location(loss.location))
         head = f"✂ {t.fit(name, 20)} {t.one(loss.value, 20)}"
-        text = t.prose(f"{r.short_reason(loss.reason)}", 44, 2)
+        text = t.prose(r.short_reason(loss.reason, w["lang"]), 44, 2)
         box_.rows.append([Cell([head, *text], colspan=2, colour=LOST_TEXT, fill=LIT_FILL if g.lights(tags_) else LOST_FILL)])
     if len(piece.losses) > MOST_LOSSES:
         box_.rows.append([Cell([w["and more"](len(piece.losses) - MOST_LOSSES)], colspan=2, colour=LOST_TEXT, fill=LOST_FILL)])
@@ -306,7 +306,7 @@ def _body_losses(g: Graph, reading: r.Reading, w: dict) -> None:
     for loss in losses[:MOST_LOSSES]:
         name = t.where(loss.location, 16)
         lines.append(f"✂ {name} {t.one(loss.value, 36 - t.cells(name))}")
-        lines += t.prose(r.short_reason(loss.reason), 40, 1)
+        lines += t.prose(r.short_reason(loss.reason, w["lang"]), 40, 1)
     if len(losses) > MOST_LOSSES:
         lines.append(w["and more"](len(losses) - MOST_LOSSES))
     tags = ("losses", *(format_location(loss.location) for loss in losses))

@@ -24,6 +24,7 @@ from typing import Any, Optional
 from ..watch.trace import Trace
 from . import text as t
 from .dot import span
+from ..watch.losses import reason_in
 
 PATHS = {  # the function each path runs, as the walk-through names it
     "chat_template": ("translate_messages(messages, system)", "tools_to_chat_tools(tools)"),
@@ -65,9 +66,9 @@ class Box:
         self.tags: tuple = ()  # what lights the whole box
 
 
-def short_reason(reason: str) -> str:
-    """The first clause of a loss's reason: the loss report has the rest."""
-    return reason.split(";", 1)[0]
+def short_reason(reason: str, lang: str = "en") -> str:
+    """The first clause of a loss's reason, in `lang`: the loss report has the rest."""
+    return re.split("[;；]", reason_in(reason, lang), maxsplit=1)[0]
 
 
 def unique(names) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import format_location
+from ..watch.losses import reason_in
 from ..watch.trace import Trace
 from . import reading as r
 from . import text as t
@@ -187,7 +188,7 @@ def _draw_one_result(g: Graph, trace: Trace, n: int, produced, split: bool, lost
             if produced.location + ("content", k) in lost:
                 if len(members) == 1:
                     loss = lost[produced.location + ("content", k)]
-                    g.node(f"r{n}_lost{k}", [t.where(loss.location, 36), *t.prose(loss.reason, 36, 3)], LOST)
+                    g.node(f"r{n}_lost{k}", [t.where(loss.location, 36), *t.prose(reason_in(loss.reason, w["lang"]), 36, 3)], LOST)
                     g.edge(node_id, f"r{n}_lost{k}", **LOST_EDGE)
                 continue
             if k not in run_of:
