@@ -162,8 +162,8 @@ EN: dict = {
 }
 
 ZH: dict = {
-    "lang": "zh",
     **EN,
+    "lang": "zh",
     "a string": "一个字符串",
     "n text blocks": lambda n: f"{n} 个 text 块",
     "gives no message": "不产生消息",
