@@ -59,8 +59,8 @@ _REASONS = {
     "id": "tool-call ids are minted anew for every response; the adapter matches history by "
     "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
     "Mistral-style templates, which need ids, want the openai target)",
-    "tool_use_id": "the tool message follows its call in order, which is how ChatML/Qwen-style templates pair "
-    "them, so the pairing id is not kept",
+    "tool_use_id": "the tool message follows its call in order, so the pairing id is not kept; "
+    "ChatML/Qwen-style templates pair calls and results by position",
     "signature": "thinking signatures are checked only by Anthropic's servers; a local model "
     "neither verifies nor produces them",
     "cache_control": "prompt-caching hints are for Anthropic's servers; a local engine caches by prefix itself",
@@ -229,7 +229,7 @@ class _Walk:
 _REASONS_ZH = {
     _REASONS["id"]: "每次响应都会重新生成工具调用 id；适配器靠 dict 相等来匹配对话历史，所以丢掉 id"
     "（ChatML/Qwen 风格的模板按位置配对调用与结果；需要 id 的 Mistral 风格模板应使用 openai 目标格式）",
-    _REASONS["tool_use_id"]: "tool 消息按顺序紧跟在它的调用之后，ChatML/Qwen 风格的模板正是这样配对的，所以不保留配对 id",
+    _REASONS["tool_use_id"]: "tool 消息按顺序紧跟在它的调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用与结果",
     _REASONS["signature"]: "thinking 签名只由 Anthropic 的服务器校验；本地模型既不校验也不生成签名",
     _REASONS["cache_control"]: "提示词缓存标记是给 Anthropic 服务器的；本地引擎自己按前缀缓存",
     _REASONS["is_error"]: "聊天格式中工具结果没有错误标志；只保留结果文本",
