@@ -44,7 +44,12 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
 def translate_json(raw: "str | bytes", *, target: str = "chat_template") -> tuple[list[dict], Optional[list[dict]]]:
     """Action 2 from the bytes a server receives: the JSON text is read with located errors
     (not UTF-8, not JSON, nested too deep for Python's reader, over 32 MB), then translated."""
-    return translate(limits.read_json(raw, "the request body"), target=target)
+    body = contract.read_body(raw)  # read and checked in one pass, for speed; None if anything is wrong
+    if body is None:  # read it, then translate (and check) it, to say where and what
+        return translate(limits.read_json(raw, "the request body"), target=target)
+    chosen = targets.get(target)
+    chosen.refuse(body)
+    return chosen.messages_path(body["messages"], body.get("system")), chosen.tools_path(body.get("tools"))
 
 
 def translate_messages(messages: list, system: Any = None, *, target: str = "chat_template") -> list[dict]:
