@@ -356,7 +356,7 @@ add(
         question="A user message with a screenshot: what list does translate(body)[0] give?",
         expected=lambda: _translated("image"),
         wrong=[{"role": "user", "content": "这张图里有什么？"}],
-        hint="Nothing is dropped without a trace: a text template cannot show pixels, so the image block "
+        hint="Nothing is dropped without a trace: a text-only template cannot show pixels, so the image block "
         "becomes a user message holding a placeholder (and the loss report names the image).",
         explanation="one chat message per block: the text as it is, then '[image omitted]' for the image, and "
         "the loss report names messages[0].content[1].",
