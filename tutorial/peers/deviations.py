@@ -269,7 +269,7 @@ _KINDS: dict[str, tuple[str, str, bool]] = {
     ),
     "document-placeholder": (
         'a document block becomes the user text "[document omitted]"; Slime writes its Python repr',
-        "A text template cannot read a PDF, and the repr of its base64 bytes is noise to the "
+        "A text-only template cannot read a PDF, and the repr of its base64 bytes is noise to the "
         "model; we write a placeholder naming the block type and report the block as lost.",
         False,
     ),
