@@ -403,7 +403,7 @@ def workshop(arguments: list[str]) -> int:
 def doctor(arguments: list[str]) -> int:
     python = PYTHON if PYTHON.exists() else Path(sys.executable)
     # Run as a file, so it works even before pydantic is installed.
-    return call(python, ROOT / "tutorial" / "doctor.py", *arguments, cwd=ROOT)
+    return call(python, ROOT / "tutorial" / "cli" / "doctor.py", *arguments, cwd=ROOT)
 
 
 def constraints_header() -> dict[str, list[str]]:

@@ -74,7 +74,7 @@ def test_cli_walk_shows_every_stage_and_the_losses():
 
 
 def test_doctor_runs_without_the_package_installed():
-    result = subprocess.run([sys.executable, "-I", str(ROOT / "tutorial" / "doctor.py")], capture_output=True, text=True, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-I", str(ROOT / "tutorial" / "cli" / "doctor.py")], capture_output=True, text=True, encoding="utf-8")
     assert "Python" in result.stdout and ("✓" in result.stdout)
     assert result.returncode in (0, 1)
 

@@ -69,7 +69,7 @@ def _run(argv: Optional[list[str]]) -> int:
     arguments = parser.parse_args(argv)
 
     if arguments.command == "doctor":
-        from ..doctor import main as doctor
+        from .doctor import main as doctor
 
         return doctor()
     try:

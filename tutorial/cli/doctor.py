@@ -1,6 +1,6 @@
 """Check what the notebooks need and print ✓ or the exact fix for each item.
 
-Standard library only, and runnable as a file (`python tutorial/doctor.py`), so it
+Standard library only, and runnable as a file (`python tutorial/cli/doctor.py`), so it
 works before anything is installed. `python -m tutorial doctor` runs the same checks.
 """
 
@@ -26,7 +26,7 @@ INSTALL_FONT = {
     "Windows": "Windows ships CJK fonts (Microsoft YaHei); nothing to install",
 }
 SETUP = "python3 tasks.py lab   (creates .venv and installs everything)"
-ROOT = Path(__file__).resolve().parents[1]  # a source checkout: notebooks/, tasks.py, .agent-cli/
+ROOT = Path(__file__).resolve().parents[2]  # a source checkout: notebooks/, tasks.py, .agent-cli/
 CHROMIUM = "/usr/bin/chromium"  # what the browser test uses (Debian's package)
 
 # package -> what it is for; the first is the core's only dependency
