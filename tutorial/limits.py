@@ -168,34 +168,59 @@ def _too_big(name: str, size: int) -> str:
     return f"{name} is larger than {MAX_TEXT_BYTES // (1024 * 1024)} MB ({size:,} bytes), the Messages API's request limit"
 
 
-# Strings (skipped), brackets and integer literals: enough to find a place in JSON text.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]|-?\d+')
+# Strings (skipped, even unfinished ones), brackets and integer literals: enough to find a
+# place in JSON text, also in text that is still being typed.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]|-?\d+', re.DOTALL)
 
 
-def _position(text: str, offset: int) -> str:
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of `offset` in `text`."""
     line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _text_too_deep(text: str) -> str:
+def deep_bracket(text: str, limit: int = MAX_DEPTH) -> Optional[int]:
+    """The offset of the first bracket nested deeper than `limit` (brackets inside strings do
+    not count), or None. Cheap when the text has few brackets: then it cannot be too deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return None
     depth = 0
     for token in _TOKENS.finditer(text):
         kind = token.group()[0]
         if kind in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
-                return f"nests deeper than {MAX_DEPTH} levels of objects and arrays (at {_position(text, token.start())})"
+            if depth > limit:
+                return token.start()
         elif kind in "]}":
             depth -= 1
-    return "nests too deeply for Python's JSON reader"
+    return None
+
+
+def long_integer(text: str, limit: int = MAX_INT_DIGITS) -> Optional[tuple[int, int]]:
+    """(offset, digits) of the first integer literal outside strings with more than `limit` digits."""
+    for token in _TOKENS.finditer(text):
+        digits = len(token.group().lstrip("-"))
+        if token.group()[0] not in '"[]{}' and digits > limit:
+            return token.start(), digits
+    return None
+
+
+def _position(text: str, offset: int) -> str:
+    return "line {}, column {}".format(*line_column(text, offset))
+
+
+def _text_too_deep(text: str) -> str:
+    offset = deep_bracket(text)
+    if offset is None:
+        return "nests too deeply for Python's JSON reader"
+    return f"nests deeper than {MAX_DEPTH} levels of objects and arrays (at {_position(text, offset)})"
 
 
 def _long_integer(text: str, error: ValueError) -> str:
-    for token in _TOKENS.finditer(text):
-        if token.group()[0] not in '"[]{}' and len(token.group().lstrip("-")) > MAX_INT_DIGITS:
-            return f"has an integer of more than {MAX_INT_DIGITS} digits (at {_position(text, token.start())})"
-    return f"is not valid JSON: {str(error)[:200]}"
+    found = long_integer(text)
+    if found is None:
+        return f"is not valid JSON: {str(error)[:200]}"
+    return f"has an integer of more than {MAX_INT_DIGITS} digits (at {_position(text, found[0])})"
 
 
 # ---------------------------------------------------------------------------

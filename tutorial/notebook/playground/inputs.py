@@ -13,7 +13,6 @@ Everything here walks with its own stack, never by recursion, so no input is too
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Any, Optional
 
@@ -45,48 +44,12 @@ def describe_error(error: Exception, lang: str = "en") -> str:
 # Text -> body, with every failure located
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)  # a string (maybe unfinished) or a bracket
-_NUMBERS = re.compile(r'"(?:[^"\\]|\\.)*"?|-?\d+', re.DOTALL)  # a string (maybe unfinished) or digits
-
-
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def _too_deep(text: str, limit: int) -> Optional[int]:
-    """The offset of the first bracket nested deeper than `limit`, or None. Brackets inside
-    strings do not count. Cheap when the text has few brackets: then it cannot be too deep."""
-    if text.count("[") + text.count("{") <= limit:
-        return None
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        token = match.group()
-        if token in ("[", "{"):
-            depth += 1
-            if depth > limit:
-                return match.start()
-        elif token in ("]", "}"):
-            depth -= 1
-    return None
-
-
-def _long_number(text: str, limit: int) -> Optional[tuple[int, int]]:
-    """(offset, digits) of the first number outside strings with more than `limit` digits."""
-    for match in _NUMBERS.finditer(text):
-        token = match.group()
-        digits = len(token.lstrip("-"))
-        if token[0] != '"' and digits > limit:
-            return match.start(), digits
-    return None
-
-
 def parse(text: str, lang: str = "en") -> Any:
     """json.loads, with every failure a located `ValueError` (a JSONDecodeError or one worded
     here): nesting deeper than MAX_DEPTH, numbers Python will not read, anything else."""
-    deep = _too_deep(text, MAX_DEPTH)
+    deep = limits.deep_bracket(text, MAX_DEPTH)
     if deep is not None:
-        line, column = _line_column(text, deep)
+        line, column = limits.line_column(text, deep)
         raise Located(label(lang, "json_deep", line=line, column=column, limit=MAX_DEPTH))
     try:
         return json.loads(text)
@@ -94,9 +57,9 @@ def parse(text: str, lang: str = "en") -> Any:
         raise
     except (ValueError, RecursionError, MemoryError) as error:
         limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
-        number = _long_number(text, limit) if limit else None
+        number = limits.long_integer(text, limit) if limit else None
         if number is not None:
-            line, column = _line_column(text, number[0])
+            line, column = limits.line_column(text, number[0])
             raise Located(label(lang, "json_number", line=line, column=column, digits=number[1], limit=limit)) from None
         raise Located(label(lang, "json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
 
