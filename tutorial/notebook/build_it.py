@@ -41,7 +41,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .. import language, openai_target, translation
+from .. import openai_target, translation
+from ..watch import language
 from ..examples import readme_request
 from ..watch.jsondiff import differences
 from .exercises import Verdict

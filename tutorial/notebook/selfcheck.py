@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .. import language
+from ..watch import language
 from . import exercises as _bank
 from .exercises import Verdict, check, get, reveal
 from .exercises.ch06 import REQUESTS, requests

@@ -12,7 +12,7 @@ import html
 import json
 from typing import Any, Optional
 
-from .. import language
+from ..watch import language
 from ..watch.losses import reason_in
 
 # Every word these displays write, per language ("en" or "zh"; see tutorial.language).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
-from .. import language
+from ..watch import language
 from ..errors import format_location
 from .show import as_json
 from ..watch.losses import reason_in

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .. import language
+from ..watch import language
 
 
 def _n(count: int, one: str, many: str) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Callable, Optional
 
-from ... import language
+from ...watch import language
 from ...watch.jsondiff import differences
 
 

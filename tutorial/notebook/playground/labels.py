@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ... import language
+from ...watch import language
 
 LANGUAGES = ("en", "zh")
 

@@ -11,7 +11,7 @@ from importlib import resources
 
 
 def _load(name: str):
-    return json.loads(resources.files(__package__).joinpath("examples", "readme", name).read_text("utf-8"))
+    return json.loads(resources.files(__package__).joinpath("readme", name).read_text("utf-8"))
 
 
 def readme_request() -> dict:
@@ -32,7 +32,7 @@ def readme_tools_schema() -> list[dict]:
 def claude_code_session() -> dict:
     """A real agent's two requests: Claude Code 2.1.332 against a local endpoint, recorded
     and redacted as `examples/claude_code/README.md` describes (requests, replies, stdout)."""
-    return json.loads(resources.files(__package__).joinpath("examples", "claude_code", "session.json").read_text("utf-8"))
+    return json.loads(resources.files(__package__).joinpath("claude_code", "session.json").read_text("utf-8"))
 
 
 def agent_request(turns: int = 400, tools: int = 30) -> dict:
