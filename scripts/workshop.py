@@ -77,7 +77,7 @@ If a diagram shows as text, run its cell again (or run `jupyter trust notebooks/
 
 def chapters(source: Path = NOTEBOOKS) -> list[Path]:
     """Every chapter: notebooks/NN_*.ipynb and notebooks/<lang>/NN_*.ipynb."""
-    found = sorted(source.glob("[0-9][0-9]_*.ipynb")) + sorted(source.glob("*/[0-9][0-9]_*.ipynb"))
+    found = sorted(source.glob("[0-9][0-9]*_*.ipynb")) + sorted(source.glob("*/[0-9][0-9]*_*.ipynb"))
     return [path for path in found if ".ipynb_checkpoints" not in path.parts]
 
 

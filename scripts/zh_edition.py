@@ -34,7 +34,7 @@ def english_sha(source: str) -> str:
 
 
 def chapters(prefixes: list[str] | None = None) -> list[Path]:
-    found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    found = sorted(NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb"))
     return [p for p in found if not prefixes or any(p.name.startswith(x) for x in prefixes)]
 
 

@@ -17,7 +17,7 @@ import pytest
 from tutorial.notebook import exercises as ex
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]*_*.ipynb"))
 ANSWER_LINE = re.compile(r"^(\s*[A-Za-z_]\w*\s*=\s*)\.\.\.(\s*#.*)?$", re.MULTILINE)
 BANK = ex.all_exercises()
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from zh_edition import english_sha  # noqa: E402
 
-ENGLISH = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+ENGLISH = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 ZH = ROOT / "notebooks" / "zh"
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 CODE = re.compile(r"```.*?```|`[^`\n]*`|\[([^\]]*)\]\([^)]*\)|https?://\S+|<[^>]+>", re.DOTALL)
