@@ -7,6 +7,14 @@ this user's Jupyter opens it trusted (its stored SVG diagrams show).
     python scripts/run_notebooks.py                  all notebooks (notebooks/ and its subfolders)
     python scripts/run_notebooks.py 02 03 zh/07      only those whose path under notebooks/ starts so
     python scripts/run_notebooks.py --metadata-only  rewrite only the notebook metadata, executing nothing
+    python scripts/run_notebooks.py --answers-only   move stored answers out of the chapters, executing nothing
+
+Answers are not stored in the chapters. A cell tagged `reveal` (it shows the answer to a
+prediction) or `solution` (it shows an exercise's answer) runs like any other, but what it
+printed is moved into notebooks/.reveals/ (one JSON file per notebook, keyed by cell id), so a
+learner who opens a chapter sees each answer only after running its cell. nbval compares those
+cells with that file instead of with the notebook (notebooks/conftest.py), so they are checked
+as strictly as every other cell.
 
 The notebook metadata is what JupyterLab itself writes when a kernel starts (`kernelspec` from
 the kernel spec, `language_info` as the kernel reports it), so a notebook does not open as
@@ -17,6 +25,7 @@ modified (nothing smaller than the whole record prevents that).
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -28,7 +37,10 @@ from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+REVEALS = NOTEBOOKS / ".reveals"
 KERNEL = "python3"
+ANSWER_TAGS = ("reveal", "solution")
+"""Tags of the cells whose output is an answer: never stored in the chapter itself."""
 
 
 def kernelspec() -> dict:
@@ -77,6 +89,51 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
+def shows_an_answer(cell) -> bool:
+    return cell.cell_type == "code" and bool(set(cell.get("metadata", {}).get("tags", [])) & set(ANSWER_TAGS))
+
+
+def reveals_path(notebook_path: Path) -> Path:
+    """Where the answers of notebooks/<sub>/NN_x.ipynb are kept: notebooks/.reveals/<sub>/NN_x.json."""
+    return (REVEALS / notebook_path.resolve().relative_to(NOTEBOOKS)).with_suffix(".json")
+
+
+def read_reveals(notebook_path: Path) -> dict:
+    """{cell id: outputs} for a notebook's answer cells; empty when none were stored."""
+    path = reveals_path(notebook_path)
+    return json.loads(path.read_text(encoding="utf-8"))["outputs"] if path.is_file() else {}
+
+
+def move_answers_out(notebook: nbformat.NotebookNode, kept: dict | None = None) -> dict:
+    """Empty the outputs of the answer cells and return them as {cell id: outputs}.
+
+    `kept` supplies the outputs of a cell that holds none (already moved out earlier), so a
+    notebook that was not executed again keeps its stored answers.
+    """
+    kept = kept or {}
+    answers = {}
+    for cell in notebook.cells:
+        if shows_an_answer(cell):
+            answers[cell.id] = [dict(output) for output in cell.outputs] if cell.outputs else kept.get(cell.id, [])
+            cell.outputs = []
+    return answers
+
+
+def write_reveals(notebook_path: Path, answers: dict) -> None:
+    path = reveals_path(notebook_path)
+    if not answers:  # a chapter without answer cells needs no file
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "about": "Outputs of the reveal and solution cells of " + notebook_path.resolve().relative_to(NOTEBOOKS).as_posix()
+        + ", kept out of the chapter so it stays answer-free; nbval compares those cells with them"
+        + " (notebooks/conftest.py). Written by scripts/run_notebooks.py.",
+        "outputs": answers,
+    }
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
 def save(notebook: nbformat.NotebookNode, path: Path) -> None:
     nbformat.write(notebook, path)
     NotebookNotary().sign(nbformat.read(path, as_version=4))  # sign what is on disk
@@ -88,8 +145,21 @@ def run(path: Path, spec: dict) -> float:
     NotebookClient(notebook, timeout=120, kernel_name=KERNEL, resources={"metadata": {"path": str(path.parent)}}).execute()
     seconds = time.perf_counter() - start
     strip_volatile(notebook, spec)
+    answers = move_answers_out(notebook)  # executed just now: every answer is fresh
     save(notebook, path)
+    write_reveals(path, answers)
     return seconds
+
+
+def answers_only(path: Path) -> int:
+    """Move the answers a notebook still stores into its .reveals file; returns how many cells held one."""
+    notebook = nbformat.read(path, as_version=4)
+    holding = sum(1 for cell in notebook.cells if shows_an_answer(cell) and cell.outputs)
+    answers = move_answers_out(notebook, kept=read_reveals(path))
+    if holding:
+        save(notebook, path)
+    write_reveals(path, answers)
+    return holding
 
 
 def rewrite_metadata(path: Path, spec: dict, language_info: dict) -> bool:
@@ -109,7 +179,12 @@ def notebook_paths(prefixes: list[str]) -> list[Path]:
 
 def main(arguments: list[str]) -> int:
     metadata_only = "--metadata-only" in arguments
-    paths = notebook_paths([a for a in arguments if a != "--metadata-only"])
+    paths = notebook_paths([a for a in arguments if a not in ("--metadata-only", "--answers-only")])
+    if "--answers-only" in arguments:
+        moved = {p.relative_to(NOTEBOOKS).as_posix(): answers_only(p) for p in paths}
+        print(f"{len(paths)} notebooks; answers moved out of {sum(1 for n in moved.values() if n)}:"
+              f" {', '.join(f'{name} ({n})' for name, n in moved.items() if n) or '-'}")
+        return 0
     spec = kernelspec()
     if metadata_only:
         language_info = kernel_language_info()
