@@ -1,10 +1,14 @@
 """The folders show the architecture: the lesson at the top never imports the apparatus,
-and each apparatus folder imports only the layers beneath it."""
+and each apparatus folder imports only the layers beneath it. And the sizes stay readable
+(issue 23.10): no import cycle anywhere, at most twelve modules at the top of `tutorial/`,
+no module over 600 lines unless it says at its top that it is one idea that reads better
+whole."""
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +18,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "tutorial"
 
 # Lowest first. A module may import its own layer and those before it, never a later one.
-LAYERS = ["lesson", "watch", "pictures", "peers", "notebook", "cli", "serve"]
+LAYERS = ["lesson", "llama_cpp", "watch", "pictures", "peers", "notebook", "cli", "serve"]
+# Folders that are part of the lesson itself: the contract, split by idea, and the examples' data.
+LESSON_FOLDERS = ["contract", "examples"]
+MAX_TOP_MODULES = 12
+MAX_LINES = 600
+ONE_IDEA = re.compile(r"(?i)one idea")
 HEAVY = ("jupyter", "jupyterlab", "ipywidgets", "IPython", "graphviz", "jinja2", "starlette", "uvicorn", "anthropic", "httpx")
 
 
@@ -40,16 +49,25 @@ def modules() -> list[str]:
     return found
 
 
+def module_path(module: str) -> Path:
+    """The file of a module: `tutorial.contract` is tutorial/contract/__init__.py."""
+    relative = Path(*module.split(".")[1:])
+    package = PACKAGE / relative / "__init__.py"
+    return package if package.exists() else (PACKAGE / relative).with_suffix(".py")
+
+
 def test_every_module_belongs_to_a_known_layer():
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    assert folders <= set(LAYERS), f"a folder outside the layering: {sorted(folders - set(LAYERS))}"
+    outside = folders - set(LAYERS) - set(LESSON_FOLDERS)
+    assert not outside, f"a folder outside the layering: {sorted(outside)}"
 
 
 def test_every_folder_says_what_lives_there_and_what_it_may_import():
     for init in PACKAGE.glob("*/__init__.py"):
         docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert len(docstring.split()) >= 15, f"{init} needs a paragraph saying what lives there"
-        assert "import" in docstring, f"{init}'s docstring should say what the folder may import"
+        if init.parent.name in LAYERS:  # an apparatus folder; the lesson's own folders import only the lesson
+            assert "import" in docstring, f"{init}'s docstring should say what the folder may import"
 
 
 @pytest.mark.parametrize("module", [m for m in modules() if layer_of(m) not in ("cli", "serve")])
@@ -71,36 +89,65 @@ def test_the_lesson_imports_nothing_but_the_lesson_and_pydantic():
     assert heavy == [], f"import tutorial loaded {heavy}"
 
 
-def test_no_import_cycle_between_lesson_modules():
-    """Within the lesson, draw who imports whom (also inside functions) and find no cycle."""
-    graph: dict[str, set[str]] = {}
-    for module in modules():
-        if layer_of(module) != "lesson" or module == "tutorial":
-            continue
-        path = PACKAGE / (module.split(".", 1)[1].replace(".", "/") + ".py")
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        edges = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module:
-                    edges.add("tutorial." + node.module)
-                else:
-                    edges.update("tutorial." + alias.name for alias in node.names)
-        graph[module] = {e for e in edges if e in modules()}
+def imports_of(module: str) -> set[str]:
+    """The package's modules that `module` imports, also inside functions: `from . import x`
+    names the module x when there is one, else the package that holds the name."""
+    known = set(modules())
+    path = module_path(module)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    # A module's own package __init__ runs before it anyway; an edge to it is not a choice.
+    return {name for name in found if name in known and name != module and not module.startswith(name + ".")}
+
+
+def test_no_import_cycle():
+    """Draw who imports whom in the whole package (also inside functions) and find no cycle.
+    (Issue 23.10 found model -> view -> panes -> model in the playground.)"""
+    graph = {module: imports_of(module) for module in modules()}
     state: dict[str, int] = {}
+    cycles = []
 
     def visit(node: str, path: list[str]) -> None:
         state[node] = 1
-        for nxt in graph.get(node, ()):
+        for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                raise AssertionError("import cycle: " + " -> ".join(path + [node, nxt]))
-            if nxt not in state:
+                cycles.append(" -> ".join(path[path.index(nxt):] + [node, nxt]) if nxt in path else f"{node} -> {nxt}")
+            elif nxt not in state:
                 visit(nxt, path + [node])
         state[node] = 2
 
-    for node in graph:
+    for node in sorted(graph):
         if node not in state:
             visit(node, [])
+    assert not cycles, "import cycles: " + "; ".join(cycles)
+
+
+def test_at_most_twelve_modules_at_the_top_of_the_package():
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, f"{len(top)} modules at the top of tutorial/ (at most {MAX_TOP_MODULES}): {top}"
+
+
+def test_no_module_is_too_long_to_read_unless_it_says_it_is_one_idea():
+    """A module over 600 lines is split by idea, or says at its top (in its docstring) that it
+    is one idea that reads better whole."""
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if lines > MAX_LINES and not ONE_IDEA.search(ast.get_docstring(ast.parse(text)) or ""):
+            too_long.append(f"{path.relative_to(PACKAGE.parent)} ({lines} lines)")
+    assert not too_long, f"over {MAX_LINES} lines with no 'one idea' note at the top: {too_long}"
 
 
 def test_the_public_api_is_there():

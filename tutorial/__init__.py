@@ -2,7 +2,7 @@
 
 The lesson sits at the top of the package; read it in this order:
 
-    contract.py       the request contract: what a body may hold, and located errors (errors.py)
+    contract/         the request contract: what a body may hold, and located errors (errors.py)
     limits.py         what a value the contract leaves free may be: plain JSON, not too deep
     client_tools.py   Anthropic-defined tools the client runs (bash, ...) and their schemas
     translation.py    Action 2 for the default target, "chat_template" — start here

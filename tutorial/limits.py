@@ -1,6 +1,6 @@
 """The limits of a request, beyond its shape: plain JSON, not too deep, not too big.
 
-The contract (`contract.py`) spells out a request field by field, but it leaves some values
+The contract (`contract/`) spells out a request field by field, but it leaves some values
 free: a tool call's `input`, a tool's `input_schema`, and every field it does not name
 (`cache_control`, `citations`, `metadata`, the fields of a block type it does not know).
 Every later step treats such a value as JSON — the "openai" target writes tool inputs as

@@ -72,3 +72,47 @@ def agent_request(turns: int = 400, tools: int = 30) -> dict:
             for i in range(tools)
         ],
     }
+
+
+def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
+    """A long, made-up Claude Code session for the benchmarks, built on the recorded one
+    (`claude_code_session()`): its system prompt blocks (with cache_control), its mid-list
+    system message, its tools (long descriptions, schemas up to seven levels deep) plus
+    `extra_tools` MCP-style ones, then `turns` rounds of thinking, a line of text and a
+    Read, Bash, Grep or Edit call, answered by a tool_result of numbered file lines."""
+    recorded = claude_code_session()["requests"][1]["body"]
+    body = {key: value for key, value in recorded.items() if key not in ("messages", "tools")}
+    first_user, environment = recorded["messages"][0], recorded["messages"][1]  # the second is a system message
+    tools = list(recorded["tools"])
+    for i in range(extra_tools):
+        leaf = {"type": "object", "properties": {"value": {"type": "string", "description": "The value to set."}}}
+        for level in range(5):  # deep schemas, as MCP servers generate them
+            leaf = {"type": "object", "description": f"Level {level} of the nested options.", "properties": {f"options_{level}": leaf}}
+        tools.append({
+            "name": f"mcp__workspace__tool_{i}",
+            "description": f"Workspace tool {i} from an MCP server. " + "It reads, searches or edits the project as the options say. " * 12,
+            "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "options": leaf}, "required": ["path"]},
+        })  # fmt: skip
+    source = "".join(f"{n}\tdef function_{n}(value):  # 注释：返回处理后的值\n" for n in range(1, 41))
+    calls = [
+        ("Read", lambda t: {"file_path": f"/tmp/project/src/module_{t}.py"}),
+        ("Bash", lambda t: {"command": f"python -m pytest tests/test_{t}.py -q", "description": "Run the module's tests"}),
+        ("Grep", lambda t: {"pattern": f"function_{t}", "path": "/tmp/project/src", "output_mode": "content"}),
+        ("Edit", lambda t: {"file_path": f"/tmp/project/src/module_{t}.py", "old_string": "return value", "new_string": "return value + 1"}),
+    ]
+    messages = [first_user, environment]
+    for turn in range(turns):
+        name, arguments = calls[turn % len(calls)]
+        call_id = f"toolu_{turn:024x}"
+        messages.append({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": f"Step {turn}: the failing test points at module {turn}; look there first.", "signature": "RXVk" * 40},
+            {"type": "text", "text": f"Let me look at module {turn}."},
+            {"type": "tool_use", "id": call_id, "name": name, "input": arguments(turn)},
+        ]})  # fmt: skip
+        result: dict = {"type": "tool_result", "tool_use_id": call_id, "content": source}
+        content = [result]
+        if turn % 10 == 9:
+            content.append({"type": "text", "text": "<system-reminder>\nThe task list is unchanged.\n</system-reminder>"})
+        messages.append({"role": "user", "content": content})
+    messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    return {**body, "messages": messages, "tools": tools}

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Optional
 
-from .. import client_tools, language, limits
+from .. import client_tools, limits
 from ..errors import RequestError, format_location
 from ..translation import flatten_content
+from . import language
 
 
 class Loss(NamedTuple):

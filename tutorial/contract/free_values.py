@@ -1,0 +1,126 @@
+"""Free values: what the contract does not spell out must still be plain JSON within the limits.
+
+A tool call's `input`, a tool's `input_schema` and every field the contract does not name
+are free values. Most are small and shallow (`{"path": "README.md"}`): pydantic-core checks
+those itself, without calling Python. Anything deeper goes to `limits.check_json`, which
+also says where a problem is. (A Python call for every tool input cost a sixth of the
+whole translation.)
+
+`InJsonText` is the other trick of this module: a union whose member a Python function
+picks is picked without Python while the value is still JSON text (`read_body`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Optional
+
+from pydantic_core import PydanticCustomError, core_schema
+
+from .. import limits
+from ..errors import RequestError
+
+
+def _free(value: Any) -> Any:
+    try:
+        limits.check_json(value)
+    except RequestError as error:  # carried out of pydantic with its place inside the value
+        raise PydanticCustomError("free_value", "{problem}", {"problem": error.problem, "inside": error.location}) from None
+    return value
+
+
+def _shallow_json(levels: int) -> core_schema.CoreSchema:
+    """JSON at most `levels` deep, checked in Rust: a union chosen by the value's Python
+    type (`type` is the discriminator, called in C), so no member is tried in vain. Each
+    level holds the one below twice, so this stays small."""
+    bound = 10**limits.MAX_INT_DIGITS
+    choices: dict[Any, core_schema.CoreSchema] = {
+        str: core_schema.str_schema(strict=True),
+        bool: core_schema.bool_schema(strict=True),
+        int: core_schema.int_schema(strict=True, gt=-bound, lt=bound),
+        float: core_schema.float_schema(strict=True, allow_inf_nan=False),
+        type(None): core_schema.none_schema(),
+    }
+    if levels > 0:
+        inner = _shallow_json(levels - 1)
+        choices[list] = core_schema.list_schema(inner, strict=True)
+        choices[dict] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True)
+    return core_schema.tagged_union_schema(choices, discriminator=type)
+
+
+def _shallow_json_text(levels: int) -> core_schema.CoreSchema:
+    """The same check when the value is still JSON text (`read_body`): the members are tried
+    in turn (JSON's types never overlap, and an int is tried before a float so that 2 stays
+    2), as calling `type` would first turn the whole value into Python objects. The reader
+    already refuses integers of more than 4300 digits."""
+    members = [
+        core_schema.str_schema(strict=True),
+        core_schema.int_schema(strict=True),
+        core_schema.float_schema(strict=True, allow_inf_nan=False),
+        core_schema.bool_schema(strict=True),
+        core_schema.none_schema(),
+    ]
+    if levels > 0:
+        inner = _shallow_json_text(levels - 1)
+        members[1:1] = [
+            core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True),
+            core_schema.list_schema(inner, strict=True),
+        ]
+    return core_schema.union_schema(members, mode="left_to_right")
+
+
+class _FreeValue:
+    """A free value of any JSON type: pydantic-core first, `_free` when that is not enough."""
+
+    levels = 4
+    python_type: Any = Any
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, _source: Any, handler: Any) -> core_schema.CoreSchema:
+        slow = core_schema.no_info_after_validator_function(_free, handler.generate_schema(cls.python_type))
+        return core_schema.json_or_python_schema(
+            json_schema=cls._fast_or_slow(cls._fast(_shallow_json_text), slow),
+            python_schema=cls._fast_or_slow(cls._fast(_shallow_json), slow),
+        )
+
+    @staticmethod
+    def _fast_or_slow(fast: core_schema.CoreSchema, slow: core_schema.CoreSchema) -> core_schema.CoreSchema:
+        fast = core_schema.custom_error_schema(fast, "free_fast", custom_error_message="not shallow JSON")  # a detour only
+        return core_schema.union_schema([fast, slow], mode="left_to_right")
+
+    @classmethod
+    def _fast(cls, shallow: Any) -> core_schema.CoreSchema:
+        return shallow(cls.levels)
+
+
+class _FreeObject(_FreeValue):
+    """A free value that must be a JSON object: a tool's input, an input_schema."""
+
+    python_type = dict[str, Any]
+
+    @classmethod
+    def _fast(cls, shallow: Any) -> core_schema.CoreSchema:
+        return core_schema.dict_schema(core_schema.str_schema(strict=True), shallow(cls.levels - 1), strict=True)
+
+
+Free = Annotated[Any, _FreeValue]  # a field the contract does not name, too
+FreeObject = Annotated[dict[str, Any], _FreeObject]
+
+
+class InJsonText:
+    """A union whose member a small Python function picks (below) picks it without Python
+    when the value is still JSON text (`read_body`): members tried in turn, or a tagged
+    union on the `type` string. Calling the function there would first turn the value
+    into Python objects, which made checking JSON text slower than reading it and then
+    checking. A failure needs no good message: `read_body` then checks the read value."""
+
+    def __init__(self, *members: Any, tagged: Optional[dict] = None):
+        self.members, self.tagged = members, tagged
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
+        if self.tagged:
+            choices = {tag: handler.generate_schema(member) for tag, member in self.tagged.items()}
+            in_json = core_schema.tagged_union_schema(choices, discriminator="type")
+        else:
+            members = [handler.generate_schema(member) for member in self.members]
+            in_json = core_schema.union_schema(members, mode="left_to_right")
+        return core_schema.json_or_python_schema(json_schema=in_json, python_schema=handler(source))

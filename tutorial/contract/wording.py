@@ -1,0 +1,125 @@
+"""From pydantic's errors to one located `RequestError`, worded for a reader of the body.
+
+pydantic reports every member of every union that did not match, located along its own
+labels ("block list", "tagged-union[...]"). `raise_located` keeps the errors that matter,
+reads their place along the body itself, picks the first one in body order, and says it
+in a sentence, with a hint where one helps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from .. import limits
+from ..errors import Location, RequestError
+
+_PROBLEMS = {
+    "missing": "is required",
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "list_type": "must be a list",
+    "dict_type": "must be an object",
+    "typed_dict_type": "must be an object",
+    "not_a_block": "must be a content block: an object with a string 'type'",
+    "recursion_loop": "contains itself (a cycle): a JSON value cannot refer back to itself",
+}
+
+# Errors that only say "the other member of a union did not match either".
+_BRANCH_NOISE = {"known_block", "model_attributes_type", "union_tag_invalid", "free_fast"}
+
+_HINTS = {
+    "tool_use_id": "a tool_result names the tool_use it answers",
+    "role": "inside messages, 'system' is accepted too",
+    "source": "an image needs a base64, url or file source",
+    "input": "a tool_use's input is a JSON object",
+    "input_schema": "a tool's input_schema is a JSON Schema object",
+}
+
+
+def _problem(error: dict) -> str:
+    kind = error["type"]
+    if kind == "literal_error":
+        problem = f"must be {error['ctx']['expected']}, got {limits.shown(error['input'])}"
+    elif kind == "union_tag_invalid":  # e.g. an image source of an unknown type
+        problem = f"has unknown type {limits.shown(error['ctx']['tag'])} (expected {error['ctx']['expected_tags']})"
+    elif kind == "free_value":  # limits.check_json's own words
+        return error["ctx"]["problem"]
+    elif kind == "invalid_key":
+        return f"has a key of type {type(error['input']).__name__}: JSON object keys are strings"
+    else:
+        problem = _PROBLEMS.get(kind, error["msg"][:1].lower() + error["msg"][1:])
+    if kind != "missing" and kind in _PROBLEMS:
+        problem += f", got {type(error['input']).__name__}"
+    return problem
+
+
+def _body_location(loc: tuple, value: Any, missing: bool) -> Location:
+    """pydantic's error location, less the union labels it puts between the keys
+    ("block list", "tagged-union[...]", "tool_result"): read along the body itself, a
+    part is kept when it is an index or key that is there, or the missing last field."""
+    location = []
+    after_tagged_union = False
+    for number, part in enumerate(loc):
+        if after_tagged_union:  # the tag that chose the member (a block type), not a key
+            after_tagged_union = False
+        elif isinstance(part, str) and part.startswith("tagged-union["):
+            after_tagged_union = True
+        elif isinstance(value, list) and isinstance(part, int) and part < len(value):
+            location.append(part)
+            value = value[part]
+        elif isinstance(value, dict) and part in value:
+            location.append(part)
+            value = value[part]
+        elif missing and isinstance(value, dict) and number == len(loc) - 1:
+            location.append(part)  # the missing field itself
+    return tuple(location)
+
+
+def _body_order(value: Any, location: Location) -> tuple:
+    """A sort key: where `location` comes when reading the body from top to bottom."""
+    key = []
+    for part in location:
+        if isinstance(value, dict):
+            keys = list(value)
+            key.append(keys.index(part) if part in keys else len(keys))
+            value = value.get(part)
+        elif isinstance(value, list) and isinstance(part, int):
+            key.append(part)
+            value = value[part] if part < len(value) else None
+        else:
+            key.append(0)
+    return tuple(key)
+
+
+def raise_located(errors: ValidationError, value: Any, prefix: Location, root: Any) -> None:
+    located = []
+    reported = errors.errors(include_url=False)
+    # A known block that failed its own checks is tried as an unknown one too; everything
+    # that branch says about it (about its fields as free values, say) is beside the point.
+    detours = {error["loc"][:-1] for error in reported if error["type"] == "known_block"}
+    for error in reported:
+        if error["type"] in _BRANCH_NOISE or (error["loc"][-1:] == ("str",) and isinstance(error["input"], dict)):
+            continue  # another member of a union did not match either: the real error is beside it
+        if any(error["loc"][: len(detour)] == detour for detour in detours):
+            continue
+        if error["loc"][-1:] == ("[key]",):  # a key that is not a string: located at its object
+            error = {**error, "type": "invalid_key", "loc": error["loc"][:-2]}
+        elif error["type"] == "invalid_key":
+            error = {**error, "loc": error["loc"][:-1]}
+        location = prefix + _body_location(error["loc"], value, error["type"] == "missing")
+        if error["type"] == "union_tag_not_found":  # no usable `type` on a block
+            location, error = location + ("type",), {**error, "type": "missing"}
+        elif error["loc"][-1:] in (("OtherBlock",), ("OtherInsideBlock",)):  # not even an object where a block goes
+            error = {**error, "type": "not_a_block"}
+        elif error["type"] == "free_value":  # the place inside the free value
+            location += error["ctx"]["inside"]
+        # At one place, "not a block" says more than the string member's "not a string".
+        located.append(((_body_order(root, location), error["type"] != "not_a_block"), location, error))
+    if not located:  # only union noise: should not happen, but say something located
+        raise RequestError(prefix, "does not match the request contract") from None
+    _, location, error = min(located, key=lambda item: item[0])
+    problem = _problem(error)
+    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and error["type"] not in ("free_value", "invalid_key") else None
+    raise RequestError(location, f"{problem} ({hint})" if hint else problem) from None
