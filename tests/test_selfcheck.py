@@ -52,7 +52,10 @@ def test_function_names_with_or_without_the_underscore():
         {"messages": "chat_template_messages", "tools": "chat_template_tools"},
     ]:
         assert ex.check("06.paths", answer).ok, answer
-    assert "[\"tools\"]" in repr(ex.check("06.paths", {"messages": "translate_messages", "tools": "tool_call_dict"}))
+    assert "tool_call_dict is called inside the messages path" in repr(ex.check("06.paths", {"messages": "translate_messages", "tools": "tool_call_dict"}))
+    # A wrong answer no named mistake covers is told where it differs, never at the right half.
+    verdict = repr(ex.check("06.paths", {"messages": "_translate_messages", "tools": "render"}))
+    assert '["tools"]' in verdict and '["messages"]' not in verdict, verdict
 
 
 def test_predictions_can_be_answered_by_reference():
@@ -72,7 +75,8 @@ def test_a_wrong_prediction_names_the_place_that_differs():
     body = REQUESTS["image"]
     verdict = repr(ex.check("06.image", [{"role": "user", "content": body["messages"][0]["content"][0]["text"]}, {"role": "user", "content": "<image>"}]))
     assert verdict.startswith("✗") and '[1]["content"]' in verdict
-    assert "count again" in repr(ex.check("06.image", [{"role": "user", "content": "x"}]))
+    right = ex.get("06.image").expected()
+    assert "count again" in repr(ex.check("06.image", [*right, {"role": "user", "content": "x"}]))
 
 
 def test_selfcheck_gives_the_same_verdicts():

@@ -5,17 +5,24 @@ A chapter asks, the learner edits one line, and `check` answers in one line:
     my_answer = ...  # edit this line
     check("02.roles", my_answer)
 
-gives "… not answered yet", "✗ not yet: <where it differs, or why that choice is tempting>",
+gives "… not answered yet", "✗ not yet: <the hint that fits the mistake, or where it differs>",
 or "✓ right: <the explanation>". The right answer is computed from the package whenever it
 can be (`translate(...)` of the exercise's request), so an exercise cannot drift from the
 code, and it is never printed by a wrong answer's verdict. Answers may be given by
 reference (`body["messages"][0]["content"][0]["text"]`): the check sees the value.
 
+Values are compared exactly, as JSON: the same types, the same characters ("\n" and letter
+case count), dict keys in any order. Only names of functions and places may be spelt more
+than one way, where an exercise says so (`same`). A wrong value is answered, in this order,
+by the hint of the named mistake it makes (`Mistake`), by a hint about its type ("True or
+False", "an integer"), or by the first place where it differs, found the way the exercise
+compares (a list whose order does not matter is compared as a collection).
+
 Exercises live in one module per chapter (`ch02.py` holds the keys "02.…"), loaded on the
 first check. In a notebook every exercise cell has the cell tag `exercise` and the key in
 its metadata (`"exercise": "02.roles"`); a cell tagged `solution` calls `reveal(key)`.
-`tests/test_exercises.py` runs every chapter with the right answer put in each exercise
-cell, then with a wrong one, and requires every verdict to be ✓, then ✗.
+`tests/test_exercises.py` proves every exercise: the right answer ✓ and every named mistake
+✗ with its own hint, in both languages, and every chapter run with right and wrong answers.
 """
 
 from __future__ import annotations
@@ -23,12 +30,13 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import pprint
+import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Callable, Optional
 
 from ...watch import language
-from ...watch.jsondiff import differences
 
 
 @dataclass(frozen=True)
@@ -50,18 +58,47 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Mistake:
+    """A common wrong answer with a hint of its own. `answer` is one example of it (the proof
+    checks that it gets this hint); `matches`, when given, recognises every answer that makes
+    the same mistake, otherwise an answer makes it when it equals `answer` exactly."""
+
+    answer: Any
+    hint: str
+    zh: str  # the hint in Chinese
+    matches: Optional[Callable[[Any], bool]] = None
+
+    def made_by(self, answer: Any) -> bool:
+        try:
+            return bool(self.matches(answer)) if self.matches else same_json(answer, self.answer)
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+            return False  # an answer of another shape does not make this mistake
+
+    def text(self, lang: Optional[str] = None) -> str:
+        return self.zh if language.resolve(lang) == "zh" else self.hint
+
+
+@dataclass(frozen=True)
 class Exercise:
     key: str  # "<chapter>.<name>", e.g. "02.roles"
     question: str
     expected: Callable[[], Any]  # the right answer, computed when checked
-    wrong: Any  # a tempting wrong answer (a real misconception): the proof's ✗ case
-    hint: str  # shown with ✗, after the place where the answer differs
+    hint: str  # shown with ✗ when no named mistake fits, after the place where the answer differs
     explanation: str  # shown with ✓
+    mistakes: tuple[Mistake, ...] = ()  # value exercises: common wrong answers, each with its own hint
+    wrong: Any = None  # the proof's ✗ case in a chapter run; default: the first mistake's answer
     choices: dict[str, str] = field(default_factory=dict)  # letter -> option, for multiple choice
-    feedback: dict[str, str] = field(default_factory=dict)  # letter -> why that option is tempting but wrong
-    same: Optional[Callable[[Any, Any], bool]] = None  # equivalent answers; default: normalised equality
+    feedback: dict[str, str] = field(default_factory=dict)  # letter -> the misconception behind that option
+    spelling: Optional[Callable[[Any], Any]] = None  # names and places spelt several ways: each leaf -> one spelling
+    same: Optional[Callable[[Any, Any], bool]] = None  # a whole answer judged otherwise (chapter 05's functions)
+    any_order: bool = False  # a list whose order does not matter (compared as a collection)
+    code: bool = False  # the answer is a function written in the cell (chapter 05)
     form: str = ""  # the shape of an answer, said when none is given
     zh: dict = field(default_factory=dict)  # the same texts in Chinese: question, hint, explanation, form, choices, feedback
+
+    def __post_init__(self) -> None:
+        if self.wrong is None and self.mistakes:
+            object.__setattr__(self, "wrong", self.mistakes[0].answer)
 
     def text(self, name: str, lang: Optional[str] = None):
         """A text of this exercise in `lang` (the current language by default), falling
@@ -73,36 +110,80 @@ class Exercise:
             return {letter: self.zh[name].get(letter, value) for letter, value in english.items()}
         return self.zh[name]
 
+    def is_right(self, answer: Any) -> bool:
+        expected = self.expected()
+        if self.same is not None:
+            return bool(self.same(answer, expected))
+        if self.any_order:
+            return _as_collection(answer, self.spelling) == _as_collection(expected, self.spelling)
+        return _first_place(answer, expected, self.spelling) is None
+
 
 MESSAGES = {
     "en": {
         "unanswered": "not answered yet: replace ... with your answer{form}",
         "right": "right: {explanation}",
         "choice": "not yet: ({letter}) {feedback}",
-        "unknown_choice": "not yet: answer with one of {letters}",
-        "differs": "not yet: your answer differs at {place}. {hint}",
+        "unknown_choice": "not yet: answer with one of the letters {letters}, as a string such as \"a\"",
+        "mistake": "not yet. {hint}",
+        "type": "not yet: answer with {kind}. {hint}",
+        "differs": "not yet: your answer differs at {place}{detail}. {hint}",
         "wrong": "not yet. {hint}",
         "hidden": "set show=True in this cell to see the answer",
         "answer": "answer: ",
-        "length": "its length ({count} items; count again)",
         "top": "the top",
+        "kinds": {
+            "bool": "True or False (a bool, not text or a number)",
+            "int": "an integer (a number such as 3, not text)",
+            "str": "a string (in quotes)",
+            "list": "a list [...]",
+            "dict": "a dict {...}",
+            "none": "a Python value",
+        },
+        "missing_key": " (a key is missing there)",
+        "extra_key": " (a key that does not belong there)",
+        "count": " ({count} items; count again)",
+        "close": " (only letter case or spaces and newlines differ there, and they count: the course compares exact characters)",
+        "kind_there": " (a different kind of value)",
+        "extra_item": "{item} is not one of them",
+        "missing_item": "one is missing",
+        "close_item": "{item} differs from a right one only in letter case or spaces and newlines, and they count",
+        "twice": "{item} is there more than once",
     },
     "zh": {
         "unanswered": "尚未作答：把 ... 换成你的答案{form}",
         "right": "正确：{explanation}",
         "choice": "还不对：（{letter}）{feedback}",
-        "unknown_choice": "还不对：请从 {letters} 中选一个",
-        "differs": "还不对：你的答案在 {place} 处不同。{hint}",
+        "unknown_choice": "还不对：请用字母 {letters} 之一作答，写成字符串，例如 \"a\"",
+        "mistake": "还不对。{hint}",
+        "type": "还不对：请用{kind}作答。{hint}",
+        "differs": "还不对：你的答案在 {place} 处不同{detail}。{hint}",
         "wrong": "还不对。{hint}",
         "hidden": "把本单元格中的 show 改为 True 即可查看答案",
         "answer": "答案：",
-        "length": "长度（{count} 项，请再数一遍）",
         "top": "最外层",
+        "kinds": {
+            "bool": " True 或 False（布尔值，不是文本或数字）",
+            "int": "一个整数（例如 3 这样的数字，不是文本）",
+            "str": "一个字符串（带引号）",
+            "list": "一个列表 [...]",
+            "dict": "一个字典 {...}",
+            "none": "一个 Python 值",
+        },
+        "missing_key": "（那里缺了一个键）",
+        "extra_key": "（那里多了一个不该有的键）",
+        "count": "（{count} 项，请再数一遍）",
+        "close": "（那里只差字母大小写或空格、换行，而它们都算数：本课程逐字符比较）",
+        "kind_there": "（值的类型不同）",
+        "extra_item": "{item} 不在其中",
+        "missing_item": "少了一项",
+        "close_item": "{item} 与某个正确项只差字母大小写或空格、换行，而它们都算数",
+        "twice": "{item} 出现了不止一次",
     },
 }
 
 _BANK: dict[str, Exercise] = {}
-_language: Optional[str] = None  # None: follow tutorial.language.current()
+_language: Optional[str] = None  # None: follow tutorial.watch.language.current()
 
 
 def set_language(lang: Optional[str]) -> None:
@@ -147,32 +228,45 @@ def all_exercises() -> dict[str, Exercise]:
 def ask(key: str) -> None:
     """Print the question (and the options of a multiple-choice one)."""
     exercise = get(key)
-    print(exercise.text("question"))
-    for letter, text in exercise.text("choices").items():
+    print(exercise.text("question", _lang()))
+    for letter, text in sorted(exercise.text("choices", _lang()).items()):
         print(f"  ({letter}) {text}")
 
 
 def check(key: str, answer: Any) -> Verdict:
     """The verdict on `answer` to exercise `key`."""
-    exercise, text = get(key), MESSAGES[_lang()]
+    exercise, text, lang = get(key), MESSAGES[_lang()], _lang()
     if answer is Ellipsis:
-        form = f" ({exercise.text('form')})" if exercise.form else ""
+        form = f" ({exercise.text('form', lang)})" if exercise.form else ""
         return Verdict("unanswered", text["unanswered"].format(form=form))
-    expected = exercise.expected()
+    right = Verdict("right", text["right"].format(explanation=exercise.text("explanation", lang)))
     if exercise.choices:
-        letter = _normal(answer)
-        if letter == _normal(expected):
-            return Verdict("right", text["right"].format(explanation=exercise.text("explanation")))
+        letter = letter_of(answer)
+        if letter == exercise.expected():
+            return right
         if letter not in exercise.choices:
-            return Verdict("wrong", text["unknown_choice"].format(letters=", ".join(exercise.choices)))
-        feedback = exercise.text("feedback").get(letter, exercise.text("hint"))
-        return Verdict("wrong", text["choice"].format(letter=letter, feedback=feedback))
-    if (exercise.same or _same)(answer, expected):
-        return Verdict("right", text["right"].format(explanation=exercise.text("explanation")))
-    place = first_difference(answer, expected)
+            return Verdict("wrong", text["unknown_choice"].format(letters=", ".join(sorted(exercise.choices))))
+        return Verdict("wrong", text["choice"].format(letter=letter, feedback=exercise.text("feedback", lang)[letter]))
+    if exercise.is_right(answer):
+        return right
+    for mistake in exercise.mistakes:
+        if mistake.made_by(answer):
+            return Verdict("wrong", text["mistake"].format(hint=mistake.text(lang)))
+    hint = exercise.text("hint", lang)
+    if exercise.code:
+        return Verdict("wrong", text["wrong"].format(hint=hint))
+    expected = exercise.expected()
+    slip = _type_slip(answer, expected)
+    if slip:
+        return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], hint=hint))
+    if exercise.any_order:
+        where = _collection_difference(answer, expected, exercise.spelling)
+        if where:
+            return Verdict("wrong", text["mistake"].format(hint=f"{where[0].upper()}{where[1:]}. {hint}" if lang == "en" else f"{where}。{hint}"))
+    place = first_difference(answer, expected, exercise.spelling)
     if place:
-        return Verdict("wrong", text["differs"].format(place=place, hint=exercise.text("hint")))
-    return Verdict("wrong", text["wrong"].format(hint=exercise.text("hint")))
+        return Verdict("wrong", text["differs"].format(place=place[0], detail=place[1], hint=hint))
+    return Verdict("wrong", text["wrong"].format(hint=hint))
 
 
 class Shown(str):
@@ -180,6 +274,11 @@ class Shown(str):
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def python_literal(value: Any) -> str:
+    """`value` as Python source a learner can type back (True, None, 'text'), not as JSON."""
+    return pprint.pformat(value, width=100, sort_dicts=False)
 
 
 def reveal(key: str, show: bool = False) -> str:
@@ -190,50 +289,168 @@ def reveal(key: str, show: bool = False) -> str:
     exercise = get(key)
     expected = exercise.expected()
     if exercise.choices:
-        expected = f"({expected}) {exercise.text('choices')[expected]}"
-    shown = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False, indent=1)
-    return Shown(f"{text['answer']}{shown}\n\n{exercise.text('explanation')}")
+        shown = f"{expected!r}\n({expected}) {exercise.text('choices', _lang())[expected]}"
+    elif exercise.code:
+        shown = "\n" + expected
+    else:
+        shown = python_literal(expected)
+    return Shown(f"{text['answer']}{shown}\n\n{exercise.text('explanation', _lang())}")
 
 
-def first_difference(answer: Any, expected: Any) -> str:
-    """The first place where the answer differs, as a path (`[3]["role"]`), without the value
-    expected there; "" when the answer is not the same kind of value at all."""
-    if type(answer) is not type(expected) or not isinstance(expected, (dict, list)):
-        return ""
-    text = MESSAGES[_lang()]
-    if isinstance(expected, list) and len(answer) != len(expected):
-        return text["length"].format(count=len(answer))
-    found = differences(answer, expected)
-    if not found:
-        return ""
-    return "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in found[0][0]) or text["top"]
+# --- comparing --------------------------------------------------------------------------
 
 
-def _normal(value: Any) -> Any:
-    # "_translate_messages" for "translate_messages", any case, surrounding spaces and brackets.
-    if isinstance(value, str):
-        return value.strip().strip("()").strip().lower().lstrip("_")
-    if isinstance(value, (list, tuple)):
-        return [_normal(v) for v in value]
-    if isinstance(value, dict):
-        return {_normal(k): _normal(v) for k, v in value.items()}
-    return value
-
-
-def _same(answer: Any, expected: Any) -> bool:
-    if isinstance(expected, bool) or isinstance(answer, bool):
-        return type(answer) is type(expected) and answer == expected
-    if isinstance(expected, str) and isinstance(answer, str):
-        return _normal(answer) == _normal(expected) if len(expected) < 40 else answer == expected
+def same_json(answer: Any, expected: Any) -> bool:
+    """Equal as JSON values: the same types (True is not 1, 1 is not 1.0), the same characters,
+    dict keys in any order; a tuple counts as a list."""
     if isinstance(expected, tuple):
         expected = list(expected)
     if isinstance(answer, tuple):
         answer = list(answer)
-    if isinstance(expected, list) and isinstance(answer, list):
-        return len(answer) == len(expected) and all(map(_same, answer, expected))
-    if isinstance(expected, dict) and isinstance(answer, dict):
-        return answer.keys() == expected.keys() and all(_same(answer[k], expected[k]) for k in expected)
-    return type(answer) is type(expected) and answer == expected
+    if type(answer) is not type(expected):
+        return False
+    if isinstance(expected, dict):
+        return answer.keys() == expected.keys() and all(same_json(answer[k], expected[k]) for k in expected)
+    if isinstance(expected, list):
+        return len(answer) == len(expected) and all(map(same_json, answer, expected))
+    return answer == expected
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, dict):
+        return "dict"
+    return type(value).__name__
+
+
+def _type_slip(answer: Any, expected: Any) -> str:
+    """The kind of value the answer should have been, when it is another kind altogether."""
+    wanted = _kind(expected)
+    if wanted in ("bool", "int", "str", "list", "dict") and _kind(answer) != wanted:
+        return wanted
+    return ""
+
+
+def _close(answer: Any, expected: Any) -> bool:
+    return isinstance(answer, str) and isinstance(expected, str) and answer.strip().casefold() == expected.strip().casefold()
+
+
+def _first_place(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]], at: tuple = ()) -> Optional[tuple]:
+    """(location, why) of the first place where the answer differs, walking the expected value
+    in its own order; None where they agree."""
+    if isinstance(expected, tuple):
+        expected = list(expected)
+    if isinstance(expected, dict):
+        if not isinstance(answer, dict):
+            return at, "kind"
+        for key in expected:
+            if key not in answer:
+                return at, "missing_key"
+        for key in answer:
+            if key not in expected:
+                return at + (key,), "extra_key"
+        for key in expected:
+            found = _first_place(answer[key], expected[key], spelling, at + (key,))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        if not isinstance(answer, (list, tuple)):
+            return at, "kind"
+        for index, (mine, theirs) in enumerate(zip(answer, expected)):
+            found = _first_place(mine, theirs, spelling, at + (index,))
+            if found:
+                return found
+        return None if len(answer) == len(expected) else (at, "count")
+    if same_json(_spelt(answer, spelling), _spelt(expected, spelling)):
+        return None
+    if _close(answer, expected):
+        return at, "close"
+    return at, "kind" if _kind(answer) != _kind(expected) else "value"
+
+
+def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]] = None) -> tuple[str, str]:
+    """The first place where the answer differs, as a path (`[3]["role"]`) and a short note on
+    how, without the value expected there; ("", "") when there is no place to name."""
+    text = MESSAGES[_lang()]
+    if not isinstance(expected, (dict, list, tuple)) and not _close(answer, expected):
+        return "", ""
+    found = _first_place(answer, expected, spelling)
+    if not found:
+        return "", ""
+    location, why = found
+    place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location) or text["top"]
+    detail = {
+        "missing_key": text["missing_key"],
+        "extra_key": text["extra_key"],
+        "close": text["close"],
+        "kind": text["kind_there"],
+        "value": "",
+        "count": text["count"].format(count=len(_at(answer, location)) if isinstance(_at(answer, location), (list, tuple)) else "?"),
+    }[why]
+    return place, detail
+
+
+def _at(value: Any, location: tuple) -> Any:
+    for part in location:
+        value = value[part]
+    return value
+
+
+def _as_collection(value: Any, spelling: Optional[Callable[[Any], Any]]) -> Any:
+    """A list as a sorted collection of its items' JSON texts (None when it is no list)."""
+    if not isinstance(value, (list, tuple, set)):
+        return None
+    return sorted(_item_key(item, spelling) for item in value)
+
+
+def _spelt(value: Any, spelling: Optional[Callable[[Any], Any]]) -> Any:
+    return spelling(value) if spelling else value
+
+
+def _item_key(item: Any, spelling: Optional[Callable[[Any], Any]]) -> str:
+    return json.dumps(_spelt(item, spelling), ensure_ascii=False, sort_keys=True, default=repr)
+
+
+def _collection_difference(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]]) -> str:
+    """How a list whose order does not matter differs: an item too many, a repeated one, one missing."""
+    text = MESSAGES[_lang()]
+    if not isinstance(answer, (list, tuple, set)):
+        return ""
+    wanted = {_item_key(item, spelling) for item in expected}
+    seen: set[str] = set()
+    for item in answer:
+        key = _item_key(item, spelling)
+        if key not in wanted:
+            if any(_close(_spelt(item, spelling), _spelt(other, spelling)) for other in expected):
+                return text["close_item"].format(item=python_literal(item))
+            return text["extra_item"].format(item=python_literal(item))
+        if key in seen:
+            return text["twice"].format(item=python_literal(item))
+        seen.add(key)
+    return text["missing_item"] if seen != wanted else ""
+
+
+# Letters typed with an input method: full-width letters become ASCII (NFKC), and brackets,
+# quotes and punctuation around the letter are dropped: "（c）", "ｃ", "c。" and " C. " are "c".
+_AROUND_A_LETTER = " \t\r\n()[]{}<>'\"`“”‘’「」『』【】〔〕《》〈〉.,;:!?。，、；：！？·…-_"
+
+
+def letter_of(answer: Any) -> Optional[str]:
+    """The letter an answer to a multiple-choice question names, or None."""
+    if not isinstance(answer, str):
+        return None
+    letter = unicodedata.normalize("NFKC", answer).strip(_AROUND_A_LETTER).lower()
+    return letter if len(letter) == 1 else None
 
 
 def solutions(chapter: str) -> dict[str, dict[str, str]]:
@@ -244,4 +461,4 @@ def solutions(chapter: str) -> dict[str, dict[str, str]]:
     return json.loads(path.read_text("utf-8")) if path.is_file() else {}
 
 
-__all__ = ["Exercise", "Verdict", "add", "all_exercises", "ask", "check", "get", "reveal", "set_language", "solutions"]
+__all__ = ["Exercise", "Mistake", "Verdict", "add", "all_exercises", "ask", "check", "get", "letter_of", "reveal", "set_language", "solutions"]

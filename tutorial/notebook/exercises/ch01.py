@@ -9,7 +9,7 @@ from ...errors import RequestError, format_location
 from ...examples import readme_request
 from ...preprocess import preprocess
 from ...translation import translate
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 
 def _error_place() -> str:
@@ -28,8 +28,9 @@ def _as_place(value: Any) -> Any:
         return format_location(tuple(value))
     if not isinstance(value, str):
         return value
-    text = re.sub(r"""\[\s*["']([^"']+)["']\s*\]""", r".\1", value.strip().strip("'\""))  # ["content"] -> .content
-    text = re.sub(r"\s+", "", text)
+    # Spaces may sit anywhere (they are not part of a place); a newline or another letter case may not.
+    text = re.sub(r"""\[ *["']([^"']+)["'] *\]""", r".\1", value.strip(" ").strip("'\""))  # ["content"] -> .content
+    text = text.replace(" ", "")
     return text[len("body") :].lstrip(".") if text.startswith("body") else text
 
 
@@ -40,17 +41,17 @@ add(
         choices={
             "a": "system: it is a setting of the request, not a message",
             "b": "tools: read_file was already called, so it is history",
-            "c": "max_tokens",
-            "d": "none: every field lands in one of the two lists",
+            "c": "none: every field lands in one of the two lists",
+            "d": "max_tokens: it sets how long the answer may be",
         },
-        expected=lambda: "c",
+        expected=lambda: "d",
         wrong="a",
         feedback={
             "a": "Anthropic keeps the system prompt outside the message list, but a chat template wants it as "
             "the first message, so Action 2 puts it there.",
             "b": "The call that happened is history (inside messages); tools says what may be called next, "
             "and it becomes tools_schema.",
-            "d": "Action 2 translates the conversation and the tool offers. One field is about how long "
+            "c": "Action 2 translates the conversation and the tool offers. One field is about how long "
             "the answer may be, and that is not part of either.",
         },
         hint="Ask of each field: is it the conversation, a tool the model may call, or a setting for generating the answer?",
@@ -61,15 +62,15 @@ add(
             "choices": {
                 "a": "system：它是请求的一项设置，不是一条消息",
                 "b": "tools：read_file 已经调用过了，所以它属于对话历史",
-                "c": "max_tokens",
-                "d": "没有：每个字段都会落进这两个列表之一",
+                "c": "没有：每个字段都会落进这两个列表之一",
+                "d": "max_tokens：它规定回答最多能有多长",
             },
             "feedback": {
                 "a": "Anthropic 把系统提示词放在消息列表之外，但聊天模板要求它是第一条消息，所以 Action 2 "
                 "把它放在那里。",
                 "b": "已经发生的调用属于对话历史（在 messages 里）；tools 说明接下来可以调用什么，它会变成 "
                 "tools_schema。",
-                "d": "Action 2 翻译的是对话和提供给模型的工具。有一个字段规定的是回答可以有多长，"
+                "c": "Action 2 翻译的是对话和提供给模型的工具。有一个字段规定的是回答可以有多长，"
                 "它不属于两者中的任何一个。",
             },
             "hint": "逐个字段问一问：它是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
@@ -83,8 +84,27 @@ add(
         key="01.error_place",
         question="The tool_result in messages[2] has lost its tool_use_id. Where does translate say the problem is?",
         expected=_error_place,
-        wrong="messages[2].content[0]",
-        same=lambda answer, expected: _as_place(answer) == _as_place(expected),
+        mistakes=(
+            Mistake(
+                "messages[2].content[0]",
+                "That is the block that lacks the field. The error names the place of the missing field itself, "
+                "one step deeper.",
+                "那是缺少这个字段的内容块。错误指出的是缺失字段本身的位置，还要再深一层。",
+            ),
+            Mistake(
+                "messages[2]",
+                "The error is more precise than the message: it goes down to the block, and then to the field in it.",
+                "错误比消息更精确：它一直深入到内容块，再到块里的那个字段。",
+                matches=lambda answer: _as_place(answer) in ("messages[2]", "messages[2].content"),
+            ),
+            Mistake(
+                "tool_use_id",
+                "Right field, but a place starts at the top of the body: which message, which block, then the field.",
+                "字段对了，但位置要从 body 的最外层写起：哪条消息、哪个内容块，然后才是字段。",
+                matches=lambda answer: _as_place(answer) == "tool_use_id",
+            ),
+        ),
+        spelling=_as_place,
         hint="The error names the place of the missing field itself, one step deeper than the block that lacks it.",
         explanation="the message starts with the exact place, written as you would index it, and "
         "error.location holds the same place as a tuple.",
@@ -148,7 +168,20 @@ add(
         key="01.preprocess_readme",
         question="Does preprocess change the README example? Answer with the value of preprocess(body) == body.",
         expected=lambda: preprocess(readme_request()) == readme_request(),
-        wrong=False,
+        mistakes=(
+            Mistake(
+                False,
+                "preprocess does one thing: it folds a system message that sits inside body['messages']. Is there "
+                "one in the README example?",
+                "preprocess 只做一件事：折叠位于 body['messages'] 内部的 system 消息。README 示例里有这样的消息吗？",
+            ),
+            Mistake(
+                {"system": "..."},
+                "The question asks for the value of the comparison ==, which is a bool, not for what preprocess returns.",
+                "问题问的是比较式 == 的值，它是一个布尔值，而不是 preprocess 的返回值。",
+                matches=lambda answer: isinstance(answer, dict),
+            ),
+        ),
         hint="preprocess does one thing. Look for what it acts on in body['messages'].",
         explanation="preprocess only acts on a system message inside the message list, and the README example "
         "has none, so its output equals its input.",
@@ -168,18 +201,18 @@ add(
         key="01.fold",
         question="messages = [user, assistant, system]. What does preprocess do with the system message at index 2?",
         choices={
-            "a": "nothing: it stays a system message where it stands",
-            "b": "it merges its text into the system prompt at the top",
-            "c": "it wraps its text in <system-reminder> tags and appends it to the nearest user message before it",
-            "d": "it drops it: only the top-level system prompt counts",
+            "a": "it ends the last user message before it, as text in <system-reminder> tags",
+            "b": "it merges its text into the system prompt at the top, so there is one system turn",
+            "c": "nothing: it stays a system message at index 2, where the client put it",
+            "d": "it drops it, since only the top-level system prompt counts as a system prompt",
         },
-        expected=lambda: "c",
+        expected=lambda: "a",
         wrong="b",
         feedback={
-            "a": "That is what translate alone does with it. Many chat templates refuse a system turn after the "
-            "first message, and preprocess exists to avoid exactly that.",
             "b": "SGLang and vLLM can merge like that, and so does the package's openai target (chapter 08). "
             "preprocess keeps the reminder at its place in the history instead.",
+            "c": "That is what translate alone does with it. Many chat templates refuse a system turn after the "
+            "first message, and preprocess exists to avoid exactly that.",
             "d": "Nothing is dropped: the reminder's text still reaches the model.",
         },
         hint="preprocess keeps the reminder's text at its place in the conversation, in a role that every template accepts.",
@@ -188,16 +221,16 @@ add(
         zh={
             "question": "messages = [user, assistant, system]。preprocess 会怎样处理下标 2 处的 system 消息？",
             "choices": {
-                "a": "什么也不做：它仍是一条 system 消息，留在原处",
-                "b": "把它的文本合并进最前面的系统提示词",
-                "c": "用 <system-reminder> 标签包起它的文本，追加到它前面最近的一条 user 消息",
-                "d": "丢掉它：只有顶层的系统提示词才算数",
+                "a": "用 <system-reminder> 包起文本，接到前一条 user 消息末尾",
+                "b": "把它的文本合并进最前面的系统提示词，只留一个 system 轮次",
+                "c": "什么也不做：它仍是下标 2 处的 system 消息，原样留在客户端放它的那个位置",
+                "d": "丢掉它，因为只有顶层的系统提示词才算是系统提示词",
             },
             "feedback": {
-                "a": "单独调用 translate 时才会这样。很多聊天模板不接受出现在第一条消息之后的 system 轮次，"
-                "preprocess 正是为了避免这一点。",
                 "b": "SGLang 和 vLLM 可能会这样合并，本包的 openai 目标格式也是如此（第 08 章）。preprocess "
                 "则让提醒留在对话历史中原来的位置。",
+                "c": "单独调用 translate 时才会这样。很多聊天模板不接受出现在第一条消息之后的 system 轮次，"
+                "preprocess 正是为了避免这一点。",
                 "d": "没有丢掉任何东西：提醒的文本仍然会送到模型面前。",
             },
             "hint": "preprocess 让提醒的文本留在对话中原来的位置，只是换成一个每个模板都接受的角色。",

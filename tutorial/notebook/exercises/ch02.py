@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from ...examples import readme_request
 from ...translation import translate
-from . import Exercise, add
+import json
+from typing import Any
+
+from . import Exercise, Mistake, add
 
 
 def _translated() -> list[dict]:
@@ -22,7 +25,29 @@ add(
         key="02.system_message",
         question='body["system"] is a list holding one text block. Which chat message does it become?',
         expected=lambda: _translated()[0],
-        wrong={"role": "system", "content": [{"type": "text", "text": "你是代码助手。"}]},
+        mistakes=(
+            Mistake(
+                {"role": "system", "content": [{"type": "text", "text": "你是代码助手。"}]},
+                "The role is right, but the content is still the block list. A chat template prints a system "
+                "turn's content as text: what does flatten_content make of one text block?",
+                "角色对了，但 content 仍是内容块列表。聊天模板把 system 轮次的 content 当作文本输出："
+                "flatten_content 会把一个文本块变成什么？",
+                matches=lambda answer: answer["role"] == "system" and isinstance(answer["content"], list),
+            ),
+            Mistake(
+                {"role": "user", "content": "你是代码助手。"},
+                "The text is right. The system prompt keeps its own role in the chat list; it does not become a "
+                "user turn.",
+                "文本对了。系统提示词在聊天列表里保有自己的角色，不会变成 user 轮次。",
+                matches=lambda answer: answer["role"] != "system" and answer["content"] == "你是代码助手。",
+            ),
+            Mistake(
+                [{"role": "system", "content": "你是代码助手。"}],
+                "That message is right, but the question asks for the one message, a dict, not a list holding it.",
+                "这条消息对了，但问题要的是这一条消息本身（一个字典），而不是装着它的列表。",
+                matches=lambda answer: isinstance(answer, list) and len(answer) == 1 and answer[0] == _translated()[0],
+            ),
+        ),
         hint="The chat template prints a system turn's content as text.",
         explanation="flatten_content turns the block list into one string, and that string becomes the "
         "content of a message with the role system, first in the list.",
@@ -42,7 +67,21 @@ add(
         key="02.first_user_flatten",
         question="The first user message holds one text block. Is flatten_content called for it?",
         expected=_flattens_first_user,
-        wrong=True,
+        mistakes=(
+            Mistake(
+                True,
+                "A user message gives one chat message per block. What does a text block need before its text can "
+                "be used? Compare with body['system'], which may be a list of blocks.",
+                "一条 user 消息的每个内容块产生一条聊天消息。要用上一个文本块的文本，还需要做什么吗？"
+                "和可能是内容块列表的 body['system'] 比较一下。",
+            ),
+            Mistake(
+                "flatten_content",
+                "The question asks yes or no: answer with True or False, whether flatten_content is called for it.",
+                "问题问的是“是”或“否”：请用 True 或 False 回答是否为它调用 flatten_content。",
+                matches=lambda answer: isinstance(answer, str) and "flatten" in answer,
+            ),
+        ),
         hint="A user message gives one chat message per block. What does a text block need before its text can be used?",
         explanation="a text block's text is taken straight from block['text']; flatten_content is only needed "
         "where a value may be a list of blocks (the system prompt, a tool result's content).",
@@ -62,11 +101,30 @@ add(
         key="02.tool_call",
         question='What does the tool_use block in body["messages"][1] become, as one entry of tool_calls?',
         expected=lambda: _translated()[2]["tool_calls"][0],
-        wrong={
-            "id": "toolu_demo",
-            "type": "function",
-            "function": {"name": "read_file", "arguments": {"path": "README.md"}},
-        },
+        mistakes=(
+            Mistake(
+                {"id": "toolu_demo", "type": "function", "function": {"name": "read_file", "arguments": {"path": "README.md"}}},
+                "The id is kept here. Look at what tool_call_dict(name, arguments) takes: only two of the block's "
+                "fields reach it, and the id is not one of them.",
+                "这里保留了 id。看看 tool_call_dict(name, arguments) 接收什么：这个内容块只有两个字段能到达它，"
+                "id 不在其中。",
+                matches=lambda answer: isinstance(answer, dict) and ("id" in answer or "id" in answer.get("function", {})),
+            ),
+            Mistake(
+                {"type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "README.md"})}},
+                "The arguments are JSON text here. The default target keeps them a dict, as the block's input "
+                "was: a template iterates over them, and == compares dicts whatever their key order.",
+                "这里的 arguments 是 JSON 文本。默认目标格式让它保持为字典，和内容块的 input 一样："
+                "模板会遍历它，而 == 比较字典时不在乎键的顺序。",
+                matches=lambda answer: isinstance(answer["function"]["arguments"], str),
+            ),
+            Mistake(
+                {"type": "function", "function": {"name": "read_file", "input": {"path": "README.md"}}},
+                "The key input is renamed on the way: the chat shape calls a call's values arguments.",
+                "input 这个键在途中被改了名：聊天格式把一次调用的参数值叫作 arguments。",
+                matches=lambda answer: "input" in answer["function"],
+            ),
+        ),
         hint="Look at what tool_call_dict(name, arguments) takes: only two of the block's fields reach it.",
         explanation="tool_call_dict gets the name and the input, renames input to arguments and keeps it a "
         "dict; the id has no parameter to arrive through, so it is gone.",
@@ -87,11 +145,10 @@ add(
         key="02.why_dict",
         question="Why do the arguments stay a dict instead of becoming JSON text?",
         choices={
-            "a": "The OpenAI Chat Completions API requires a dict there.",
-            "b": "Qwen-style templates iterate over the arguments as a mapping, and the adapter compares "
-            "recorded turns with ==, which ignores a dict's key order.",
-            "c": "json.dumps would turn the Chinese characters into \\u escapes.",
-            "d": "A dict takes fewer tokens than JSON text.",
+            "a": "The OpenAI Chat Completions API requires a dict there, so an engine would refuse JSON text.",
+            "b": "Templates iterate over them as a mapping, and == on two dicts ignores their key order.",
+            "c": "json.dumps would turn the Chinese characters into \\u escapes that the model cannot read.",
+            "d": "A dict takes fewer tokens than JSON text once the template has written the prompt.",
         },
         expected=lambda: "b",
         wrong="a",
@@ -108,11 +165,10 @@ add(
         zh={
             "question": "为什么 arguments 保持为字典，而不是变成 JSON 文本？",
             "choices": {
-                "a": "OpenAI Chat Completions API 要求这里是字典。",
-                "b": "Qwen 风格的模板把 arguments 当作映射来遍历，而适配器用 == 比较记录下的轮次，== "
-                "不在乎字典的键顺序。",
-                "c": "json.dumps 会把中文字符变成 \\u 转义。",
-                "d": "字典比 JSON 文本占用的 token 更少。",
+                "a": "OpenAI Chat Completions API 要求这里是字典，引擎会拒绝文本。",
+                "b": "模板把它当作映射来遍历，而对两个字典做 == 比较时不在乎键的顺序。",
+                "c": "json.dumps 会把中文字符变成模型读不懂的 \\u 转义序列。",
+                "d": "模板写出 prompt 之后，字典比 JSON 文本占用的 token 更少。",
             },
             "feedback": {
                 "a": "Chat Completions 的线上格式把 arguments 作为 JSON *字符串* 传输；正因为如此，openai "
@@ -134,7 +190,27 @@ add(
         question='body["messages"][2] holds a tool_result and then a text block. Write the roles of the chat '
         "messages it becomes, in order.",
         expected=lambda: [message["role"] for message in _translated()[3:]],
-        wrong=["user"],
+        mistakes=(
+            Mistake(
+                ["user"],
+                "One message would have to hold a tool's result and the user's text at once. A user message gives "
+                "one chat message per block, and the chat shape has its own role for a tool's result.",
+                "一条消息就得同时装下工具的结果和用户的文本。一条 user 消息的每个内容块产生一条聊天消息，"
+                "而聊天格式为工具的结果准备了专门的角色。",
+            ),
+            Mistake(
+                ["user", "tool"],
+                "Both roles are there, but in the other order. The blocks keep their order: the tool_result comes "
+                "first in messages[2].",
+                "两个角色都有，但顺序反了。内容块保持原来的顺序：在 messages[2] 里，tool_result 排在前面。",
+            ),
+            Mistake(
+                ["user", "user"],
+                "Two messages is right, but a tool's result is not user text: the chat shape gives it a role of "
+                "its own.",
+                "两条消息是对的，但工具的结果不是用户的文本：聊天格式为它准备了专门的角色。",
+            ),
+        ),
         hint="A user message gives one chat message per block, and the chat shape has its own role for a tool's result.",
         explanation="the tool_result becomes a tool message and the text after it a user message, in the order "
         "they had in the block list.",
@@ -156,18 +232,17 @@ add(
         question="The tool message keeps no tool_use_id. How does a ChatML- or Qwen-style template show which "
         "call a result answers?",
         choices={
-            "a": "the id survives in a hidden field of the message",
-            "b": "by position: the result comes right after the assistant turn that made the call, results in "
-            "the order of the calls",
-            "c": "by the tool's name, which the tool message repeats",
-            "d": "it cannot; the model has to guess",
+            "a": "the id survives in a hidden field of the tool message, which the template reads",
+            "b": "it cannot: the model has to guess which of the calls each result belongs to",
+            "c": "by the tool's name, which the tool message repeats from the call it answers",
+            "d": "by position: each result follows its call, results in the order of the calls",
         },
-        expected=lambda: "b",
+        expected=lambda: "d",
         wrong="a",
         feedback={
             "a": "Look at translated[3]: it has a role and a content, nothing more.",
+            "b": "The order of the history says it: a call, then its result.",
             "c": "The tool message carries no name, and two calls to read_file would be ambiguous anyway.",
-            "d": "The order of the history says it: a call, then its result.",
         },
         hint="Read the five messages of translated in order.",
         explanation="these templates write a tool's response right after the call and never print an id, so "
@@ -175,15 +250,15 @@ add(
         zh={
             "question": "tool 消息没有保留 tool_use_id。ChatML 或 Qwen 风格的模板如何表明一个结果回应的是哪次调用？",
             "choices": {
-                "a": "id 保存在消息的一个隐藏字段里",
-                "b": "靠位置：结果紧跟在发出调用的 assistant 轮次之后，多个结果按调用的顺序排列",
-                "c": "靠工具名：tool 消息会重复工具的名字",
-                "d": "做不到；只能让模型去猜",
+                "a": "id 保存在 tool 消息的一个隐藏字段里，模板渲染时会读取它",
+                "b": "做不到：只能让模型去猜每个结果属于哪一次调用",
+                "c": "靠工具名：tool 消息会重复它所回应的那次调用的名字",
+                "d": "靠位置：每个结果跟在它的调用之后，按调用的顺序排列",
             },
             "feedback": {
                 "a": "看看 translated[3]：它只有 role 和 content，别无其他。",
+                "b": "对话历史的顺序就说明了一切：先是调用，然后是它的结果。",
                 "c": "tool 消息不带名字；何况两次调用的都是 read_file 时，名字也无法区分。",
-                "d": "对话历史的顺序就说明了一切：先是调用，然后是它的结果。",
             },
             "hint": "按顺序读一遍 translated 的五条消息。",
             "explanation": "这些模板把工具的响应紧挨着调用写出，从不输出 id，所以顺序就足够了。确实会输出 id "
@@ -197,7 +272,27 @@ add(
         key="02.count",
         question="The README example has a system prompt and 3 messages. How many chat messages does the messages path produce?",
         expected=lambda: len(_translated()),
-        wrong=4,
+        mistakes=(
+            Mistake(
+                4,
+                "One too few. Count the system prompt, then ask how many chat messages messages[2] gives: a user "
+                "message gives one per block, and it holds two.",
+                "少了一条。先数系统提示词，再看 messages[2] 产生几条聊天消息：一条 user 消息的每个内容块产生一条，"
+                "而它有两个内容块。",
+            ),
+            Mistake(
+                3,
+                "That is the number of input messages. Two things add to it: the system prompt becomes a message "
+                "of its own, and one input message splits in two.",
+                "这是输入消息的条数。有两处会增加：系统提示词自己成为一条消息，还有一条输入消息一分为二。",
+            ),
+            Mistake(
+                6,
+                "One too many. The assistant turn holds a text and a tool_use, yet it stays one message: its calls "
+                "ride along in tool_calls.",
+                "多了一条。assistant 轮次里有一段文本和一个 tool_use，但它仍是一条消息：调用放在 tool_calls 里一起走。",
+            ),
+        ),
         hint="Count the system prompt, then ask how many chat messages each input message gives: "
         "a user message gives one per block.",
         explanation="the system prompt gives one, messages[0] and messages[1] one each, and messages[2] two "

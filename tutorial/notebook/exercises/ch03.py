@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from ...examples import readme_request
 from ...translation import translate
-from . import Exercise, add
+import json
+
+from . import Exercise, Mistake, add
+
+
+_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
 
 def _without_tools() -> dict:
@@ -16,16 +21,37 @@ add(
         key="03.schema",
         question='What does tools_to_chat_tools(body["tools"]) return for the README example?',
         expected=lambda: translate(readme_request())[1],
-        wrong=[
-            {
-                "type": "function",
-                "function": {
-                    "name": "read_file",
-                    "description": "读取文件",
-                    "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
-                },
-            }
-        ],
+        mistakes=(
+            Mistake(
+                [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "input_schema": _SCHEMA}}],
+                "The wrapper is right, but the schema keeps its Anthropic key. Chat templates and the OpenAI-style "
+                "tool format read the JSON Schema under another key.",
+                "外层包装是对的，但 schema 仍用着 Anthropic 的键名。聊天模板和 OpenAI 风格的工具格式从另一个键下读取 "
+                "JSON Schema。",
+                matches=lambda answer: "input_schema" in answer[0]["function"],
+            ),
+            Mistake(
+                {"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}},
+                "That is one tool, but tools_to_chat_tools returns a list of tools, even when there is only one: "
+                "wrap it in [...].",
+                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，即使只有一个工具也是如此：用 [...] 把它包起来。",
+                matches=lambda answer: isinstance(answer, dict),
+            ),
+            Mistake(
+                [{"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}],
+                "The renaming is right, but each tool is wrapped: {'type': 'function', 'function': {...}}, as the "
+                "OpenAI-style tool format has it.",
+                "改名是对的，但每个工具还要包一层：{'type': 'function', 'function': {...}}，和 OpenAI "
+                "风格的工具格式一样。",
+                matches=lambda answer: "function" not in answer[0] and "name" in answer[0],
+            ),
+            Mistake(
+                [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": json.dumps(_SCHEMA)}}],
+                "The schema is JSON text here. It passes through untouched, as the dict it was.",
+                "这里的 schema 是 JSON 文本。它原封不动地传过去，仍是原来的那个字典。",
+                matches=lambda answer: isinstance(answer[0]["function"]["parameters"], str),
+            ),
+        ),
         hint="The wrapper is right. Chat templates and the OpenAI-style tool format read the JSON Schema under another key.",
         explanation="each tool is wrapped as {'type': 'function', 'function': {...}}; name and description "
         "are kept and input_schema is renamed parameters, its value untouched.",
@@ -45,7 +71,28 @@ add(
         key="03.no_tools",
         question="The same request without its tools key: what is tools_schema?",
         expected=lambda: translate(_without_tools())[1],
-        wrong=[],
+        mistakes=(
+            Mistake(
+                [],
+                "Not an empty list: the tools path says \"no tools\" with a value that is not a list at all, so "
+                "that a template's `{% if tools %}` and a caller's `is None` agree.",
+                "不是空列表：工具路径用一个根本不是列表的值表示“没有工具”，这样模板的 `{% if tools %}` "
+                "和调用方的 `is None` 判断结果一致。",
+                matches=lambda answer: answer == [] or answer == () or answer == {},
+            ),
+            Mistake(
+                "None",
+                "That is the text 'None'. Write the value itself, without quotes.",
+                "那是文本 'None'。请写出这个值本身，不带引号。",
+                matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("none", "null"),
+            ),
+            Mistake(
+                False,
+                "Close, but not False: the package says \"no tools\" with the value Slime's adapter uses, the one "
+                "Python writes for \"nothing here\".",
+                "接近了，但不是 False：本包和 Slime 的适配器一样，用 Python 表示“这里什么也没有”的那个值来说“没有工具”。",
+            ),
+        ),
         hint="Not an empty container: the tools path says \"no tools\" with a value that is not a list at all.",
         explanation="None, not an empty list: the package says \"no tools\" with None, as Slime's adapter does, "
         "and a template's `{% if tools %}` then writes no tools section at all.",
@@ -66,11 +113,10 @@ add(
         question='body["tools"] = [{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}], '
         "a tool that Anthropic runs on its own servers. What does the default target do with it?",
         choices={
-            "a": "refuses the request with a RequestError",
-            "b": "leaves it out without a word",
-            "c": "keeps it as a function tool with an empty schema, and the loss report says that only "
-            "Anthropic's servers can run it",
-            "d": "runs the search itself and puts the results in the prompt",
+            "a": "refuses the whole request with a RequestError: the type is not a custom tool",
+            "b": "leaves it out of tools_schema without a word, since nothing local can run it",
+            "c": "offers it as a function with an empty schema, and the loss report warns",
+            "d": "runs the search itself, before sampling, and puts the results in the prompt",
         },
         expected=lambda: "c",
         wrong="b",
@@ -88,10 +134,10 @@ add(
             "{\"type\": \"web_search_20250305\", \"name\": \"web_search\", \"max_uses\": 3}]，这是一个由 Anthropic "
             "在自己的服务器上运行的工具。默认目标格式怎么处理它？",
             "choices": {
-                "a": "以 RequestError 拒绝这个请求",
-                "b": "一声不响地把它去掉",
-                "c": "保留为 schema 为空的函数工具，丢失报告说明只有 Anthropic 的服务器能运行它",
-                "d": "自己执行搜索，把结果放进 prompt",
+                "a": "以 RequestError 拒绝整个请求：它的类型不是自定义工具",
+                "b": "一声不响地把它从 tools_schema 中去掉，因为本地没有谁能运行它",
+                "c": "作为 schema 为空的函数提供出去，丢失报告给出警告",
+                "d": "在采样之前自己执行搜索，把结果放进 prompt",
             },
             "feedback": {
                 "a": "服务端工具是合法的 Anthropic 工具，所以契约接受它。",

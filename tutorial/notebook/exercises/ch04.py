@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...examples import readme_request
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 
 def _losses() -> list[str]:
@@ -14,11 +14,16 @@ def _losses() -> list[str]:
     return [loss.path for loss in trace(readme_request()).losses]
 
 
-def _same_places(answer: Any, expected: list[str]) -> bool:
-    """The same places in any order, written with or without spaces."""
-    if not isinstance(answer, (list, tuple, set)) or not all(isinstance(item, str) for item in answer):
-        return False
-    return sorted(item.replace(" ", "") for item in answer) == sorted(expected)
+def _place(value: Any) -> Any:
+    """A path written with or without spaces (spaces are not part of a place; case and newlines are)."""
+    return value.replace(" ", "") if isinstance(value, str) else value
+
+
+def _places(answer: Any) -> set:
+    return {_place(item) for item in answer} if isinstance(answer, (list, tuple, set)) else set()
+
+
+_IDS = {"messages[1].content[1].id", "messages[2].content[0].tool_use_id"}
 
 
 add(
@@ -26,10 +31,10 @@ add(
         key="04.handoff",
         question="How do translated and tools_schema reach BaseAdapter._run_turn?",
         choices={
-            "a": "in a second HTTP request, to the part of the adapter that samples",
-            "b": "as the return value of self._translate(body), an ordinary Python call on the same object",
-            "c": "written back into the body under new keys",
-            "d": "through a queue that the sampling step reads from",
+            "a": "in a second HTTP request, sent to the part of the adapter that does the sampling",
+            "b": "as what self._translate(body) returns: an ordinary call on the same object",
+            "c": "written back into the body under two new keys, for the next step to read",
+            "d": "through a queue that the sampling step reads from when it is ready",
         },
         expected=lambda: "b",
         wrong="a",
@@ -45,10 +50,10 @@ add(
         zh={
             "question": "translated 和 tools_schema 是怎样到达 BaseAdapter._run_turn 的？",
             "choices": {
-                "a": "通过第二个 HTTP 请求，发给适配器中负责采样的部分",
-                "b": "作为 self._translate(body) 的返回值，即同一对象上的一次普通 Python 调用",
-                "c": "以新的键写回 body 里",
-                "d": "通过一个队列，由采样步骤从中读取",
+                "a": "通过第二个 HTTP 请求，发送给适配器里专门负责采样的那一部分",
+                "b": "作为 _translate 的返回值：同一对象上的一次普通调用",
+                "c": "以两个新的键写回 body 里，供下一步读取",
+                "d": "通过一个队列，由采样步骤在准备好时从中读取",
             },
             "feedback": {
                 "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，它的响应在采样之后才发出。"
@@ -69,16 +74,40 @@ add(
         question="Which places of the README body are carried by neither translated nor tools_schema? "
         "Write them as paths, the way errors write them.",
         expected=_losses,
-        wrong=["messages[1].content[1].id", "messages[2].content[0].tool_use_id"],
-        same=_same_places,
-        hint="Both ids are there. Go through the top-level fields of the body once more.",
+        mistakes=(
+            Mistake(
+                sorted(_IDS),
+                "Both ids are there. Go through the top-level fields of the body once more: one of them is "
+                "neither the conversation nor a tool.",
+                "两个 id 都在。再把 body 的顶层字段过一遍：其中有一个既不是对话，也不是工具。",
+                matches=lambda answer: _places(answer) == _IDS,
+            ),
+            Mistake(
+                ["max_tokens"],
+                "max_tokens is one of them. Two more places are dropped on purpose (chapter 02): what names a call, "
+                "and what names the call a result answers.",
+                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章）：标识一次调用的值，"
+                "以及标识结果所回应的调用的值。",
+                matches=lambda answer: _places(answer) == {"max_tokens"},
+            ),
+            Mistake(
+                ["system", "max_tokens"],
+                "system is carried: it becomes the first chat message (and tools becomes tools_schema). Look for "
+                "places whose values appear in neither list.",
+                "system 被带过去了：它成为第一条聊天消息（tools 则成为 tools_schema）。找找那些值在两个列表里都没有出现的位置。",
+                matches=lambda answer: bool(_places(answer) & {"system", "tools", "messages"}),
+            ),
+        ),
+        spelling=_place,
+        any_order=True,
+        hint="Three places in all. Write each as a path from the top of the body, the way errors write them.",
         explanation="the two ids are dropped on purpose (chapter 02), and max_tokens is a sampling setting "
         "that Action 3 reads from the body.",
         form='a list of paths such as ["messages[0].content"], in any order',
         zh={
             "question": "README body 中的哪些位置既没有被 translated 带过去，也没有被 tools_schema "
             "带过去？请像错误信息那样把它们写成路径。",
-            "hint": "两个 id 都在。再把 body 的顶层字段过一遍。",
+            "hint": "一共三个位置。每个都写成从 body 最外层开始的路径，写法和错误信息一样。",
             "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从 body "
             "里读取。",
             "form": "路径的列表，例如 [\"messages[0].content\"]，顺序不限",

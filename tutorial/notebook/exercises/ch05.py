@@ -44,6 +44,7 @@ def _stage_exercise(stage: str) -> Exercise:
         expected=lambda: build_it.source(stage),
         wrong=_WRITTEN[f"05.{stage}"]["wrong"],
         same=lambda answer, _expected: build_it.check_stage(stage, answer).ok,
+        code=True,
         hint="Run build_it.check_stage on it: it names the smallest input where it differs, with the expected "
         "and the actual value there. " + _HINTS[stage],
         explanation=f"the package's own code for this stage is in {_WHERE.get(stage, 'tutorial/translation.py')} "

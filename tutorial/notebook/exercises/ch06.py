@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...translation import translate
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 # ---------------------------------------------------------------------------
 # The walk-through's three questions
@@ -33,10 +33,14 @@ _MESSAGES_PATH = {"translate_messages", "chat_template_messages"}
 _TOOLS_PATH = {"tools_to_chat_tools", "chat_template_tools"}
 
 
-def _same_paths(answer: Any, expected: Any) -> bool:
-    if not isinstance(answer, dict) or set(answer) != {"messages", "tools"}:
-        return False
-    return _function_name(answer["messages"]) in _MESSAGES_PATH and _function_name(answer["tools"]) in _TOOLS_PATH
+def _path_function(value: Any) -> Any:
+    """Each spelling of the two paths' functions -> the package's name for it; anything else as it is."""
+    name = _function_name(value)
+    if name in _MESSAGES_PATH:
+        return "translate_messages"
+    if name in _TOOLS_PATH:
+        return "tools_to_chat_tools"
+    return value
 
 
 add(
@@ -45,18 +49,39 @@ add(
         question="Question 1a. Which function receives body['messages'] (with the system prompt), and which "
         "receives body['tools']?",
         expected=lambda: {"messages": "translate_messages", "tools": "tools_to_chat_tools"},
-        wrong={"messages": "translate_messages", "tools": "tool_call_dict"},
-        hint="_translate makes exactly two calls, one per path (chapter 02 opens with them). tool_call_dict is "
-        "called inside the messages path, once per historical tool_use block.",
+        mistakes=(
+            Mistake(
+                {"messages": "translate_messages", "tools": "tool_call_dict"},
+                "tool_call_dict is called inside the messages path, once per historical tool_use block: it builds "
+                "a call that happened, not the list of tools on offer.",
+                "tool_call_dict 是在消息路径内部调用的，对历史中的每个 tool_use 块调用一次：它构造的是已经发生的调用，"
+                "而不是提供的工具列表。",
+                matches=lambda answer: _function_name(answer["tools"]) == "tool_call_dict",
+            ),
+            Mistake(
+                {"messages": "flatten_content", "tools": "tools_to_chat_tools"},
+                "flatten_content is a helper that the messages path calls where blocks meet text. Which function "
+                "receives the whole list of messages?",
+                "flatten_content 是消息路径在内容块遇到文本处调用的辅助函数。哪个函数接收整个消息列表？",
+                matches=lambda answer: _function_name(answer["messages"]) in ("flatten_content", "chat_template_message"),
+            ),
+            Mistake(
+                {"messages": "tools_to_chat_tools", "tools": "translate_messages"},
+                "Both names are right, but swapped: which of the two takes a list of tools?",
+                "两个函数名都对，但放反了：两者中哪一个接收工具列表？",
+                matches=lambda answer: _path_function(answer["messages"]) == "tools_to_chat_tools"
+                and _path_function(answer["tools"]) == "translate_messages",
+            ),
+        ),
+        hint="_translate makes exactly two calls, one per path (chapter 02 opens with them).",
         explanation="_translate hands the history and the system prompt to translate_messages (the walk-through's "
         "_translate_messages) and the tool definitions to tools_to_chat_tools; the names with or without the "
         "leading underscore, and the default target's chat_template_messages / chat_template_tools, all count.",
-        same=_same_paths,
+        spelling=_path_function,
         form="a dict {'messages': '<function name>', 'tools': '<function name>'}",
         zh={
             "question": "问题 1a。哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
-            "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是它们）。tool_call_dict "
-            "是在消息路径内部调用的，对历史中的每个 tool_use 块调用一次。",
+            "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是它们）。",
             "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 "
             "_translate_messages），把工具定义交给 tools_to_chat_tools；函数名带不带开头的下划线都算对，"
             "默认目标格式的 chat_template_messages / chat_template_tools 也算。",
@@ -171,6 +196,11 @@ def _method(value: Any) -> str:
     return name.lower()
 
 
+def _receiver(value: Any) -> Any:
+    """Every spelling of BaseAdapter._run_turn -> that name; anything else as it is."""
+    return "BaseAdapter._run_turn" if _method(value) in _RUN_TURN else value
+
+
 # `_run_turn` is defined on BaseAdapter and inherited by AnthropicAdapter: every spelling of
 # that one method is right.
 _RUN_TURN = {"baseadapter._run_turn", "_run_turn", "run_turn", "anthropicadapter._run_turn", "baseadapter.run_turn"}
@@ -181,13 +211,28 @@ add(
         question="Question 3a. Which method receives `translated` and `tools_schema` when _translate returns? "
         "(Write it as Class._method or just _method.)",
         expected=lambda: "BaseAdapter._run_turn",
-        wrong="_render_token_ids",
+        mistakes=(
+            Mistake(
+                "_render_token_ids",
+                "_render_token_ids gets the two lists later, from the method that received them. Which method "
+                "calls self._translate(body) and unpacks the tuple?",
+                "_render_token_ids 是之后才从接收它们的方法那里拿到这两个列表的。哪个方法调用 self._translate(body) "
+                "并拆开元组？",
+                matches=lambda answer: "render" in _method(answer),
+            ),
+            Mistake(
+                "AnthropicAdapter._translate",
+                "_translate is the method that returns them. The question asks for the method it returns to.",
+                "_translate 是返回它们的方法。问题问的是它返回到哪个方法。",
+                matches=lambda answer: _method(answer).endswith("_translate") or _method(answer) == "translate",
+            ),
+        ),
         hint="_translate is a method of the adapter. Which method of the same object calls it and unpacks the "
         "tuple? Chapter 04 opens with that line.",
         explanation="the shared one-turn pipeline, BaseAdapter._run_turn, calls self._translate(body) and "
         "unpacks the tuple. AnthropicAdapter inherits _run_turn, so AnthropicAdapter._run_turn and plain "
         "_run_turn name the same method. Only later does _run_turn pass the two lists to _render_token_ids.",
-        same=lambda answer, expected: _method(answer) in _RUN_TURN,
+        spelling=_receiver,
         form="a string such as 'Class._method'",
         zh={
             "question": "问题 3a。_translate 返回时，哪个方法接收 `translated` 和 `tools_schema`？（写成 "
@@ -208,7 +253,22 @@ add(
         question="Question 3b. Is another HTTP request made to hand `translated` and `tools_schema` over? "
         "(True or False)",
         expected=lambda: False,
-        wrong=True,
+        mistakes=(
+            Mistake(
+                True,
+                "Where does _translate run, and where does the caller live? Both are methods of one adapter object, "
+                "in one Python process.",
+                "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法，在同一个 Python 进程里。",
+            ),
+            Mistake(
+                "POST /v1/messages",
+                "That request brought the body in (Action 7) and is answered after sampling; the question asks "
+                "whether another one is made for the hand-over. Answer True or False.",
+                "那个请求带来了 body（Action 7），在采样之后才得到响应；问题问的是交接时是否再发出一个请求。"
+                "请回答 True 或 False。",
+                matches=lambda answer: isinstance(answer, str) and "/v1/messages" in answer,
+            ),
+        ),
         hint="Where does _translate run, and where does the caller live? Both are methods of one adapter object. "
         "Which HTTP request brought the body in, and when is it answered?",
         explanation="the hand-over is an ordinary Python return value on the same object. The only HTTP request "
@@ -274,6 +334,9 @@ def _translated(name: str) -> list[dict]:
     return translate(copy.deepcopy(REQUESTS[name]))[0]
 
 
+_CALL_A = {"type": "function", "function": {"name": "read_file", "arguments": {"path": "a.py"}}}
+_CALL_B = {"type": "function", "function": {"name": "read_file", "arguments": {"path": "b.py"}}}
+
 _FORM = "a list of message dicts; take strings from the request, e.g. body['messages'][0]['content']"
 
 add(
@@ -281,15 +344,33 @@ add(
         key="06.string_system",
         question="A system prompt given as a plain string: what list does translate(body)[0] give?",
         expected=lambda: _translated("string_system"),
-        wrong=[{"role": "user", "content": "你好"}],
-        hint="The system prompt is not left behind as a top-level field: it becomes the first chat message. "
-        "A string needs no flattening.",
+        mistakes=(
+            Mistake(
+                [{"role": "user", "content": "你好"}],
+                "The system prompt is not left behind as a top-level field: it becomes the first chat message.",
+                "系统提示词不会作为顶层字段被留下：它成为第一条聊天消息。",
+                matches=lambda answer: all(message["role"] != "system" for message in answer),
+            ),
+            Mistake(
+                [{"role": "system", "content": [{"type": "text", "text": "回答要简短。"}]}, {"role": "user", "content": "你好"}],
+                "A string needs no flattening, and it is not wrapped in blocks either: it is the content as it is.",
+                "字符串不需要展平，也不会被包成内容块：它原样就是 content。",
+                matches=lambda answer: not isinstance(answer[0]["content"], str),
+            ),
+            Mistake(
+                [{"role": "user", "content": "你好"}, {"role": "system", "content": "回答要简短。"}],
+                "Both messages are right, but the system prompt comes first, before all of the history.",
+                "两条消息都对，但系统提示词排在最前面，在所有对话历史之前。",
+                matches=lambda answer: [message["role"] for message in answer] == ["user", "system"],
+            ),
+        ),
+        hint="Compare each message with the request: the system prompt first, then the user's string.",
         explanation="a string system prompt becomes the content of the first message as it is; the user's "
         "string content is taken as it is too.",
         form=_FORM,
         zh={
             "question": "系统提示词以普通字符串给出：translate(body)[0] 给出什么列表？",
-            "hint": "系统提示词不会作为顶层字段被留下：它成为第一条聊天消息。字符串不需要展平。",
+            "hint": "把每条消息和请求对照一下：先是系统提示词，然后是用户的字符串。",
             "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；用户的字符串 content 也原样取用。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
@@ -301,16 +382,31 @@ add(
         key="06.two_text_blocks",
         question="One user message with two text blocks: what list does translate(body)[0] give?",
         expected=lambda: _translated("two_text_blocks"),
-        wrong=[{"role": "user", "content": "第一段\n第二段"}],
-        hint="The default target does not join a user message's blocks: it gives one chat message per block "
-        "and takes each text directly (only the system prompt and tool results are flattened).",
+        mistakes=(
+            Mistake(
+                [{"role": "user", "content": "第一段\n第二段"}],
+                "The default target does not join a user message's blocks: it gives one chat message per block "
+                "and takes each text directly (only the system prompt and tool results are flattened).",
+                "默认目标格式不会把 user 消息的各个内容块连接起来：它为每个内容块产生一条聊天消息，"
+                "并直接取用各自的文本（只有系统提示词和工具结果会被展平）。",
+                matches=lambda answer: len(answer) == 1 and isinstance(answer[0]["content"], str),
+            ),
+            Mistake(
+                [{"role": "user", "content": [{"type": "text", "text": "第一段"}, {"type": "text", "text": "第二段"}]}],
+                "Keeping the blocks as a list in one message is what the openai target does (chapter 08). The "
+                "default target gives a chat template plain strings, one message per block.",
+                "把内容块作为列表留在一条消息里，是 openai 目标格式的做法（第 08 章）。"
+                "默认目标格式交给聊天模板的是普通字符串，每个内容块一条消息。",
+                matches=lambda answer: any(isinstance(message["content"], list) for message in answer),
+            ),
+        ),
+        hint="One chat message per block of a user message, each text taken as it is.",
         explanation="a user message gives one chat message per block, so two text blocks become two consecutive "
         "user messages. (The openai target keeps them in one message as a list of parts: chapter 08.)",
         form=_FORM,
         zh={
             "question": "一条 user 消息带两个文本块：translate(body)[0] 给出什么列表？",
-            "hint": "默认目标格式不会把 user 消息的各个内容块连接起来：它为每个内容块产生一条聊天消息，"
-            "并直接取用各自的文本（只有系统提示词和工具结果会被展平）。",
+            "hint": "user 消息的每个内容块产生一条聊天消息，每段文本原样取用。",
             "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
             "（openai 目标格式把它们作为部分列表保留在同一条消息里：见第 08 章。）",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
@@ -323,26 +419,66 @@ add(
         key="06.two_tool_calls",
         question="An assistant turn that calls two tools and says nothing: what list does translate(body)[0] give?",
         expected=lambda: _translated("two_tool_calls"),
-        wrong=[
-            {"role": "user", "content": "比较两个文件"},
-            {
-                "role": "assistant",
-                "content": "",
-                "tool_calls": [
-                    {"id": "toolu_a", "type": "function", "function": {"name": "read_file", "arguments": {"path": "a.py"}}},
-                    {"id": "toolu_b", "type": "function", "function": {"name": "read_file", "arguments": {"path": "b.py"}}},
+        mistakes=(
+            Mistake(
+                [
+                    {"role": "user", "content": "比较两个文件"},
+                    {
+                        "role": "assistant",
+                        "content": "",
+                        "tool_calls": [
+                            {"id": "toolu_a", "type": "function", "function": {"name": "read_file", "arguments": {"path": "a.py"}}},
+                            {"id": "toolu_b", "type": "function", "function": {"name": "read_file", "arguments": {"path": "b.py"}}},
+                        ],
+                    },
                 ],
-            },
-        ],
-        hint="Each tool_use goes through tool_call_dict(name, input), in order. Which fields of the block does "
-        "that helper take? No text block means content is the empty string.",
+                "The ids are kept here. Each tool_use goes through tool_call_dict(name, input): which fields of the "
+                "block does that helper take?",
+                "这里保留了 id。每个 tool_use 都经过 tool_call_dict(name, input)：这个辅助函数取内容块的哪些字段？",
+                matches=lambda answer: any("id" in call for call in answer[1]["tool_calls"]),
+            ),
+            Mistake(
+                [
+                    {"role": "user", "content": "比较两个文件"},
+                    {"role": "assistant", "content": "", "tool_calls": [_CALL_A]},
+                    {"role": "assistant", "content": "", "tool_calls": [_CALL_B]},
+                ],
+                "One assistant turn stays one message, however many calls it makes: both calls go into its "
+                "tool_calls, in order.",
+                "一个 assistant 轮次始终是一条消息，无论它发出多少次调用：两次调用按顺序都放进它的 tool_calls。",
+                matches=lambda answer: [message["role"] for message in answer].count("assistant") > 1,
+            ),
+            Mistake(
+                [{"role": "user", "content": "比较两个文件"}, {"role": "assistant", "content": None, "tool_calls": [_CALL_A, _CALL_B]}],
+                "No text block means content is the empty string '', not None: a template writes '' as nothing, "
+                "and some write None as the word None.",
+                "没有文本块时 content 是空字符串 ''，而不是 None：模板把 '' 写成空，有些模板却会把 None 写成单词 None。",
+                matches=lambda answer: answer[1]["content"] is None or "content" not in answer[1],
+            ),
+            Mistake(
+                [
+                    {"role": "user", "content": "比较两个文件"},
+                    {
+                        "role": "assistant",
+                        "content": "",
+                        "tool_calls": [
+                            {"type": "function", "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}},
+                            {"type": "function", "function": {"name": "read_file", "arguments": '{"path": "b.py"}'}},
+                        ],
+                    },
+                ],
+                "The arguments are JSON text here; the default target keeps each call's input a dict.",
+                "这里的 arguments 是 JSON 文本；默认目标格式让每次调用的 input 保持为字典。",
+                matches=lambda answer: any(isinstance(call["function"]["arguments"], str) for call in answer[1]["tool_calls"]),
+            ),
+        ),
+        hint="Each tool_use goes through tool_call_dict(name, input), in order; no text block means content is ''.",
         explanation="both calls land in one assistant message's tool_calls, in order, each built by "
         "tool_call_dict from the name and the input (a dict): no id, and content is '' because there is no text.",
         form=_FORM,
         zh={
             "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 给出什么列表？",
-            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)。"
-            "这个辅助函数取内容块的哪些字段？没有文本块，content 就是空字符串。",
+            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)；没有文本块，content 就是 ''。",
             "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，每一项都由 tool_call_dict 用 name "
             "和 input（一个字典）构造：没有 id；因为没有文本，content 是 ''。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
@@ -355,16 +491,30 @@ add(
         key="06.image",
         question="A user message with a screenshot: what list does translate(body)[0] give?",
         expected=lambda: _translated("image"),
-        wrong=[{"role": "user", "content": "这张图里有什么？"}],
-        hint="Nothing is dropped without a trace: a text-only template cannot show pixels, so the image block "
-        "becomes a user message holding a placeholder (and the loss report names the image).",
+        mistakes=(
+            Mistake(
+                [{"role": "user", "content": "这张图里有什么？"}],
+                "Nothing is dropped without a trace: a text-only template cannot show pixels, so the image block "
+                "becomes a user message holding a placeholder (and the loss report names the image).",
+                "没有什么会不留痕迹地丢掉：文本模板无法显示像素，所以图片内容块变成一条装着占位符的 user "
+                "消息（丢失报告也会点出这张图片）。",
+                matches=lambda answer: len(answer) == 1 and "omitted" not in answer[0]["content"],
+            ),
+            Mistake(
+                [{"role": "user", "content": "这张图里有什么？\n[image omitted]"}],
+                "The placeholder is there, but a user message gives one chat message per block: the text and the "
+                "image are two messages.",
+                "占位符有了，但 user 消息的每个内容块各产生一条聊天消息：文本和图片是两条消息。",
+                matches=lambda answer: len(answer) == 1,
+            ),
+        ),
+        hint="One chat message per block: the text as it is, then something in place of the image.",
         explanation="one chat message per block: the text as it is, then '[image omitted]' for the image, and "
         "the loss report names messages[0].content[1].",
         form=_FORM,
         zh={
             "question": "一条 user 消息带一张截图：translate(body)[0] 给出什么列表？",
-            "hint": "没有什么会不留痕迹地丢掉：文本模板无法显示像素，所以图片内容块变成一条装着占位符的 user "
-            "消息（丢失报告也会点出这张图片）。",
+            "hint": "每个内容块一条聊天消息：文本原样保留，然后用某个东西代替图片。",
             "explanation": "每个内容块一条聊天消息：文本原样保留，图片变成 '[image omitted]'，丢失报告点出 "
             "messages[0].content[1]。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",

@@ -12,7 +12,7 @@ from ...errors import RequestError
 from ...examples import readme_request
 from ...translation import translate
 from ...watch.jsondiff import differences
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 
 def _without_tool_use_id() -> str:
@@ -92,19 +92,19 @@ add(
         key="07.hologram",
         question="A user message holds a block of a type nobody knows yet, {'type': 'hologram', ...}. What does "
         "each target do with it?",
-        expected=lambda: {("placeholder", "refused"): "c"}.get((_hologram()["chat_template"], _hologram()["openai"]), "?"),
-        wrong="a",
+        expected=lambda: {("placeholder", "refused"): "a"}.get((_hologram()["chat_template"], _hologram()["openai"]), "?"),
+        wrong="c",
         choices={
-            "a": "Both refuse it: a block type that is not in the protocol is an error for every target and stack.",
+            "a": "chat_template writes a placeholder and reports it; openai refuses, as an endpoint answers 400.",
             "b": "Both keep it as a placeholder text, '[hologram omitted]', and report it as lost.",
-            "c": "chat_template writes a placeholder and reports it; openai refuses, as an endpoint answers 400.",
+            "c": "Both refuse it: a block type that is not in the protocol is an error for every target and stack.",
             "d": "chat_template drops it without a word; openai passes the block through unchanged.",
         },
         feedback={
-            "a": "the contract lets unknown block types through (the protocol keeps adding them); it is the "
-            "openai target that refuses what its message shape cannot carry.",
             "b": "the openai target has no placeholder: its user content is a list of typed parts, and a part of "
             "an unknown type would be a lie, so it refuses.",
+            "c": "the contract lets unknown block types through (the protocol keeps adding them); it is the "
+            "openai target that refuses what its message shape cannot carry.",
             "d": "neither target loses a block silently: one reports what it replaced, the other names the block "
             "it refuses.",
         },
@@ -117,16 +117,16 @@ add(
             "question": "一条 user 消息里有一个还没人知道的类型的内容块 {'type': 'hologram', ...}。"
             "两种目标格式分别怎么处理它？",
             "choices": {
-                "a": "都拒绝：不在协议里的内容块类型，对每个目标格式、每个系统都是错误。",
+                "a": "chat_template 写入占位符并报告；openai 拒绝，就像端点返回 400。",
                 "b": "都保留为占位文本 '[hologram omitted]'，并报告为丢失。",
-                "c": "chat_template 写入占位符并报告；openai 拒绝，就像端点返回 400。",
+                "c": "都拒绝：不在协议里的内容块类型，对每个目标格式、每个系统都是错误。",
                 "d": "chat_template 一声不响地丢掉它；openai 原样传递这个内容块。",
             },
             "feedback": {
-                "a": "契约放行未知的内容块类型（协议一直在增加新类型）；拒绝其消息形状承载不了的内容的，是 openai "
-                "目标格式。",
                 "b": "openai 目标格式没有占位符：它的 user content 是带类型的部分列表，"
                 "一个类型未知的部分等于在说谎，所以它拒绝。",
+                "c": "契约放行未知的内容块类型（协议一直在增加新类型）；拒绝其消息形状承载不了的内容的，是 openai "
+                "目标格式。",
                 "d": "两种目标格式都不会悄悄丢掉内容块：一个报告它替换了什么，另一个指出它拒绝的内容块。",
             },
             "hint": "两种目标格式模仿两类不同的系统：一类是必须让轨迹继续下去的 rollout 适配器，另一类是可以返回 "
@@ -151,17 +151,33 @@ add(
         question="Rename the tool read_file to open_file everywhere in the README request. In how many places "
         "(JSON leaves) do translated and tools_schema change?",
         expected=_renamed_leaves,
-        wrong=1,
-        hint="The name appears in the body twice: on the historical tool_use and in the tool definition. Each "
-        "path copies the name it sees.",
+        mistakes=(
+            Mistake(
+                1,
+                "One too few. The name appears in the body twice: on the historical tool_use and in the tool "
+                "definition, and each path copies the name it sees.",
+                "少了一处。这个名字在 body 里出现两次：在历史中的 tool_use 上，以及在工具定义里；每条路径都复制它自己看到的名字。",
+            ),
+            Mistake(
+                3,
+                "One too many. The tool_result does not name the tool (only its id), and the tool message carries "
+                "no name at all: count the leaves that hold the name in the output.",
+                "多了一处。tool_result 不写工具名（只有它的 id），tool 消息也根本不带名字：数一数输出中装着这个名字的叶子节点。",
+            ),
+            Mistake(
+                0,
+                "The translation copies names, it does not keep a fixed list of them: a renamed tool comes out renamed.",
+                "翻译会复制名字，而不是维护一份固定的名字表：改了名的工具，出来时也是新名字。",
+            ),
+        ),
+        hint="Count the JSON leaves of translated and tools_schema that hold the tool's name.",
         explanation="two leaves: the name of the historical call in translated[2]['tool_calls'] and the name of "
         "the offered tool in tools_schema. The two paths are independent, so each copies its own.",
         form="a whole number",
         zh={
             "question": "在 README 请求中把工具 read_file 全部改名为 open_file。translated 和 tools_schema "
             "会在多少处（JSON 叶子节点）发生变化？",
-            "hint": "这个名字在 body 里出现两次：在历史中的 tool_use 上，以及在工具定义里。"
-            "每条路径复制它自己看到的名字。",
+            "hint": "数一数 translated 和 tools_schema 中装着工具名的 JSON 叶子节点。",
             "explanation": "两个叶子节点：translated[2]['tool_calls'] 中历史调用的名字，以及 tools_schema "
             "中所提供工具的名字。两条路径相互独立，各自复制自己的那一个。",
             "form": "一个整数",

@@ -17,7 +17,7 @@ from ...way_back import build_reply, counting_ids
 from ...watch.jsondiff import ABSENT, differences
 from ...watch.rendering import render
 from ...watch.trace import trace
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 TARGETS = ("chat_template", "openai")
 
@@ -76,8 +76,12 @@ PICTURE: dict = {
 BEFORE, AFTER = "找到一个匹配的工具：", "它只需要测试文件的路径。"
 
 
-def _names(value: Any) -> list:
-    return sorted({str(v).strip().strip("'\"").lower() for v in value}) if isinstance(value, (list, tuple, set)) else []
+def _named(answer: Any) -> set:
+    return set(answer) if isinstance(answer, (list, tuple, set)) and all(isinstance(a, str) for a in answer) else set()
+
+
+def _counts(chat_template: int, openai: int) -> dict:
+    return {"chat_template": chat_template, "openai": openai}
 
 
 def _extra_keys() -> list[str]:
@@ -92,12 +96,36 @@ add(
         question="Which keys will the openai translation of the README example carry that the default "
         "translation does not have at all? (A list of key names; order does not matter.)",
         expected=_extra_keys,
-        wrong=["id"],
+        mistakes=(
+            Mistake(
+                ["id"],
+                "The call's id is one. The message that answers the call needs a key too: how does a tool message "
+                "say which call it answers on the Chat Completions wire?",
+                "调用的 id 是其中之一。回应这次调用的消息也需要一个键：在 Chat Completions 的线上格式里，"
+                "tool 消息如何说明它回应的是哪次调用？",
+                matches=lambda answer: _named(answer) == {"id"},
+            ),
+            Mistake(
+                ["id", "tool_use_id"],
+                "tool_use_id is the Anthropic name, on the tool_result block. The chat shape names the key on its "
+                "tool message after what it points at: a tool call.",
+                "tool_use_id 是 Anthropic 的名字，在 tool_result 块上。聊天格式给 tool 消息上的键起名时，"
+                "用的是它所指向的东西：一次 tool call。",
+                matches=lambda answer: "tool_use_id" in _named(answer),
+            ),
+            Mistake(
+                ["id", "tool_call_id", "arguments"],
+                "arguments is in both translations; only its type differs (a dict or JSON text). The question asks "
+                "for keys the default translation does not have at all.",
+                "两种翻译结果里都有 arguments，只是类型不同（字典或 JSON 文本）。问题问的是默认翻译结果里完全没有的键。",
+                matches=lambda answer: "arguments" in _named(answer),
+            ),
+        ),
         hint="The call keeps its id in the openai shape. Then look at the message that answers the call: how "
         "does a tool message say which call it answers on the Chat Completions wire?",
         explanation="two keys: id on the tool call, and tool_call_id on the tool message that points back at "
         "it. The default target has neither; both targets have the same roles and the same texts.",
-        same=lambda answer, expected: _names(answer) == _names(expected),
+        any_order=True,
         form="a list of key names, e.g. ['key_a', 'key_b']",
         zh={
             "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
@@ -122,7 +150,26 @@ add(
         question="How many entries does the loss report (trace(body, target=...).losses) list for the README "
         "example, for each target?",
         expected=_loss_counts,
-        wrong={"chat_template": 1, "openai": 1},
+        mistakes=(
+            Mistake(
+                _counts(1, 1),
+                "The openai count is right. The default target drops more: an id on the call and an id on the "
+                "result, beside the top-level field both leave behind.",
+                "openai 的数目对了。默认目标格式丢掉的更多：调用上的 id 和结果上的 id，再加上两者都留下的那个顶层字段。",
+            ),
+            Mistake(
+                _counts(2, 0),
+                "The two ids are right for the default target, but one top-level field is lost by both targets: "
+                "it is neither messages, system nor tools.",
+                "默认目标格式的两个 id 对了，但还有一个顶层字段两种目标格式都会丢掉：它既不是 messages、system，也不是 tools。",
+            ),
+            Mistake(
+                _counts(3, 3),
+                "The default count is right. The openai target keeps both ids (id and tool_call_id), so they are "
+                "not losses there.",
+                "默认目标格式的数目对了。openai 目标格式保留了两个 id（id 和 tool_call_id），所以在那里它们不算丢失。",
+            ),
+        ),
         hint="Count what the README body holds that the output does not: an id on the call, an id on the "
         "result, and one top-level field that is neither messages, system nor tools.",
         explanation="the default target loses the id twice (on the tool_use and on the tool_result that answers "
@@ -207,7 +254,25 @@ add(
         key="08.picture",
         question="A user message holds [text, image]. How many chat messages does each target make of it?",
         expected=_picture_counts,
-        wrong={"chat_template": 1, "openai": 1},
+        mistakes=(
+            Mistake(
+                _counts(1, 1),
+                "The openai count is right. The default target gives one chat message per block of a user message, "
+                "the image included (as a placeholder).",
+                "openai 的数目对了。默认目标格式为 user 消息的每个内容块产生一条聊天消息，图片也算（变成占位符）。",
+            ),
+            Mistake(
+                _counts(2, 2),
+                "The default count is right. The openai target keeps a user message's blocks together, as a list "
+                "of parts in one message.",
+                "默认目标格式的数目对了。openai 目标格式把 user 消息的各个内容块放在一起，作为一条消息里的部分列表。",
+            ),
+            Mistake(
+                _counts(1, 2),
+                "Swapped: which target writes one message per block, and which keeps a list of parts?",
+                "放反了：哪种目标格式每个内容块写一条消息，哪种保留部分列表？",
+            ),
+        ),
         hint="The default target gives one chat message per block of a user message. The openai target keeps a "
         "user message's blocks together as a list of parts.",
         explanation="the default target makes two string messages (the text, then '[image omitted]'); the "
@@ -235,7 +300,20 @@ add(
         question="The tool_result in SEARCH holds [text, tool_reference, text]. How many tool messages does the "
         "openai target make of it?",
         expected=lambda: sum(1 for message in _split() if message["role"] == "tool"),
-        wrong=1,
+        mistakes=(
+            Mistake(
+                1,
+                "One tool_result, but the openai target cuts its parts into runs: a new run starts wherever a "
+                "part switches between tool_reference and anything else.",
+                "只有一个 tool_result，但 openai 目标格式把它的各部分切成若干段：凡是相邻部分在 tool_reference "
+                "和其他类型之间切换的地方，就开始新的一段。",
+            ),
+            Mistake(
+                2,
+                "Two would cut only once. The parts switch twice: text to reference, then reference to text.",
+                "两条意味着只切了一刀。这些部分切换了两次：从文本到引用，再从引用到文本。",
+            ),
+        ),
         hint="The openai target cuts a result's parts into runs: a new run starts wherever a part switches "
         "between tool_reference and anything else.",
         explanation="three runs (text, reference, text), so three tool messages, all with tool_call_id "
@@ -282,7 +360,25 @@ add(
         question="Case A: one tool message holding [text, tool_reference, text], unsplit, rendered by the "
         "GLM-style template. Which of the three does the tool-result turn show?",
         expected=lambda: _sees(*_glm_turn(_UNSPLIT)),
-        wrong={"schema": True, "text before": True, "text after": True},
+        mistakes=(
+            Mistake(
+                {"schema": True, "text before": True, "text after": True},
+                "Not all three: the template looks only at the first part of a tool message to choose its branch. "
+                "What is the first part here, and what does that branch print for a reference?",
+                "不是三者都有：模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？那个分支遇到引用时输出什么？",
+            ),
+            Mistake(
+                {"schema": True, "text before": False, "text after": False},
+                "That is the reference branch, which runs when a reference comes first. Here the first part is text.",
+                "那是引用分支，只有引用排在第一个时才会走。这里的第一个部分是文本。",
+            ),
+            Mistake(
+                ["text before", "text after"],
+                "Answer with a dict that says True or False for each of the three names.",
+                "请用一个字典作答，为三个名字各写 True 或 False。",
+                matches=lambda answer: isinstance(answer, (list, tuple, set)),
+            ),
+        ),
         hint="The template looks only at the first part of a tool message to choose its branch. What is the "
         "first part here, and what does that branch print for a reference?",
         explanation="the first part is text, so the plain branch runs: both texts are printed and the reference "
@@ -306,7 +402,19 @@ add(
         question="Case B: the same parts with the reference moved first, [tool_reference, text, text], in one "
         "tool message. What does the turn show now?",
         expected=lambda: _sees(*_glm_turn(_FIRST)),
-        wrong={"schema": True, "text before": True, "text after": True},
+        mistakes=(
+            Mistake(
+                {"schema": True, "text before": True, "text after": True},
+                "Not all three: the reference branch runs now. Read the template lines again: what does that "
+                "branch print, and what does it skip?",
+                "不是三者都有：现在走的是引用分支。再读一遍模板代码：这个分支输出什么，又跳过什么？",
+            ),
+            Mistake(
+                {"schema": False, "text before": True, "text after": True},
+                "That was case A, where text came first. Moving the reference first changes the branch.",
+                "那是情形 A，当时文本排在第一个。把引用移到最前面，分支就变了。",
+            ),
+        ),
         hint="Now the reference branch runs. Read the template lines above again: what does that branch print, "
         "and what does it skip?",
         explanation="the reference branch expands the schema and prints nothing else, so both texts vanish, "
@@ -337,11 +445,29 @@ add(
         question="Case C: the split the openai target made (three tool messages). What does the turn show, in "
         "which order? (A list of the names 'schema', 'text before', 'text after', in the order they appear.)",
         expected=_split_order,
-        wrong=["schema", "text before", "text after"],
+        mistakes=(
+            Mistake(
+                ["schema", "text before", "text after"],
+                "All three are there, but not in this order: the split keeps the tool's order, and each message "
+                "is judged by its own first part.",
+                "三者都在，但顺序不是这样：拆分保留了工具写出的顺序，每条消息按它自己的第一个部分来判断。",
+            ),
+            Mistake(
+                ["text before", "text after"],
+                "The schema shows too this time: the second message starts with the reference, so it takes the "
+                "schema branch.",
+                "这一次 schema 也显示出来了：第二条消息以引用开头，所以它走 schema 分支。",
+            ),
+            Mistake(
+                {"schema": True, "text before": True, "text after": True},
+                "This question asks for the order as well: answer with a list of the names, as they appear.",
+                "这个问题还问了顺序：请用名字的列表作答，按它们出现的顺序排列。",
+                matches=lambda answer: isinstance(answer, dict),
+            ),
+        ),
         hint="The template judges each tool message by its own first part. Take the three messages one by one.",
         explanation="all three, in the order the tool wrote them: the first message takes the plain branch, the "
         "second (a reference first) the schema branch, the third the plain branch again.",
-        same=lambda answer, expected: isinstance(answer, (list, tuple)) and [str(a).strip().lower() for a in answer] == expected,
         form="a list such as ['text after', 'schema']",
         zh={
             "question": "情形 C：openai 目标格式做出的拆分（三条 tool 消息）。这个轮次显示什么，按什么顺序？（用 "
@@ -426,7 +552,20 @@ add(
         question="The two targets give different JSON for the README example (ids; arguments as a dict or as "
         "text). Render both with the ChatML-style template: are the two prompts identical? (True or False)",
         expected=_prompts_equal,
-        wrong=False,
+        mistakes=(
+            Mistake(
+                False,
+                "Different JSON need not give different prompts. Does this template print ids at all? And how does "
+                "it print arguments that arrive as text rather than as a dict?",
+                "JSON 不同，prompt 未必不同。这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，它又如何输出？",
+            ),
+            Mistake(
+                "identical",
+                "Answer with the value True or False, not a word.",
+                "请用 True 或 False 这个值作答，而不是一个词。",
+                matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("identical", "same", "yes", "相同", "是", "一样"),
+            ),
+        ),
         hint="Does this template print ids at all? And how does it print arguments that arrive as text rather "
         "than as a dict?",
         explanation="identical, character for character: the template prints no ids, and it pastes JSON text as "

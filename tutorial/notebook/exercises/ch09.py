@@ -11,7 +11,7 @@ from ...examples import readme_request
 from ...round_trip import response_to_message, to_anthropic
 from ...translation import translate
 from ...way_back import build_reply, counting_ids, sse_events
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 MODEL_OUTPUT: dict = {
     "reasoning": "README 只有标题和一句介绍。用户要一句话概括，先看看 pyproject.toml 里的项目描述。",
@@ -31,35 +31,42 @@ def _order_and_reason() -> dict:
     return {"order": [block["type"] for block in blocks], "stop_reason": reason}
 
 
-def _same_reply(answer: Any, expected: Any) -> bool:
-    if not isinstance(answer, dict) or set(answer) != {"order", "stop_reason"}:
-        return False
-    order = answer["order"]
-    return (
-        isinstance(order, (list, tuple))
-        and [str(kind).strip().lower() for kind in order] == expected["order"]
-        and isinstance(answer["stop_reason"], str)
-        and answer["stop_reason"].strip().lower() == expected["stop_reason"]
-    )
-
-
 add(
     Exercise(
         key="09.reply",
         question="build_reply(model_output, 'stop') turns reasoning, text and one tool call into Anthropic "
         "blocks. In what order do the block types come out, and what is the stop_reason?",
         expected=_order_and_reason,
-        wrong={"order": ["thinking", "text", "tool_use"], "stop_reason": "end_turn"},
-        hint="The engine said 'stop', but the reply asks the client to do something. Which stop reason tells a "
-        "client that it has tools to run?",
+        mistakes=(
+            Mistake(
+                {"order": ["thinking", "text", "tool_use"], "stop_reason": "end_turn"},
+                "The order is right. The engine said 'stop', but the reply asks the client to do something: which "
+                "stop reason tells a client that it has tools to run?",
+                "顺序对了。引擎说的是 'stop'，但这个回复要求客户端去做一件事：哪个停止原因告诉客户端它有工具要运行？",
+                matches=lambda answer: answer["stop_reason"] in ("end_turn", "stop"),
+            ),
+            Mistake(
+                {"order": ["text", "thinking", "tool_use"], "stop_reason": "tool_use"},
+                "The stop reason is right. The reasoning came before the text in the model's output, and a reply "
+                "keeps that order: thinking leads.",
+                "停止原因对了。模型输出中推理在文本之前，回复保持这个顺序：thinking 打头。",
+                matches=lambda answer: list(answer["order"])[:2] == ["text", "thinking"],
+            ),
+            Mistake(
+                {"order": ["reasoning", "text", "tool_use"], "stop_reason": "tool_use"},
+                "Use the Anthropic block types: the engine's reasoning becomes a block of another name.",
+                "请用 Anthropic 的内容块类型：引擎的 reasoning 会变成另一个名字的内容块。",
+                matches=lambda answer: "reasoning" in answer["order"],
+            ),
+        ),
+        hint="Block types as Anthropic names them, in the order they come out, and the stop reason a client reads.",
         explanation="thinking, then text, then one tool_use per call, always in that order; and the stop reason "
         "is tool_use whenever the reply holds calls, whatever ended the sampling.",
-        same=_same_reply,
         form="a dict {'order': ['<type>', ...], 'stop_reason': '<reason>'}",
         zh={
             "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块。"
             "这些内容块的类型按什么顺序出来？stop_reason 是什么？",
-            "hint": "引擎说的是 'stop'，但这个回复要求客户端去做一件事。哪个停止原因告诉客户端它有工具要运行？",
+            "hint": "按 Anthropic 的叫法写出内容块类型，按它们出来的顺序排列，再写出客户端读到的停止原因。",
             "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此；只要回复里有调用，"
             "停止原因就是 tool_use，不管采样是因为什么结束的。",
             "form": "一个字典 {'order': ['<类型>', ...], 'stop_reason': '<原因>'}",
@@ -79,7 +86,26 @@ add(
         question="The same reply as a stream (sse_events): how many events for its three blocks, from "
         "message_start to message_stop?",
         expected=_event_count,
-        wrong=5,
+        mistakes=(
+            Mistake(
+                5,
+                "One event per block plus start and stop is too few: each block is opened, filled and closed by "
+                "events of its own.",
+                "每个内容块一个事件、再加开始和结束，这太少了：每个内容块都由它自己的事件打开、填充、关闭。",
+            ),
+            Mistake(
+                11,
+                "One short. After the last block, the stop reason travels in an event of its own before "
+                "message_stop.",
+                "少了一个。最后一个内容块之后、message_stop 之前，停止原因要用单独一个事件传送。",
+            ),
+            Mistake(
+                9,
+                "Those are the blocks' events alone. Add what opens the message and what closes it (with the stop "
+                "reason).",
+                "这只是各内容块自己的事件。再加上打开整条消息的事件，以及关闭它的事件（带停止原因）。",
+            ),
+        ),
         hint="Each block is opened, filled and closed by events of its own. Count those per block, then add "
         "what opens and what closes the message (the stop reason needs an event of its own).",
         explanation="1 message_start, then 3 events per block (content_block_start, one content_block_delta, "
@@ -114,7 +140,7 @@ def _what_becomes_of_the_id() -> str:
     translated = translate(body)[0]
     _, _, recorded = _reply()
     kept = "toolu_0" in repr(translated)
-    return "c" if not kept and translated[5] == recorded else "?"
+    return "d" if not kept and translated[5] == recorded else "?"
 
 
 add(
@@ -127,15 +153,15 @@ add(
         choices={
             "a": "It stays on the call and on the tool message, so the template can pair them up.",
             "b": "It is replaced by a fresh id, since a minted id is only valid for one response.",
-            "c": "It is dropped from both, so the echoed turn equals the recorded manager_message.",
-            "d": "It moves into the tool message's text, so the model can still see which call it was.",
+            "c": "It moves into the tool message's text, so the model can still see which call it was.",
+            "d": "It is dropped from both, so the echoed turn equals the recorded manager_message.",
         },
         feedback={
             "a": "that is the openai target. The default one keeps no id at all: the record it must match has "
             "none (the model never wrote it).",
             "b": "translation never invents ids; only the wire direction (to_anthropic) mints them, and only "
             "when it has none.",
-            "d": "the tool message carries only the result's text; nothing is added to what the tool wrote.",
+            "c": "the tool message carries only the result's text; nothing is added to what the tool wrote.",
         },
         hint="Chapter 02 showed what tool_call_dict takes from a tool_use block, and what a tool message keeps "
         "of a tool_result.",
@@ -147,13 +173,13 @@ add(
             "choices": {
                 "a": "它留在调用和 tool 消息上，让模板可以把两者配对。",
                 "b": "它被换成一个新 id，因为生成的 id 只对一次响应有效。",
-                "c": "两处都丢掉，回显的轮次于是等于记录的 manager_message。",
-                "d": "它被移进 tool 消息的文本里，让模型仍能看出是哪一次调用。",
+                "c": "它被移进 tool 消息的文本里，让模型仍能看出是哪一次调用。",
+                "d": "两处都丢掉，回显的轮次于是等于记录的 manager_message。",
             },
             "feedback": {
                 "a": "那是 openai 目标格式。默认目标格式完全不保留 id：它要对上的记录里没有 id（模型从没写过）。",
                 "b": "翻译从不编造 id；只有线上方向（to_anthropic）会生成 id，而且只在没有 id 的时候。",
-                "d": "tool 消息只携带结果的文本；工具写的内容之外，什么也不会加进去。",
+                "c": "tool 消息只携带结果的文本；工具写的内容之外，什么也不会加进去。",
             },
             "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
             "的哪些内容。",
@@ -199,7 +225,20 @@ add(
         question="The client answers the second call (b.md) first. After the default target's round trip "
         "(to_anthropic(translate(two_calls)[0])), which file does the result 'B 的内容' claim to answer?",
         expected=_path_answered_by_b,
-        wrong="b.md",
+        mistakes=(
+            Mistake(
+                "b.md",
+                "That is what the client meant, but the default target keeps no ids: without them to_anthropic "
+                "pairs results with calls by position.",
+                "那是客户端的本意，但默认目标格式不保留 id：没有 id 时，to_anthropic 按位置把结果和调用配对。",
+            ),
+            Mistake(
+                "toolu_a",
+                "Answer with a file name, the path the paired call read.",
+                "请用文件名作答，也就是被配对的那次调用读取的路径。",
+                matches=lambda answer: isinstance(answer, str) and answer.startswith("toolu"),
+            ),
+        ),
         hint="Without ids, to_anthropic mints new ones and pairs the tool messages with the calls of the "
         "assistant message before them by position: first result, first call.",
         explanation="the first result is paired with the first call, which read a.md, so the content of b.md "
@@ -371,12 +410,31 @@ add(
         question="to_anthropic receives a chat user message with [text, image_url (a data: URL), image_url (an "
         "https URL), file (a PDF)]. Which Anthropic block types come out, in order?",
         expected=_block_types,
-        wrong=["text", "image", "text", "document"],
+        mistakes=(
+            Mistake(
+                ["text", "image", "text", "document"],
+                "An https URL does not make a part text: both image_url parts are images, one with a base64 "
+                "source, the other with a url source.",
+                "https URL 不会让一个部分变成文本：两个 image_url 部分都是图片，一个用 base64 来源，另一个用 url 来源。",
+                matches=lambda answer: list(answer)[2] == "text",
+            ),
+            Mistake(
+                ["text", "image", "image", "file"],
+                "file is the chat shape's name. What does the Messages API call a block that carries a PDF?",
+                "file 是聊天格式的名字。Messages API 把承载 PDF 的内容块叫什么？",
+                matches=lambda answer: list(answer)[-1] in ("file", "pdf"),
+            ),
+            Mistake(
+                ["text", "image_url", "image_url", "document"],
+                "image_url is the chat shape's part type; the Anthropic block is named otherwise.",
+                "image_url 是聊天格式的部分类型；Anthropic 的内容块另有名字。",
+                matches=lambda answer: "image_url" in answer,
+            ),
+        ),
         hint="Both image_url parts are images, whatever kind of URL they carry: one becomes a base64 source, "
         "the other a url source. What does the API call a block that carries a PDF?",
         explanation="text, image (base64 source, split out of the data: URL), image (url source, fetched by "
         "Anthropic) and document (the PDF, with its file name as title).",
-        same=lambda answer, expected: isinstance(answer, (list, tuple)) and [str(a).strip().lower() for a in answer] == expected,
         form="a list of block types, e.g. ['text', ...]",
         zh={
             "question": "to_anthropic 收到一条聊天格式的 user 消息，内容为 [text, image_url（data: URL）, "

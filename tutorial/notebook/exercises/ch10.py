@@ -11,7 +11,7 @@ from typing import Any
 
 from ...peers import deviations as dv
 from ...peers import tables as pt
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 
 @functools.cache
@@ -88,12 +88,30 @@ add(
         question="Case 02 sends the system prompt as two text blocks, 'Block A' and 'Block B'. What string does "
         "vLLM 0.33.0 put between them? (Write it as a Python string.)",
         expected=_vllm_separator,
-        wrong="\n",
+        mistakes=(
+            Mistake(
+                "\n",
+                "A newline is what Slime, SGLang and our targets use. Look at vLLM's own cell in the '02 system' "
+                "column: is there anything between the two texts?",
+                "换行符是 Slime、SGLang 和我们的目标格式用的。看看 '02 system' 列中 vLLM 自己的单元格："
+                "两段文本之间有什么吗？",
+            ),
+            Mistake(
+                " ",
+                "Look closely at vLLM's cell: 'Block A' and 'Block B' touch, with not even a space between them.",
+                "仔细看 vLLM 的单元格：'Block A' 和 'Block B' 紧挨着，中间连一个空格都没有。",
+            ),
+            Mistake(
+                None,
+                "The question asks for a string, the one vLLM puts between the texts, even if it holds no characters.",
+                "问题要的是一个字符串，即 vLLM 放在两段文本之间的那个，哪怕它一个字符也没有。",
+                matches=lambda answer: answer is None,
+            ),
+        ),
         hint="Slime, SGLang and our targets use a newline. Look at vLLM's cell in the '02 system' column: is "
         "there anything between the two texts?",
         explanation="nothing: vLLM joins system blocks with the empty string and renders 'Block ABlock B', so "
         "two sentences run into one word at the very start of the prompt.",
-        same=lambda answer, expected: isinstance(answer, str) and answer == expected,
         form="a Python string such as ' ' or '\\n'",
         zh={
             "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
@@ -112,7 +130,7 @@ def _signature_keepers() -> str:
     case_id = _case("06")
     signature = _data().cases[case_id]["messages"][1]["content"][0]["signature"]
     kept = pt.request_table([("kept", case_id, pt.carries(signature))], _data()).column("kept")
-    return "b" if [row for row, value in kept.items() if value is True] == ["litellm"] else "?"
+    return "d" if [row for row, value in kept.items() if value is True] == ["litellm"] else "?"
 
 
 add(
@@ -124,17 +142,17 @@ add(
         wrong="c",
         choices={
             "a": "None of them: a local engine has no use for a signature, so all four drop it.",
-            "b": "LiteLLM alone, in a thinking_blocks field beside reasoning_content.",
+            "b": "Slime, since a trajectory store has to keep every field of a turn it records.",
             "c": "SGLang and vLLM, because a serving endpoint must be able to replay it later.",
-            "d": "Slime, since a trajectory store has to keep every field of a turn it records.",
+            "d": "LiteLLM alone, in a thinking_blocks field beside reasoning_content.",
         },
         feedback={
             "a": "one of them does keep it: the one whose output is a request to another provider rather than a "
             "prompt for a local model.",
+            "b": "Slime keeps the thinking text as reasoning_content and drops the signature, as our default "
+            "target does (and our loss report says so).",
             "c": "both serving engines drop it with the rest of the block's metadata; only the reasoning text "
             "reaches their message.",
-            "d": "Slime keeps the thinking text as reasoning_content and drops the signature, as our default "
-            "target does (and our loss report says so).",
         },
         hint="A signature matters only where the request may still reach Anthropic's servers. Which of the four "
         "builds a request for another provider instead of a prompt?",
@@ -145,15 +163,15 @@ add(
             "哪个系统在它构造的请求对象里保留了签名？",
             "choices": {
                 "a": "一个也没有：本地引擎用不着签名，所以四个系统全都把它丢掉。",
-                "b": "仅 LiteLLM：放在 reasoning_content 旁的 thinking_blocks 里。",
+                "b": "Slime，因为轨迹存储必须保留它记录的轮次的每个字段。",
                 "c": "SGLang 和 vLLM，因为推理服务端点必须能在之后原样重放这个签名。",
-                "d": "Slime，因为轨迹存储必须保留它记录的轮次的每个字段。",
+                "d": "仅 LiteLLM：放在 reasoning_content 旁的 thinking_blocks 里。",
             },
             "feedback": {
                 "a": "确实有一个保留了它：输出是发往另一个提供方的请求、而不是本地模型的 prompt 的那一个。",
-                "c": "两个推理服务引擎都把它和内容块的其他元数据一起丢掉；只有推理文本进入它们的消息。",
-                "d": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
+                "b": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
                 "和我们的默认目标格式一样（我们的丢失报告也这样说明）。",
+                "c": "两个推理服务引擎都把它和内容块的其他元数据一起丢掉；只有推理文本进入它们的消息。",
             },
             "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
             "四者中哪一个构造的是发往另一个提供方的请求，而不是 prompt？",
@@ -175,7 +193,20 @@ add(
         question="Case 08: a tool answers with is_error: true (a text part and a screenshot). Does any of the "
         "six rows carry is_error into its output? (True or False)",
         expected=_anyone_keeps_is_error,
-        wrong=True,
+        mistakes=(
+            Mistake(
+                True,
+                "Look at the 'is_error kept' column: is there a True anywhere? Then ask where a chat message would "
+                "put such a flag.",
+                "看看 'is_error kept' 列：哪里有 True 吗？再想想聊天消息能把这样的标志放在哪里。",
+            ),
+            Mistake(
+                "litellm",
+                "The question asks whether any row does, True or False, not which one.",
+                "问题问的是有没有哪一行这样做（True 或 False），而不是哪一行。",
+                matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("litellm", "slime", "sglang", "vllm"),
+            ),
+        ),
         hint="Where would a chat message put an error flag? Look at the keys a tool message has in the "
         "OpenAI shape: role, tool_call_id, content.",
         explanation="none does: the chat shape has no error flag for a tool result, so the model learns that "
@@ -262,7 +293,19 @@ add(
         f"{len(dv.DEVIATIONS)} entries, one per case, peer and place. How many distinct rules (reasons) stand "
         "behind them?",
         expected=_rule_count,
-        wrong=len(dv.DEVIATIONS),
+        mistakes=(
+            Mistake(
+                len(dv.DEVIATIONS),
+                "That is the number of entries. Many repeat the same difference in another recorded case: group "
+                "them by their kind and count the groups.",
+                "这是表中的项数。很多项只是在另一个录制用例里重复同一个差异：按 kind 分组，再数组数。",
+            ),
+            Mistake(
+                len({entry.peer for entry in dv.DEVIATIONS}),
+                "That is the number of peers that differ from us. Count the reasons (the kinds) instead.",
+                "这是与我们有差异的真实系统的个数。请数原因（kind）的个数。",
+            ),
+        ),
         hint="Many entries repeat the same difference in another recorded case. Group the entries by their "
         "'what differs' text (their kind).",
         explanation="a handful of rules, each repeated wherever a recorded case touches it: a placeholder for an "
@@ -292,7 +335,20 @@ add(
         question="Case 11: a tool search answers [text, tool_reference 'Bash', text]. How many tool messages "
         "does SGLang 0.5.23 make of that one tool_result?",
         expected=_reference_messages,
-        wrong=1,
+        mistakes=(
+            Mistake(
+                1,
+                "One tool_result, but SGLang cuts its parts into runs where a part switches between a reference "
+                "and anything else, as our openai target does (chapter 08).",
+                "只有一个 tool_result，但 SGLang 会在引用与其他部分相互切换的地方把它切成若干段，"
+                "和我们的 openai 目标格式一样（第 08 章）。",
+            ),
+            Mistake(
+                2,
+                "Count the switches: text to reference, then reference back to text. Each switch starts a new run.",
+                "数一数切换：从文本到引用，再从引用回到文本。每次切换都开始新的一段。",
+            ),
+        ),
         hint="Chapter 08 section 2 followed the same shape through the openai target, which imitates SGLang "
         "here.",
         explanation="three: SGLang cuts the result into runs (text, reference, text), one tool message per run, "
@@ -423,7 +479,7 @@ add(
 def _stop_sequence_rows() -> str:
     reasons = pt.reply_table([("r4", "r4_stop_sequence", pt.reply_field("stop_reason"))], _data()).column("r4")
     rows = [row for row, reason in reasons.items() if reason == "stop_sequence"]
-    return "c" if rows == ["vllm", "ours: way back"] else "?"
+    return "a" if rows == ["vllm", "ours: way back"] else "?"
 
 
 add(
@@ -432,18 +488,18 @@ add(
         question="Reply r4 ended because the model produced the stop string 'STOP'. Which rows tell the client "
         "stop_reason: 'stop_sequence'?",
         expected=_stop_sequence_rows,
-        wrong="a",
+        wrong="c",
         choices={
-            "a": "All of them: a matched stop string is exactly what stop_sequence was made to report.",
+            "a": "vLLM and our build_reply; Slime, SGLang and LiteLLM answer end_turn.",
             "b": "None of them: engines report 'stop' for both, so every stack answers end_turn.",
-            "c": "vLLM and our build_reply; Slime, SGLang and LiteLLM answer end_turn.",
+            "c": "All of them: a matched stop string is exactly what stop_sequence was made to report.",
             "d": "Slime and SGLang, which read matched_stop; vLLM and LiteLLM answer end_turn.",
         },
         feedback={
-            "a": "three of the four peers never emit it: they map the engine's 'stop' to end_turn whatever "
-            "was matched.",
             "b": "an engine can say which stop string matched (vLLM's stop_reason, SGLang's matched_stop); one "
             "peer and our way back use it.",
+            "c": "three of the four peers never emit it: they map the engine's 'stop' to end_turn whatever "
+            "was matched.",
             "d": "Slime and SGLang both answer end_turn here; reading matched_stop is what vLLM (and our "
             "build_reply) do with the engine's report.",
         },
@@ -454,15 +510,15 @@ add(
             "question": "回复 r4 结束的原因是模型生成了停止字符串 'STOP'。哪些行告诉客户端 stop_reason: "
             "'stop_sequence'？",
             "choices": {
-                "a": "全部：匹配到停止字符串，正是 stop_sequence 要报告的情况。",
+                "a": "vLLM 和我们的 build_reply；Slime、SGLang 和 LiteLLM 回答 end_turn。",
                 "b": "一个也没有：引擎对两者都报告 'stop'，所以每个系统都回答 end_turn。",
-                "c": "vLLM 和我们的 build_reply；Slime、SGLang 和 LiteLLM 回答 end_turn。",
+                "c": "全部：匹配到停止字符串，正是 stop_sequence 要报告的情况。",
                 "d": "Slime 和 SGLang，它们读取 matched_stop；vLLM 和 LiteLLM 回答 end_turn。",
             },
             "feedback": {
-                "a": "四个真实系统中有三个从不输出它：不管匹配到了什么，它们都把引擎的 'stop' 映射为 end_turn。",
                 "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop）；"
                 "有一个真实系统和我们的回程用到了它。",
+                "c": "四个真实系统中有三个从不输出它：不管匹配到了什么，它们都把引擎的 'stop' 映射为 end_turn。",
                 "d": "Slime 和 SGLang 在这里都回答 end_turn；像这样读取引擎报告的 matched_stop 的，是 "
                 "vLLM（以及我们的 build_reply）。",
             },

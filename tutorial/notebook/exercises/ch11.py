@@ -20,7 +20,7 @@ from ...examples import claude_code_session
 from ...translation import translate
 from ...way_back import build_reply, counting_ids
 from ...watch.trace import trace
-from . import Exercise, add
+from . import Exercise, Mistake, add
 
 TARGETS = ("chat_template", "openai")
 
@@ -34,8 +34,8 @@ def _first_request() -> dict:
     return copy.deepcopy(_session()["requests"][0]["body"])
 
 
-def _names(value: Any) -> list:
-    return sorted({str(v).strip().strip("'\"").lower() for v in value}) if isinstance(value, (list, tuple, set)) else []
+def _named(answer: Any) -> set:
+    return set(answer) if isinstance(answer, (list, tuple, set)) and all(isinstance(a, str) for a in answer) else set()
 
 
 add(
@@ -170,7 +170,28 @@ add(
         "blocks) and messages[1] (role system: one text block). Which roles does the server's translation "
         "(trace: preprocess, then the default target) give, in order?",
         expected=_roles,
-        wrong=["system", "user", "user", "system"],
+        mistakes=(
+            Mistake(
+                ["system", "user", "user", "system"],
+                "That is what translate alone would give. The server runs preprocess first (chapter 01): where does "
+                "it put a system message that sits inside the list?",
+                "这是单独调用 translate 时的结果。服务器先运行 preprocess（第 01 章）：它把列表内部的 system 消息放到哪里？",
+                matches=lambda answer: list(answer)[-1] == "system" and len(answer) == 4,
+            ),
+            Mistake(
+                ["system", "user"],
+                "A user message gives one chat message per block, and messages[0] holds two text blocks before the "
+                "reminder is folded into it.",
+                "一条 user 消息的每个内容块产生一条聊天消息，而 messages[0] 在提醒折进去之前就已有两个文本块。",
+                matches=lambda answer: list(answer) in (["system", "user"], ["system", "user", "user"]),
+            ),
+            Mistake(
+                ["system", "system", "system", "user", "user", "user"],
+                "The three system blocks are flattened into one system message: flatten_content joins their texts.",
+                "三个 system 内容块被展平成一条 system 消息：flatten_content 把它们的文本连接起来。",
+                matches=lambda answer: list(answer)[:2] == ["system", "system"],
+            ),
+        ),
         hint="translate alone would keep a system message in the middle of the list, and many chat templates refuse "
         "one there. The server runs preprocess first (chapter 01): where does it put that message?",
         explanation="the system prompt becomes the one system message; each text block of messages[0] becomes a "
@@ -209,11 +230,10 @@ add(
         "(Anthropic's tool search: the schema of a deferred tool is loaded only when a search finds it). What does "
         "the default target make of that tool?",
         choices={
-            "a": "It leaves the tool out of tools_schema: a deferred tool is not offered up front.",
-            "b": "It lists the tool like the other eleven, and the loss report names the defer_loading flag it left "
-            "behind.",
-            "c": "It refuses the request: the chat_template shape cannot say that a tool is deferred.",
-            "d": "It keeps defer_loading inside the function's entry, for the chat template to act on.",
+            "a": "It leaves the tool out of tools_schema, since a deferred tool is not offered up front.",
+            "b": "It lists the tool like the other eleven; the loss report names the flag it left behind.",
+            "c": "It refuses the whole request: the chat_template shape cannot say that a tool is deferred.",
+            "d": "It keeps defer_loading inside the function's entry, for the chat template to act on later.",
         },
         expected=_deferred,
         wrong="a",
@@ -236,8 +256,8 @@ add(
             "默认目标格式怎样处理这个工具？",
             "choices": {
                 "a": "把它排除在 tools_schema 之外：延迟加载的工具不会预先提供。",
-                "b": "像其他十一个一样列出它，丢失报告点出被留下的 defer_loading 标志。",
-                "c": "拒绝这个请求：chat_template 的形状无法表达工具是延迟加载的。",
+                "b": "像其他十一个一样列出它，丢失报告点出被留下的标志。",
+                "c": "拒绝整个请求：chat_template 的形状无法表达某个工具是延迟加载的。",
                 "d": "把 defer_loading 保留在函数条目里，交给聊天模板去处理。",
             },
             "feedback": {
@@ -268,8 +288,29 @@ add(
         "max_tokens, thinking, context_management, output_config, stream. Which of them reach the default "
         "target's output (translated or tools_schema)? (A list; order does not matter.)",
         expected=_reach,
-        wrong=["messages", "system", "thinking", "tools"],
-        same=lambda answer, expected: _names(answer) == _names(expected),
+        mistakes=(
+            Mistake(
+                ["messages", "system", "thinking", "tools"],
+                "thinking is a setting of the sampling: a chat template's switch for thinking is a keyword argument "
+                "of the call, not a message or a tool.",
+                "thinking 是采样的一项设置：聊天模板的 thinking 开关是调用时的一个关键字参数，既不是消息也不是工具。",
+                matches=lambda answer: "thinking" in _named(answer),
+            ),
+            Mistake(
+                ["messages", "tools"],
+                "The system prompt reaches the output too: it becomes the first chat message.",
+                "系统提示词也进入了输出：它成为第一条聊天消息。",
+                matches=lambda answer: _named(answer) == {"messages", "tools"},
+            ),
+            Mistake(
+                ["messages", "model", "system", "tools"],
+                "model picks which model samples; it is read by the server, not written into the messages or the "
+                "tool schema.",
+                "model 决定由哪个模型来采样；它由服务器读取，不会写进消息或工具 schema。",
+                matches=lambda answer: "model" in _named(answer) or "max_tokens" in _named(answer) or "stream" in _named(answer),
+            ),
+        ),
+        any_order=True,
         hint="Ask of each field: is it the conversation, a tool on offer, or a setting of the sampling? A chat "
         "template's switch for thinking is a keyword argument of the call, not a message.",
         explanation="only the conversation and the tools on offer: system and messages become translated, tools "
