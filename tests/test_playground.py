@@ -5,6 +5,8 @@ pause pass or press Translate, click a tab, read the pane)."""
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib
 import json
 import re
@@ -75,7 +77,8 @@ def test_starts_on_the_readme_example(pg, brief_translated, brief_tools_schema):
     assert pg.preset == README and pg.target == "chat_template"
     assert json.loads(pg.request_text) == readme_request()
     r = pg.results
-    assert set(r) == {"translated", "tools_schema", "steps", "losses", "error", "stale"}
+    assert set(r) == {"translated", "tools_schema", "steps", "losses", "error", "stale", "yours"}
+    assert r["yours"] is None  # no translator of the learner's, no column
     assert r["translated"] == brief_translated
     assert r["tools_schema"] == brief_tools_schema
     assert [s.name for s in r["steps"]] == [
@@ -155,6 +158,31 @@ def test_every_prefix_of_the_readme_text_is_an_error_with_line_and_column_never_
         assert r["stale"] is True and r["translated"] == brief_translated
     pg.request_text = text
     assert pg.results["error"] is None
+
+
+@pytest.mark.parametrize("text, error", [
+    # the closing brace of the body forgotten: said so, with where the object began
+    ('{\n  "messages": [{"role": "user", "content": "hi"}],\n  "max_tokens": 5\n',
+     "line 4, column 1: the text ends before the object that begins at line 1, column 1 is closed: its '}' is missing"),
+    # the README example cut short: the innermost of the brackets still open
+    ('{"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}',
+     "line 1, column 74: the text ends before the list that begins at line 1, column 43 is closed: its ']' is missing "
+     "(4 brackets are still open; this is the innermost)"),
+    # a message's brace forgotten in the middle: the list's bracket comes too early
+    ('{"messages": [{"role": "user", "content": "hi"], "max_tokens": 5}',
+     "line 1, column 47: this ']' cannot close the object that begins at line 1, column 15: a '}' is missing before it"),
+    # brackets inside strings are text, not structure
+    ('{"messages": [{"role": "user", "content": "a } and a ]"}]',
+     "line 1, column 58: the text ends before the object that begins at line 1, column 1 is closed: its '}' is missing"),
+    # what is not a missing bracket keeps json's own words
+    ('{"messages": [] "max_tokens": 5}', "line 1, column 17: Expecting ',' delimiter"),
+    ('{"messages": "hi', "line 1, column 14: Unterminated string starting at"),
+])
+def test_a_missing_bracket_is_named_with_where_its_object_began(text, error):
+    pg = Playground()
+    pg.request_text = text
+    assert pg.results["error"].startswith(error), pg.results["error"]
+    assert "Expecting ',' delimiter" not in pg.results["error"] or "delimiter" in error
 
 
 def test_json_error_line_and_column():
@@ -392,8 +420,11 @@ def test_the_labels_say_the_same_in_both_languages():
 
 def test_chinese_labels():
     pg = Playground(lang="zh")
+    pg.request_text = '{"a" 1}'
+    assert pg.results["error"].startswith("第 1 行，第 6 列：Expecting ':' delimiter")
+    assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     pg.request_text = "{"
-    assert pg.results["error"].startswith("第 1 行，第 2 列：Expecting property name")
+    assert pg.results["error"] == "第 1 行，第 2 列：文本在第 1 行第 1 列开始的对象闭合之前就结束了：缺少它的 '}'"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     with pytest.raises(ValueError, match="lang must be one of"):
         Playground(lang="fr")
@@ -537,9 +568,9 @@ def test_without_recorded_peers_there_are_no_peer_presets_and_no_error(tmp_path,
 # ---------------------------------------------------------------------------
 # The widgets
 
-TITLES = ["translated", "tools_schema", "stages", "diagram", "stays behind", "vs README", "peers"]
+TITLES = ["translated", "tools_schema", "stages", "diagram", "prompt", "stays behind", "vs README", "peers"]
 KEYS = {"tp-translated": "tab_translated", "tp-tools": "tab_tools", "tp-stages": "tab_stages",
-        "tp-diagram": "tab_diagram", "tp-losses": "tab_losses", "tp-changes": "tab_changes", "tp-peers-pane": "tab_peers"}
+        "tp-diagram": "tab_diagram", "tp-prompt": "tab_prompt", "tp-losses": "tab_losses", "tp-changes": "tab_changes", "tp-peers-pane": "tab_peers"}
 
 
 def all_widgets(widget):
@@ -595,7 +626,7 @@ def test_the_widget_has_the_parts_a_browser_test_looks_for(pg):
 def test_the_tab_titles_in_chinese():
     pg = Playground(lang="zh")
     tabs = by_class(pg.widget, "tp-tabs")
-    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "留下的", "对比 README", "同类实现"]
+    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "提示词", "留下的", "对比 README", "同类实现"]
     assert by_class(pg.widget, "tp-translate").description == "翻译"
     assert "交给 chat template 的 <code>messages</code>" in pane_text(pg, "tp-translated")
 
@@ -690,7 +721,8 @@ def test_broken_json_shows_the_line_with_a_caret(pg):
     editor.value = '{"messages": [}'
     pg.flush()
     status = by_class(root, "tp-error").value
-    assert "line 1, column 15: Expecting value" in status
+    assert ("line 1, column 15: this '}' cannot close the list that begins at line 1, column 14: "
+            "a ']' is missing before it") in html.unescape(status)
     assert '<pre style="margin-top:4px">{"messages": [}\n              ^</pre>' in status  # under column 15
 
 
@@ -887,3 +919,177 @@ def test_the_captured_picker_loads_a_capture_into_the_editor(store, brief_transl
     store.clear()
     refresh.click()
     assert picker.options == () and "No requests captured yet" in note.value
+
+
+# ---------------------------------------------------------------------------
+# The layout of the playground package: imports run one way only
+
+
+PLAYGROUND_DIR = ROOT / "tutorial" / "notebook" / "playground"
+
+
+def playground_imports() -> dict[str, set[str]]:
+    """module -> the playground modules it imports, also inside functions (a lazy import is
+    still an edge: a cycle through one is a cycle at the first call)."""
+    names = {path.stem for path in PLAYGROUND_DIR.glob("*.py")} - {"__init__"}
+    graph = {}
+    for name in names:
+        tree = ast.parse((PLAYGROUND_DIR / f"{name}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module} if node.module else {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tutorial.notebook.playground."):
+                found.add(node.module.rsplit(".", 1)[1])
+        graph[name] = found & names
+    return graph
+
+
+def test_no_import_cycle_in_the_playground():
+    graph = playground_imports()
+    order = []  # each module after everything it imports
+    while graph.keys() - set(order):
+        ready = sorted(name for name in graph.keys() - set(order) if graph[name] <= set(order))
+        assert ready, f"import cycle among {sorted(graph.keys() - set(order))}: " + "; ".join(
+            f"{name} -> {sorted(graph[name] - set(order))}" for name in sorted(graph.keys() - set(order)))
+        order += ready
+    # The model knows no widget: neither the view nor the module that joins the two.
+    assert not graph["model"] & {"view", "panes", "session"}
+    assert not graph["panes"] & {"view", "session"} and "session" not in graph["view"]
+
+
+def test_the_package_docstring_lists_the_modules_in_import_order():
+    import tutorial.notebook.playground as package
+
+    listed = re.findall(r"^    (\w+)\.py ", package.__doc__, flags=re.MULTILINE)
+    graph = playground_imports()
+    assert sorted(listed) == sorted(graph)
+    for position, name in enumerate(listed):
+        assert graph[name] <= set(listed[:position]), f"{name} imports {graph[name] - set(listed[:position])}, listed after it"
+
+
+# ---------------------------------------------------------------------------
+# The preset picker stops naming a preset the editor no longer holds
+
+
+def test_the_preset_is_named_only_while_the_editor_holds_it(pg):
+    root = pg.widget
+    picker, note, editor = by_class(root, "tp-preset"), by_class(root, "tp-preset-note"), by_class(root, "tp-editor")
+    assert pg.from_preset == README and picker.value == README and note.value == ""
+    # Laid out differently, the same body: still the README example.
+    pg.request_text = json.dumps(readme_request(), ensure_ascii=False)
+    assert pg.from_preset == README and picker.value == README
+    # Another body pasted into the editor: the picker stops saying "README example".
+    editor.value = as_json({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 8})
+    pg.flush()
+    assert pg.results["error"] is None and pg.results["translated"] == [{"role": "user", "content": "hi"}]
+    assert pg.from_preset is None and picker.value is None
+    assert "your own request (started from <b>README example</b>)" in note.value
+    assert pg.preset == README  # what was chosen last stays known (the peers tab reads it)
+    # Choosing the preset again brings its body back, and the name.
+    picker.value = README
+    assert json.loads(pg.request_text) == readme_request() and pg.from_preset == README and note.value == ""
+    # A small edit is an edit too; a broken edit as well.
+    pg.request_text = pg.request_text.replace("read_file", "open_file")
+    assert picker.value is None
+    pg.request_text = pg.request_text[:-3]
+    assert pg.from_preset is None and pg.results["stale"]
+    pg.preset = "half-typed JSON"  # a preset that is broken text is held while the text is its own
+    assert pg.from_preset == "half-typed JSON" and picker.value == "half-typed JSON"
+
+
+# ---------------------------------------------------------------------------
+# The learner's translator, beside the package's ("yours")
+
+
+def right_translate(body):
+    """A correct translator, as a learner would hand it in (here: the package's own)."""
+    return translate(body)
+
+
+def keeps_the_id(body):
+    """A plausible wrong one: the tool call keeps its id."""
+    translated, tools_schema = translate(body)
+    for message in translated:
+        for call in message.get("tool_calls", []):
+            call["id"] = "toolu_demo"
+    return translated, tools_schema
+
+
+def breaks_on_tools(body):
+    for tool in body["tools"]:
+        return tool["parameters"]  # chapter 05's slip: the Anthropic key is input_schema
+    return [], None
+
+
+def test_a_right_translator_agrees_on_every_builtin_preset():
+    pg = Playground(yours=right_translate)
+    for name in BUILTIN:
+        pg.preset = name
+        yours = pg.results["yours"]
+        if pg.results["error"] is None:
+            assert yours.state == "same", (name, yours)
+            assert (yours.translated, yours.tools_schema) == (pg.results["translated"], pg.results["tools_schema"])
+        else:
+            assert yours.state == "not_compared" and "does not translate" in yours.message
+
+
+def test_yours_first_difference_is_located_and_shown_in_a_column(pg):
+    pg.yours = keeps_the_id
+    yours = pg.results["yours"]
+    assert yours.state == "differs" and yours.where == "translated[2].tool_calls[0].id" and yours.count == 1
+    assert yours.ours == "(absent)" and yours.theirs == "toolu_demo"
+    page = pg_module.translated_html(pg)
+    assert "yours first differs at <code>translated[2].tool_calls[0].id</code>" in page
+    assert page.count('class="tp-columns"') == 1 and 'class="tp-yours"' in page
+    verdict, columns = page.split('<div class="tp-columns">')
+    ours, theirs = columns.split('class="tp-yours"')
+    assert 'the package: <code>"(absent)"</code> · yours: <code>"toolu_demo"</code>' in verdict
+    assert '"toolu_demo"' not in ours and '"id": "toolu_demo"' in theirs
+    assert "≠ differs at translated[2].tool_calls[0].id" in pg_module.status_html(pg)
+    assert 'class="tp-columns"' in pg_module.tools_html(pg)
+    # The other target is not compared: a chapter-05 translator builds the chat template's shape.
+    pg.target = "openai"
+    assert pg.results["yours"].state == "not_compared" and "target openai" in pg.results["yours"].message
+
+
+def test_yours_that_raises_or_returns_something_else_is_said_with_its_line(pg):
+    pg.yours = breaks_on_tools
+    yours = pg.results["yours"]
+    assert yours.state == "failed"
+    line = breaks_on_tools.__code__.co_firstlineno + 2
+    assert yours.message == f"yours raised KeyError: 'parameters' (line {line} of test_playground.py, in breaks_on_tools)."
+    assert pg.results["error"] is None and pg.results["translated"]  # ours is untouched
+    pg.yours = lambda body: translate(body)[0]
+    assert pg.results["yours"].message == "yours returned a list, not (translated, tools_schema)."
+
+    def unwritten(body):
+        raise NotImplementedError
+
+    pg.yours = unwritten
+    assert pg.results["yours"].state == "unwritten"
+    pg.yours = None
+    assert pg.results["yours"] is None and 'class="tp-columns"' not in pg_module.translated_html(pg)
+    with pytest.raises(ValueError, match="yours must be a function or the path of a .py file, not a int"):
+        pg.yours = 3
+
+
+def test_yours_gets_a_copy_of_the_body(pg):
+    def vandal(body):
+        body["messages"].clear()
+        return translate(readme_request())
+
+    pg.yours = vandal
+    assert pg.results["yours"].state == "same"
+    assert pg.trace.preprocessed["messages"] and len(pg.results["translated"]) == 5
+
+
+def test_yours_follows_every_edit_in_the_widget():
+    pg = Playground(yours=keeps_the_id)
+    editor = by_class(pg.widget, "tp-editor")
+    assert "yours first differs" in pane_text(pg, "tp-translated")
+    editor.value = as_json({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 8})
+    pg.flush()
+    assert pg.results["yours"].state == "same"
+    assert "✓ yours gives the same translated and tools_schema" in pane_text(pg, "tp-translated")
+    pg.wait()

@@ -2,7 +2,8 @@
 
     parse(text)           json.loads, but text nested deeper than MAX_DEPTH, a number Python
                           will not read, anything else: a ValueError whose message starts with
-                          "line L, column C: "
+                          "line L, column C: "; a bracket never closed is named with the line
+                          and column where it was opened (not json's "Expecting ',' delimiter")
     value_problem(value)  why a Python value cannot be a request's JSON text, starting with the
                           place ("messages[0].content: a value of type set is not JSON ..."), or None
     describe_error(error) one line for the error box, for any exception
@@ -34,6 +35,9 @@ class Located(ValueError):
 def describe_error(error: Exception, lang: str = "en") -> str:
     """One line for the error box, starting with the place that is wrong."""
     if isinstance(error, json.JSONDecodeError):
+        unclosed = unclosed_bracket(error.doc, error.pos, lang)
+        if unclosed is not None:
+            return label(lang, "json_unclosed", line=error.lineno, column=error.colno, problem=unclosed)
         return label(lang, "json_error", line=error.lineno, column=error.colno, message=error.msg)
     if isinstance(error, (RequestError, Located)):
         return str(error)
@@ -62,6 +66,51 @@ def parse(text: str, lang: str = "en") -> Any:
             line, column = limits.line_column(text, number[0])
             raise Located(label(lang, "json_number", line=line, column=column, digits=number[1], limit=limit)) from None
         raise Located(label(lang, "json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
+
+
+_CLOSER = {"{": "}", "[": "]"}
+
+
+def unclosed_bracket(text: str, position: int, lang: str = "en") -> Optional[str]:
+    """What json's "Expecting ',' delimiter" means when a bracket is missing, or None.
+
+    Two cases: the text ends (at `position`, spaces aside) while an object or a list is still
+    open; or a closing bracket at `position` does not match the one opened last. Either way
+    the answer names the bracket that is missing and where its object (or list) began."""
+    if not isinstance(text, str) or not 0 <= position <= len(text):
+        return None
+    opened: list[int] = []  # positions of the brackets still open, outermost first
+    in_string = escaped = False
+    for index in range(position):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in _CLOSER:
+            opened.append(index)
+        elif char in "}]" and opened:
+            if _CLOSER[text[opened[-1]]] != char:
+                return None  # json reports a mismatch before reaching `position`; leave it its own words
+            opened.pop()
+    if in_string or not opened:
+        return None
+    begun = opened[-1]
+    line, column = limits.line_column(text, begun)
+    kind = label(lang, "json_object" if text[begun] == "{" else "json_array")
+    missing = _CLOSER[text[begun]]
+    if not text[position:].strip():
+        still = label(lang, "json_still_open", count=len(opened)) if len(opened) > 1 else ""
+        return label(lang, "json_ends_open", kind=kind, line=line, column=column, missing=missing, still=still)
+    found = text[position]
+    if found in "}]" and found != missing:
+        return label(lang, "json_wrong_closer", found=found, kind=kind, line=line, column=column, missing=missing)
+    return None
 
 
 # ---------------------------------------------------------------------------

@@ -15,6 +15,15 @@ setter of the request. The outputs of the last good request stay, marked `stale`
 A playground can also take its requests from a live server: `Playground(captures=server.captures)`
 lists what the server captured (`refresh_captures()`, `captured`) and `pg.capture = "cap_0003"`
 loads one into the editor. It receives a function, so this module never imports tutorial.serve.
+
+Two more things ride along, both optional:
+- `yours`: the learner's own translator (chapter 05), run on every request the package
+  translates; `results["yours"]` says whether it agrees, or where it first differs (yours.py);
+- `family`: the model family whose real chat template the prompt tab renders (`pg.prompt`
+  renders it here and now; the view renders it off the keystroke path, see prompt.py).
+
+This module knows nothing of widgets: the view reads it and `Playground` (session.py) joins
+the two, so the imports run one way only: model <- panes <- view <- session.
 """
 
 from __future__ import annotations
@@ -31,6 +40,8 @@ from ..show import as_json
 from .inputs import Located, describe_error, parse, shown_as_text, value_problem
 from .labels import check_lang, label
 from .presets import PEER_PREFIX, README, presets
+from .prompt import Prompt, default_family, families, render_prompt
+from .yours import Translator, Yours, compare_yours, load_yours
 
 CaptureSource = Callable[[], Iterable[dict]]
 
@@ -66,29 +77,37 @@ def _readme_trace(target: str) -> Trace:
 # The model
 
 
-class Playground:
+class Model:
     """Edit a request, pick a target, and read every stage's result in `results`.
 
-    Setting `request_text`, `target`, `preset` or `capture` recomputes at once. `results` holds
-    `translated`, `tools_schema`, `steps`, `losses`, `error` and `stale`; `trace` is the Trace
-    those outputs come from (None before any request has been translated). `widget` is the view.
+    Setting `request_text`, `target`, `preset`, `capture` or `yours` recomputes at once. `results`
+    holds `translated`, `tools_schema`, `steps`, `losses`, `error`, `stale` and `yours` (None
+    without a translator of the learner's); `trace` is the Trace
+    those outputs come from (None before any request has been translated). The view is
+    built by `Playground` (session.py), which is this model plus its widgets.
 
     `captures` is a function that returns the captured requests (dicts with "id", "time",
-    "path", "body", ...), such as a running server's `captures`; `lang` is "en" or "zh".
+    "path", "body", ...), such as a running server's `captures`; `lang` is "en" or "zh";
+    `yours` the learner's `translate` (a function, or the path of a .py file defining it);
+    `family` the template family of the prompt tab (`families()` lists them).
     """
 
     def __init__(self, *, target: str = "chat_template", preset: str = README,
-                 captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None):
+                 captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None,
+                 yours: Union[None, Translator, str] = None, family: Optional[str] = None):
         self.lang = check_lang(lang)
         self.presets: dict[str, Union[dict, str]] = presets()
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
-        self._view = None
         self._target = check_target(target)
         self._preset: Optional[str] = self._checked_preset(preset)
         self._capture: Optional[str] = None
         self._given_error: Optional[str] = None  # why the value given as request_text is not JSON text
         self._request_text = self.preset_text(preset)
+        self._yours: Optional[Translator] = load_yours(yours, self.lang)
+        self._family = self._checked_family(family) if family is not None else default_family()
+        self._prompt: Optional[tuple[Trace, Prompt]] = None  # the last prompt rendered here, for its trace
+        self._edited = False  # the text no longer holds the chosen preset's body
         self.capture_source: Optional[CaptureSource] = _as_source(captures)
         self.captured: list[dict] = []  # the captures listed last, newest first
         self.captures_error: Optional[str] = None
@@ -158,6 +177,55 @@ class Playground:
             self._recompute()
         self._notify("capture")
 
+    @property
+    def yours(self) -> Optional[Translator]:
+        """The learner's translator, or None (the "yours" column is not shown)."""
+        return self._yours
+
+    @yours.setter
+    def yours(self, translate: Union[None, Translator, str]) -> None:
+        with self._lock:
+            self._yours = load_yours(translate, self.lang)
+            self._recompute()
+        self._notify("yours")
+
+    @property
+    def family(self) -> str:
+        """The model family whose chat template the prompt tab renders."""
+        return self._family
+
+    @family.setter
+    def family(self, name: str) -> None:
+        with self._lock:
+            self._family = self._checked_family(name)
+        self._notify("family")
+
+    @property
+    def prompt(self) -> Optional[Prompt]:
+        """The current request through `family`'s real chat template (rendered now, on this
+        thread; None before any request translated). Never raises: see `Prompt`."""
+        with self._lock:
+            t, family = self.trace, self._family
+            if t is None:
+                return None
+            if self._prompt is not None and self._prompt[0] is t and self._prompt[1].family == family:
+                return self._prompt[1]
+        made = render_prompt(t, family, self.lang)
+        self.keep_prompt(t, made)
+        return made
+
+    def keep_prompt(self, rendered_from: Trace, made: Prompt) -> None:
+        """Remember a prompt rendered elsewhere (the view's worker), if still for this request."""
+        with self._lock:
+            if rendered_from is self.trace:
+                self._prompt = (rendered_from, made)
+
+    @property
+    def from_preset(self) -> Optional[str]:
+        """The preset whose body the editor still holds; None once it was edited or replaced
+        (the picker then stops naming it), or after a capture was loaded."""
+        return None if self._edited else self._preset
+
     def refresh_captures(self) -> list[dict]:
         """Ask the capture source again; `captured` holds the list, newest first. Never raises:
         a source that fails leaves the list as it was and says why in `captures_error`."""
@@ -198,32 +266,17 @@ class Playground:
         preset = self._preset
         return preset[len(PEER_PREFIX):] if preset and preset.startswith(PEER_PREFIX) else None
 
-    @property
-    def widget(self):
-        """The view: built on first use (this is where ipywidgets is imported)."""
-        with self._lock:
-            if self._view is None:
-                from .view import View
-
-                self._view = View(self)
-            return self._view.root
-
-    def flush(self) -> None:
-        """Apply an edit the view is still waiting to apply (the pause after typing)."""
-        if self._view is not None:
-            self._view.flush()
-
-    def wait(self, timeout: float = 30.0) -> bool:
-        """`flush()`, then wait until the view has drawn what it was drawing; False on timeout."""
-        self.flush()
-        return self._view.wait(timeout) if self._view is not None else True
-
     def on_change(self, callback: Callable[[str], None]) -> None:
         """Call `callback(what)` after each change; `what` is "text", "target", "preset",
         "capture" (all four recompute) or "captures" (the list of captures was refreshed)."""
         self._listeners.append(callback)
 
     # -- inside -----------------------------------------------------------------
+
+    def _checked_family(self, name: str) -> str:
+        if not isinstance(name, str) or name not in families():
+            raise ValueError(f"no template family named {name!r}; choose one of: {', '.join(families())}")
+        return name
 
     def _checked_preset(self, name: str) -> str:
         if not isinstance(name, str) or name not in self.presets:
@@ -290,6 +343,10 @@ class Playground:
         else:
             self.trace, self.body = result, body
         t = self.trace
+        self._edited = self._preset is None or not self._holds_preset(error)
+        yours: Optional[Yours] = None
+        if self._yours is not None:
+            yours = compare_yours(self._yours, t, self._target, error, self.lang)
         self.generation += 1
         self.results = {
             "translated": t.translated if t else None,
@@ -298,7 +355,16 @@ class Playground:
             "losses": t.losses if t else [],
             "error": error,
             "stale": error is not None and t is not None,
+            "yours": yours,
         }
+
+    def _holds_preset(self, error: Optional[str]) -> bool:
+        """Whether the editor still holds the chosen preset: the same text, or (a body that
+        translates) the same body however it is laid out."""
+        if self._request_text == self.preset_text(self._preset):
+            return True
+        chosen = self.presets[self._preset]
+        return error is None and isinstance(chosen, dict) and self.body == chosen
 
     def _notify(self, what: str) -> None:
         for callback in list(self._listeners):

@@ -2,7 +2,10 @@
 
 Every function here takes the model and returns one pane's HTML; none draws a widget, so
 they are tested as text. `PANES` lists the tabs in order. The diagram's pane is made from a
-`Drawing` (the view draws it off the keystroke path, see view.py) by `diagram_html`.
+`Drawing` (the view draws it off the keystroke path, see view.py) by `diagram_html`, the
+prompt's from a `Prompt` (rendered off the keystroke path too) by `prompt_html`. With the
+learner's translator (`yours`), the translated and tools_schema tabs show it in a column
+beside the package's, the first difference named above them.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from typing import Any, Callable, Optional
 
 from ..show import as_json
 from .labels import label
-from .model import Playground
+from .model import Model
+from .prompt import Prompt
+from .yours import Yours
 from .presets import CLOSEST_PEER, peer_results, peer_versions
 from ...watch.losses import reason_in
 
@@ -55,11 +60,18 @@ CSS = """<style>
 .tp-peers { display: flex; gap: 8px; align-items: flex-start; }
 .tp-peers > div { flex: 1 1 0; min-width: 0; border: 1px solid #e3e3e3; padding: 4px; }
 .tp-peers > div.tp-closest { border-color: #1565c0; }
+.tp-columns { display: flex; gap: 8px; align-items: flex-start; }
+.tp-columns > div { flex: 1 1 0; min-width: 0; border: 1px solid #e3e3e3; padding: 4px; }
+.tp-columns > div.tp-yours { border-color: #6a1b9a; }
+.tp-yours-verdict { padding: 3px 8px; margin-bottom: 6px; border-left: 4px solid #9e9e9e; background: #f3f3f3; }
+.tp-yours-same { border-left-color: #2e7d32; background: #e9f6ec; }
+.tp-yours-differs, .tp-yours-failed { border-left-color: #c62828; background: #fdecea; }
+.tp-prompt-text { background: #f7f7f7; padding: 4px; }
 .tp-diagram-box svg { display: block; height: auto; }
 .tp-drawing { color: #555; background: #f3f6fa; border-left: 4px solid #8aa4c8; padding: 3px 8px; margin-bottom: 6px; }
 /* Tab titles: as wide as their text, never cut; on a narrow screen they wrap to a second row. */
 .jupyter-widgets.tp-tabs > .lm-TabBar > .lm-TabBar-content { flex-wrap: wrap; }
-.jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; padding: 0 10px; }
+.jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; padding: 0 7px; }
 .jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tabLabel { overflow: visible; text-overflow: clip; }
 .jupyter-widgets.tp-tabs > .widget-tab-contents { padding: 4px; }  /* the width goes to the panes */
 </style>"""
@@ -69,12 +81,12 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=False)  # never used inside an attribute
 
 
-def _l(model: Playground, key: str, **values: Any) -> str:
+def _l(model: Model, key: str, **values: Any) -> str:
     """A label for HTML: the values escaped, the label's own markup kept."""
     return label(model.lang, key, **{name: _e(value) for name, value in values.items()})
 
 
-def _pre(value: Any, model: Optional[Playground] = None) -> str:
+def _pre(value: Any, model: Optional[Model] = None) -> str:
     text = value if isinstance(value, str) else as_json(value)
     if len(text) > SHOWN_CHARACTERS:
         more = label(model.lang if model else "en", "cut", count=len(text) - SHOWN_CHARACTERS)
@@ -86,7 +98,7 @@ def _note(text: str) -> str:
     return f'<p class="tp-note">{text}</p>'
 
 
-def _pane(model: Playground, body: str) -> str:
+def _pane(model: Model, body: str) -> str:
     """Wrap a pane's body; a stale result is marked on every pane, not only in the error box."""
     if model.results["stale"]:
         return (
@@ -96,23 +108,36 @@ def _pane(model: Playground, body: str) -> str:
     return f'<div class="tp-pane">{body}</div>'
 
 
-def _nothing(model: Playground) -> str:
+def _nothing(model: Model) -> str:
     return _pane(model, _note(_l(model, "nothing_yet")))
 
 
-def status_html(model: Playground) -> str:
+def status_html(model: Model) -> str:
     r = model.results
     source = f' <span class="tp-note">— {_l(model, "from_capture", capture=model.capture)}</span>' if model.capture else ""
     if r["error"] is None:
         tools = _l(model, "no_tools") if r["tools_schema"] is None else _l(model, "tools_count", count=len(r["tools_schema"]))
         line = _l(model, "ok", target=model.target, messages=len(r["translated"]), tools=tools,
                   stages=len(r["steps"]), losses=len(r["losses"]))
-        return f'<div class="tp-ok">{line}{source}</div>'
+        return f'<div class="tp-ok">{line}{_status_yours(model)}{source}</div>'
     detail = ""
     if re.match(r"(line|第) \d+", r["error"]):
         detail = _json_context(model.request_text, r["error"])
     shown = _l(model, "shown_stale") if r["stale"] else _l(model, "shown_nothing")
     return f'<div class="tp-bad">⚠ <b>{_e(r["error"])}</b> <span class="tp-note">— {shown}</span>{source}{detail}</div>'
+
+
+def _status_yours(model: Model) -> str:
+    yours: Optional[Yours] = model.results.get("yours")
+    if yours is None:
+        return ""
+    if yours.state == "same":
+        verdict = _l(model, "status_yours_same")
+    elif yours.state == "differs":
+        verdict = _l(model, "status_yours_differs", where=yours.where)
+    else:
+        verdict = _l(model, "status_yours_other")
+    return f' <span class="tp-status-yours">· {_l(model, "status_yours", verdict=verdict)}</span>'
 
 
 def _json_context(text: str, error: str) -> str:
@@ -135,29 +160,57 @@ def _json_context(text: str, error: str) -> str:
     return f'<pre style="margin-top:4px">{_e(shown)}\n{" " * (column - 1 - start)}^</pre>'
 
 
-def translated_html(model: Playground) -> str:
+def translated_html(model: Model) -> str:
     translated = model.results["translated"]
     if translated is None:
         return _nothing(model)
     note = _l(model, f"translated_{model.trace.target}", count=len(translated))
-    return _pane(model, _note(note) + _pre(translated, model))
+    return _pane(model, _note(note) + _beside_yours(model, "translated", _pre(translated, model)))
 
 
-def tools_html(model: Playground) -> str:
+def tools_html(model: Model) -> str:
     if model.trace is None:
         return _nothing(model)
     schema = model.results["tools_schema"]
     if schema is None:
-        return _pane(model, _note(_l(model, "tools_none")))
-    return _pane(model, _note(_l(model, f"tools_{model.trace.target}", count=len(schema))) + _pre(schema, model))
+        ours = _note(_l(model, "tools_none"))
+    else:
+        ours = _note(_l(model, f"tools_{model.trace.target}", count=len(schema))) + _pre(schema, model)
+    return _pane(model, _beside_yours(model, "tools_schema", ours))
 
 
-def _io(model: Playground, left: Any, right: Any) -> str:
+def yours_html(model: Model) -> str:
+    """The verdict on the learner's translator: the same, the first difference, or why not run."""
+    yours: Optional[Yours] = model.results.get("yours")
+    if yours is None:
+        return ""
+    if yours.state == "same":
+        line = _l(model, "yours_same")
+    elif yours.state == "differs":
+        line = (_l(model, "yours_differs", where=yours.where, count=yours.count) + "<br>"
+                + _l(model, "yours_where", ours=_short(yours.ours), theirs=_short(yours.theirs)))
+    else:
+        line = _e(yours.message)
+    return f'<div class="tp-yours-verdict tp-yours-{_e(yours.state)}">{line}</div>'
+
+
+def _beside_yours(model: Model, part: str, ours: str) -> str:
+    """`ours` alone, or, with the learner's translator, the verdict and two columns."""
+    yours: Optional[Yours] = model.results.get("yours")
+    if yours is None:
+        return ours
+    theirs = _pre(getattr(yours, part), model) if yours.state in ("same", "differs") else ""
+    return (yours_html(model) + '<div class="tp-columns">'
+            f'<div><b>{_l(model, "reference")}</b>{ours}</div>'
+            f'<div class="tp-yours"><b>{_l(model, "yours")}</b>{theirs}</div></div>')
+
+
+def _io(model: Model, left: Any, right: Any) -> str:
     return (f'<div class="tp-io"><div>{_pre(left, model)}</div><div class="tp-arrow">→</div>'
             f"<div>{_pre(right, model)}</div></div>")
 
 
-def stages_html(model: Playground) -> str:
+def stages_html(model: Model) -> str:
     t = model.trace
     if t is None:
         return _nothing(model)
@@ -186,7 +239,7 @@ class Drawing:
     collapsed: tuple[tuple[str, int], ...] = ()
 
 
-def diagram_html(model: Playground, drawing: Optional[Drawing], zoom: str = "readable", current: bool = True) -> str:
+def diagram_html(model: Model, drawing: Optional[Drawing], zoom: str = "readable", current: bool = True) -> str:
     """The diagram pane: `drawing` at a readable size (scrolled) or whole (shrunk into the pane).
     `current=False` says the drawing is of an earlier request and the new one is being drawn."""
     if model.trace is None:
@@ -202,6 +255,32 @@ def diagram_html(model: Playground, drawing: Optional[Drawing], zoom: str = "rea
         return _pane(model, "".join(parts))
     parts.append(_note(_l(model, "diagram_readable" if zoom == "readable" else "diagram_whole")))
     parts.append(f'<div class="tp-diagram-box">{sized_svg(drawing.svg, zoom)}</div>')
+    return _pane(model, "".join(parts))
+
+
+def prompt_html(model: Model, prompt: Optional[Prompt], current: bool = True) -> str:
+    """The prompt pane: `prompt` (the current request through the chosen family's template),
+    or a note that it is being rendered. `current=False`: it is of an earlier request."""
+    if model.trace is None:
+        return _nothing(model)
+    if prompt is None:
+        return _pane(model, f'<div class="tp-drawing">{_l(model, "prompt_rendering", family=model.family)}</div>')
+    parts = [] if current else [f'<div class="tp-drawing">{_l(model, "prompt_old")}</div>']
+    if prompt.missing is not None:
+        parts.append(f'<div class="tp-drawing">{_l(model, "prompt_missing", how=prompt.missing)}</div>')
+    elif prompt.refusal is not None:
+        parts.append(f'<div class="tp-bad">{_l(model, "prompt_refused", family=prompt.family)}'
+                     f'<pre style="margin-top:4px">{_e(prompt.refusal)}</pre></div>')
+        parts.append(_note(_l(model, "prompt_refused_note")))
+    elif prompt.text is not None:
+        if prompt.tokens is not None:
+            tokens = _l(model, "prompt_tokens", count=f"{prompt.tokens:,}")
+        else:
+            tokens = _l(model, "prompt_tokens_unknown", why=prompt.tokens_note or "")
+        # `tokens` is a label with its own markup, its values escaped already
+        parts.append(_note(label(model.lang, "prompt_note", family=_e(prompt.family),
+                                 characters=f"{len(prompt.text):,}", tokens=tokens)))
+        parts.append(f'<div class="tp-prompt-text">{_pre(prompt.text, model)}</div>')
     return _pane(model, "".join(parts))
 
 
@@ -233,7 +312,7 @@ def sized_svg(svg: str, zoom: str) -> str:
     return head + svg[head_end:]
 
 
-def losses_html(model: Playground) -> str:
+def losses_html(model: Model) -> str:
     if model.trace is None:
         return _nothing(model)
     losses = model.results["losses"]
@@ -257,7 +336,7 @@ def _short(value: Any, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def changes_html(model: Playground) -> str:
+def changes_html(model: Model) -> str:
     if model.trace is None:
         return _nothing(model)
     diff = model.changes
@@ -278,7 +357,7 @@ def changes_html(model: Playground) -> str:
     return _pane(model, _note(_l(model, "changes_note")) + "<pre>" + "\n".join(lines) + "</pre>")
 
 
-def peers_html(model: Playground, peer: Optional[str] = None) -> str:
+def peers_html(model: Model, peer: Optional[str] = None) -> str:
     """The recorded peers' verdicts on a `peer: …` preset's body, and `peer`'s output beside
     ours (default: the peer the current target follows most closely)."""
     case = model.peer_case
@@ -323,16 +402,17 @@ def peers_html(model: Playground, peer: Optional[str] = None) -> str:
     return _pane(model, _note(note) + table + f'<div class="tp-peers" style="margin-top:8px">{sides}</div>')
 
 
-def _refusal(model: Playground, result: dict) -> str:
+def _refusal(model: Model, result: dict) -> str:
     status = result.get("http_status_if_served")
     return _l(model, "refused", stage=result.get("stage", "?")) + (f" (HTTP {_e(status)})" if status else "")
 
 
-PANES: tuple[tuple[str, str, Optional[Callable[[Playground], str]]], ...] = (
+PANES: tuple[tuple[str, str, Optional[Callable[[Model], str]]], ...] = (
     ("tab_translated", "tp-translated", translated_html),
     ("tab_tools", "tp-tools", tools_html),
     ("tab_stages", "tp-stages", stages_html),
     ("tab_diagram", "tp-diagram", None),  # drawn by the view, off the keystroke path
+    ("tab_prompt", "tp-prompt", None),  # rendered by the view, off the keystroke path
     ("tab_losses", "tp-losses", losses_html),
     ("tab_changes", "tp-changes", changes_html),
     ("tab_peers", "tp-peers-pane", None),  # needs the view's choice of peer: peers_html(model, peer)

@@ -4,14 +4,16 @@
                  captured-request picker · refresh · how many)
     status       ✓ what came out, or ⚠ the located error (with a caret under broken JSON)
     editor       the request as JSON text      |  tabs: translated · tools_schema · stages ·
-                                               |        diagram · stays behind · vs README · peers
+                                               |        diagram · prompt · stays behind ·
+                                               |        vs README · peers
 
 Nothing heavy runs on the keystroke path. Typing only records the text; after a pause of
 DEBOUNCE_SECONDS a timer thread gives it to the model. Only the visible tab is drawn; the
 others are drawn when they are shown. The diagram (Graphviz can take seconds on a pasted
-real request) is drawn by one worker thread, only while its tab is visible: the newest
-request wins, a drawing that finishes after a newer edit is kept for later but not shown
-as current, and the editor stays live while it draws. (ipywidgets may be updated from any
+real request) and the prompt (a real chat template through transformers, then its
+tokenizer) are each made by one worker thread, only while their tab is visible: the newest
+request wins, a result that finishes after a newer edit is kept for later but not shown
+as current, and the editor stays live while they work. (ipywidgets may be updated from any
 thread; each thread marks the changes it makes itself, so they are not taken for the reader's.)
 """
 
@@ -25,9 +27,10 @@ from typing import Any, Callable, Optional
 
 from ...targets import names as target_names
 from .labels import label
-from .model import Playground, capture_title
-from .panes import CSS, PANES, Drawing, diagram_html, peers_html, status_html
+from .model import Model, capture_title
+from .panes import CSS, PANES, Drawing, diagram_html, peers_html, prompt_html, status_html
 from .presets import CLOSEST_PEER, peer_versions
+from .prompt import Prompt, families, render_prompt
 
 DEBOUNCE_SECONDS = 0.4
 IDLE_SECONDS = 30.0  # the drawing thread ends after this long without work (a new one starts when needed)
@@ -48,12 +51,12 @@ def draw_flow(trace, lang: str = "en") -> Drawing:
     return Drawing(dot=str(made), svg=getattr(shown, "svg", None), hint=getattr(shown, "hint", None), collapsed=collapsed)
 
 
-class _Drawer:
-    """One background thread that draws the newest job it was given; older waiting jobs are
-    dropped. `done(job, drawing_or_exception)` runs on that thread."""
+class _Worker:
+    """One background thread that works on the newest job it was given; older waiting jobs
+    are dropped. `done(job, result_or_exception)` runs on that thread."""
 
-    def __init__(self, draw: Callable[[Any], Any], done: Callable[[Any, Any], None]):
-        self._draw, self._done = draw, done
+    def __init__(self, name: str, work: Callable[[Any], Any], done: Callable[[Any, Any], None]):
+        self._name, self._draw, self._done = name, work, done
         self._cond = threading.Condition()
         self._job: Any = None
         self._busy = False
@@ -63,7 +66,7 @@ class _Drawer:
         with self._cond:
             self._job = job
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="playground-drawer", daemon=True)
+                self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
             self._cond.notify_all()
 
@@ -98,7 +101,7 @@ class View:
     PANE_HEIGHT = "560px"
     UNDER_BUTTONS_HEIGHT = "524px"  # a pane with a row of buttons above it
 
-    def __init__(self, model: Playground):
+    def __init__(self, model: Model):
         import ipywidgets as w
 
         self.model = model
@@ -111,10 +114,16 @@ class View:
         self._dirty: set[str] = set()  # panes whose HTML is older than the model
         self._drawn: Optional[tuple[Any, Drawing]] = None  # (trace, its drawing), the newest finished
         self.drawings = 0  # how many drawings were made (the tests count them)
-        self._drawer = _Drawer(lambda job: draw_flow(job[1], model.lang), self._guarded(self._on_drawn))
+        self._drawer = _Worker("playground-drawer", lambda job: draw_flow(job[1], model.lang),
+                               self._guarded(self._on_drawn))
+        self._rendered: Optional[tuple[Any, Prompt]] = None  # (trace, its prompt), the newest finished
+        self.renderings = 0  # how many prompts were rendered (the tests count them)
+        self._renderer = _Worker("playground-prompt", lambda job: render_prompt(job[0], job[1], model.lang),
+                                 self._guarded(self._on_rendered))
 
-        self.preset = w.Dropdown(options=list(model.presets), value=model.preset, description=label(lang, "preset"),
-                                 layout=w.Layout(width="440px"))
+        self.preset = w.Dropdown(options=list(model.presets), value=model.from_preset,
+                                 description=label(lang, "preset"), layout=w.Layout(width="440px"))
+        self.preset_note = w.HTML()  # "your own request", once the editor no longer holds the preset
         targets = list(target_names())
         self.target = w.ToggleButtons(options=targets, value=model.target,
                                       tooltips=[label(lang, f"target_tip_{name}") for name in targets],
@@ -137,15 +146,20 @@ class View:
         # Which recorded peer to show beside ours (for a "peer: …" preset).
         self.peer = w.ToggleButtons(options=list(peer_versions()) or list(CLOSEST_PEER.values()),
                                     value=CLOSEST_PEER[model.target], style={"button_width": "80px"})
-        self.panes["tab_diagram"].layout.height = self.panes["tab_peers"].layout.height = self.UNDER_BUTTONS_HEIGHT
-        above = {"tab_diagram": self.zoom, "tab_peers": self.peer}
+        # Whose real chat template renders the prompt.
+        self.family = w.Dropdown(options=list(families()), value=model.family, description=label(lang, "family"),
+                                 tooltip=label(lang, "family_tip"), layout=w.Layout(width="280px"))
+        for key in ("tab_diagram", "tab_peers", "tab_prompt"):
+            self.panes[key].layout.height = self.UNDER_BUTTONS_HEIGHT
+        above = {"tab_diagram": self.zoom, "tab_peers": self.peer, "tab_prompt": self.family}
         children = [w.VBox([above[key], pane]) if key in above else pane for key, pane in self.panes.items()]
         self.keys = [key for key, _, _ in PANES]
         self.tabs = w.Tab(children=children, titles=[label(lang, key) for key in self.keys])
         self.log = w.Output(layout=w.Layout(max_height="140px", overflow="auto", width="100%"))
 
         rows = [w.HTML(CSS),
-                w.HBox([self.preset, self.target, self.button], layout=w.Layout(align_items="center", flex_flow="row wrap"))]
+                w.HBox([self.preset, self.preset_note, self.target, self.button],
+                       layout=w.Layout(align_items="center", flex_flow="row wrap"))]
         self.captured = self.refresh = self.captures_note = None
         if model.capture_source is not None:
             self.captured = w.Dropdown(options=[], value=None, description=label(lang, "captured"),
@@ -164,6 +178,7 @@ class View:
                             (self.editor, "tp-editor"), (self.status, "tp-error"), (self.status, "tp-status"),
                             (self.tabs, "tp-tabs"), (self.log, "tp-log"), (self.zoom, "tp-zoom"),
                             (self.peer, "tp-peer-picker"), (self.captured, "tp-captured"),
+                            (self.family, "tp-family"), (self.preset_note, "tp-preset-note"),
                             (self.refresh, "tp-refresh"), (self.captures_note, "tp-captures-note")):
             if widget is not None:
                 widget.add_class(css)
@@ -174,12 +189,14 @@ class View:
         self.button.on_click(self._guarded(lambda _button: self._translate_now()))
         self.zoom.observe(self._guarded(lambda _change: self._show_diagram()), names="value")
         self.peer.observe(self._guarded(lambda _change: self._redraw("tab_peers")), names="value")
+        self.family.observe(self._guarded(self._on_family), names="value")
         self.tabs.observe(self._guarded(lambda _change: self._show_selected()), names="selected_index")
         if self.captured is not None:
             self.captured.observe(self._guarded(self._on_capture), names="value")
             self.refresh.on_click(self._guarded(lambda _button: self.model.refresh_captures()))
             self._show_captures()
         model.on_change(self._guarded(self._on_model))
+        self._show_preset()
         self._render()
 
     # Callback errors go to the Output widget: JupyterLab shows nothing printed inside a callback.
@@ -240,9 +257,9 @@ class View:
             self._local.applying = False
 
     def wait(self, timeout: float = 30.0) -> bool:
-        """Apply a waiting edit, then wait for the diagram being drawn; False on timeout."""
+        """Apply a waiting edit, then wait for the diagram and the prompt being made; False on timeout."""
         self.flush()
-        return self._drawer.wait(timeout)
+        return self._drawer.wait(timeout) and self._renderer.wait(timeout)
 
     def _translate_now(self) -> None:
         self._take_pending()
@@ -257,6 +274,10 @@ class View:
         if not self._is("quiet") and change["new"] is not None:
             self._take_pending()
             self.model.capture = change["new"]
+
+    def _on_family(self, change: dict) -> None:
+        if not self._is("quiet") and change["new"] is not None:
+            self.model.family = change["new"]
 
     def _on_target(self, change: dict) -> None:
         if not self._is("quiet"):
@@ -278,13 +299,26 @@ class View:
             if what in ("text", "preset", "capture") and not self._is("applying"):
                 self._take_pending()  # set from code (or a picker): that text wins over one typed before
                 self._set_quietly(self.editor, value=model.request_text)
-            self._set_quietly(self.preset, value=model.preset)
+            self._show_preset()
             self._set_quietly(self.target, value=model.target)
+            self._set_quietly(self.family, value=model.family)
             if self.captured is not None:
                 self._show_captures()
             if what == "target" and CLOSEST_PEER[model.target] in self.peer.options:
                 self._set_quietly(self.peer, value=CLOSEST_PEER[model.target])
             self._render()
+
+    def _show_preset(self) -> None:
+        """The picker names the preset only while the editor holds its body."""
+        model = self.model
+        self._set_quietly(self.preset, value=model.from_preset)
+        if model.from_preset is not None:
+            note = ""
+        elif model.preset is not None:
+            note = label(model.lang, "edited_from", preset=_escape(model.preset))
+        else:
+            note = label(model.lang, "edited")
+        self.preset_note.value = f'<span class="tp-note">{note}</span>' if note else ""
 
     def _show_captures(self) -> None:
         model = self.model
@@ -321,6 +355,8 @@ class View:
         key = self._selected()
         if key == "tab_diagram":
             self._show_diagram()
+        elif key == "tab_prompt":
+            self._show_prompt()
         elif key in self._dirty:
             self._redraw(key)
 
@@ -351,6 +387,36 @@ class View:
             if pane.value != value:
                 pane.value = value
             self._dirty.discard("tab_diagram")
+
+    def _show_prompt(self) -> None:
+        """Show the current request's prompt when it is rendered; else ask the renderer for it."""
+        with self._render_lock:
+            if self._selected() != "tab_prompt":
+                return
+            model, pane = self.model, self.panes["tab_prompt"]
+            trace, family = model.trace, model.family
+            done = self._rendered
+            if trace is not None and (done is None or done[0] is not trace or done[1].family != family):
+                earlier = done[1] if done and done[1].family == family else None
+                pane.value = prompt_html(model, earlier, current=earlier is None)
+                self._renderer.request((trace, family))
+                return
+            value = prompt_html(model, done[1] if done else None)
+            if pane.value != value:
+                pane.value = value
+            self._dirty.discard("tab_prompt")
+
+    def _on_rendered(self, job: tuple, result: Any) -> None:
+        """On the prompt's thread: keep the prompt; show it if it is still the current request's."""
+        trace, family = job
+        if isinstance(result, Exception):  # render_prompt says everything itself; this is a bug's net
+            result = Prompt(family, missing=label(self.model.lang, "prompt_failed", error=f"{type(result).__name__}: {result}"))
+        with self._render_lock:
+            self.renderings += 1
+            self._rendered = (trace, result)
+            self.model.keep_prompt(trace, result)
+            if trace is self.model.trace and family == self.model.family:
+                self._show_prompt()
 
     def _on_drawn(self, job: tuple, result: Any) -> None:
         """On the drawing thread: keep the drawing; show it if it is still the current request's."""
