@@ -6,7 +6,7 @@ valid Message (or, for a streamed call, a minimal SSE stream). A battery of ordi
 then exercises every request block kind, tool kind and option the installed SDK's types
 offer (`anthropic/types/*_param.py`), plus the beta API.
 
-    python -m tests.sdk_bodies        # rewrite tests/data/sdk_bodies.json (name -> body)
+    python -m tests.sdk_bodies        # rewrite tutorial/examples/sdk/bodies.json (name -> body)
 
 `tests/test_sdk.py` runs every body of the fixture through the translation, and checks
 that the fixture still matches what the installed SDK sends.
@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-FIXTURE = Path(__file__).parent / "data" / "sdk_bodies.json"
+# Shipped with the package: `grade` and chapter 11 replay these bodies through a learner's translator.
+FIXTURE = Path(__file__).resolve().parent.parent / "tutorial" / "examples" / "sdk" / "bodies.json"
 BASE_URL = "http://sdk.test"
 MODEL = "claude-test-model"  # any string: no SDK deprecation or thinking warning depends on it
 

@@ -1,6 +1,6 @@
 """What the real `anthropic` SDK sends goes through, and what we send back the SDK reads.
 
-The request bodies come from `tests/data/sdk_bodies.json`, captured from the installed SDK by
+The request bodies come from `tutorial/examples/sdk/bodies.json`, captured from the installed SDK by
 `tests/sdk_bodies.py` (`python -m tests.sdk_bodies` rewrites it); one test checks the fixture
 still matches what the installed SDK sends. Every body must translate for the default
 target; the "openai" target may refuse a body only with a located `RequestError` about a

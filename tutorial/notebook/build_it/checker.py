@@ -1,0 +1,354 @@
+"""The check: a learner's function beside the package's, on every input of its stage.
+
+    check_stage("flatten_content", flatten_content)    # a Verdict: ✓, ✗ or "not written yet"
+
+The order of the work, so that a ✗ teaches:
+
+1. Helpers first. The functions of chapter 05 call each other (translate calls
+   translate_messages, which calls user_block_message, which calls flatten_content). The
+   learner's helpers that a function reaches are checked before it, in the chapter's order;
+   when one of them is wrong, it is that one the verdict blames, not its caller.
+2. Traps before generated inputs. A ✗ shows the first named trap that fails (each trap is
+   built for one usual mistake), then the README example's inputs, and only when all of
+   those pass, the smallest generated input that fails.
+3. The rule. A ✗ ends with the bullet of the stage's rule that the difference breaks: the
+   one the place in the result follows (a `tool_call_id` key in a tool message breaks the
+   tool_result bullet), else the one the trap was built for, else the rule in one sentence.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ...examples import readme_request
+from ...watch import language
+from ...watch.jsondiff import differences
+from ..exercises import Verdict
+from . import guard, stages  # noqa: I001
+from .inputs import README
+from .texts import LABELS_ZH, SUMMARIES, TEXT
+
+GENERATED = 150  # variations per stage, on top of the README inputs and the traps
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str  # in English
+    args: tuple
+    kind: str  # "trap", "readme" or "generated"
+    rule: Optional[str] = None  # a trap's rule: "rule" or "stage:rule"
+
+
+def cases(name: str, generated: int = GENERATED, lang: Optional[str] = None) -> list[tuple[str, tuple]]:
+    """The inputs a stage is checked on, as (label, arguments): README first, then the
+    traps, then `generated` variations from a generator seeded with the stage's name.
+    The labels are written in `lang` (the current language by default)."""
+    lang = language.resolve(lang)
+    return [(label_in(case.label, lang), case.args) for case in all_cases(name, generated)]
+
+
+def all_cases(name: str, generated: int = GENERATED) -> list[Case]:
+    """Every input of a stage, in the order `cases` lists them, with its kind and rule."""
+    from .inputs import Maker
+
+    stage = stages.get(name)
+    found = [Case(label, args, "readme") for label, args in stage.readme(readme_request())]
+    found += [Case(label, args, "trap", rule) for label, args, rule in stage.traps()]
+    make = Maker(name)
+    found += [Case(TEXT["en"]["generated"].format(number=i + 1), stage.generate(make), "generated") for i in range(generated)]
+    return found
+
+
+def label_in(label: str, lang: str) -> str:
+    """An input's English label in `lang`."""
+    if lang == "en":
+        return label
+    if label.startswith(README + ": "):
+        return LABELS_ZH["the README example: {part}"].format(part=label[len(README) + 2 :])
+    prefix = TEXT["en"]["generated"].split("{")[0]
+    if label.startswith(prefix):
+        return TEXT[lang]["generated"].format(number=label[len(prefix) :])
+    return LABELS_ZH.get(label, label)
+
+
+# ---------------------------------------------------------------------------
+# The check
+
+
+@dataclass
+class Finding:
+    """What checking one function found: the Verdict, and the parts `grade` prints on one line."""
+
+    verdict: Verdict
+    blamed: Optional[str] = None  # the learner's helper that is wrong, when it is not this function
+    case: Optional[Case] = None  # the input shown
+    problem: str = ""  # where and how it differs
+    rule: str = ""  # the bullet it breaks
+    failed: int = 0
+    total: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+def check_stage(name: str, function: Any, lang: Optional[str] = None) -> Verdict:
+    """Run `function` and the package's version of stage `name` on every input of the
+    stage; ✓, or the first input on which they differ (named traps first) with the rule it
+    breaks. The learner's helpers that `function` calls are checked first, and a wrong one
+    is blamed instead. `function` may also be given as source text (the function and any
+    helpers it defines). The verdict is written in `lang` (the current language by default)."""
+    return examine(name, function, lang).verdict
+
+
+def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optional[float] = None,
+            generated: int = GENERATED) -> Finding:  # fmt: skip
+    """`check_stage` with everything it found; `seconds` limits each call of the learner's code."""
+    lang = language.resolve(lang)
+    words = TEXT[lang]
+    stage = stages.get(name)
+    if isinstance(function, str):
+        function = compile_source(stage, function, lang)
+    if function is Ellipsis or function is None or is_stub(function):
+        return Finding(Verdict("unanswered", words["unwritten"].format(name=name)))
+    if not callable(function):
+        return Finding(Verdict("wrong", words["not_function"].format(name=name, kind=type(function).__name__)))
+    for helper, helper_function in learner_helpers(name, function):
+        if is_stub(helper_function):
+            return Finding(Verdict("wrong", words["helper_unwritten"].format(name=name, helper=helper)), blamed=helper)
+        found = _compare(helper, helper_function, lang, seconds, generated)
+        if not found.verdict.ok:
+            message = words["helper_wrong"].format(name=name, helper=helper, verdict=repr(found.verdict))
+            found.verdict, found.blamed = Verdict("wrong", message), helper
+            return found
+    return _compare(name, function, lang, seconds, generated)
+
+
+def _compare(name: str, function: Callable, lang: str, seconds: Optional[float], generated: int) -> Finding:
+    words = TEXT[lang]
+    stage = stages.get(name)
+    every = all_cases(name, generated)
+    failures: list[tuple[Case, str, Optional[str]]] = []
+    for case in every:
+        expected = stage.reference(*copy.deepcopy(case.args))
+        got = run(function, case.args, seconds)
+        problem, location = explain(case.args, got, expected, lang, root=_root(name))
+        if problem:
+            rule = stage.rule_at(case.args, location, _plain(expected)) if location is not None else None
+            failures.append((case, problem, rule or case.rule))
+    if not failures:
+        counts = {
+            "total": len(every),
+            "readme": sum(case.kind == "readme" for case in every),
+            "traps": sum(case.kind == "trap" for case in every),
+            "generated": generated,
+        }
+        message = words["right"].format(name=name, rule=SUMMARIES[lang][name], **counts)
+        return Finding(Verdict("right", message), total=len(every))
+    case, problem, rule = _first_to_show(failures)
+    rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
+    shown_args = ", ".join(short(arg, 400, lang) for arg in case.args)
+    label = label_in(case.label, lang)
+    if case.kind == "trap":
+        label = words["trap"].format(label=label)
+    elif lang == "zh" and label[:1].isascii():
+        label = " " + label  # a space between Chinese and Latin text
+    message = words["wrong"].format(
+        name=name, label=label, args=shown_args, problem=problem, rule=rule_text, failed=len(failures), total=len(every)
+    )
+    return Finding(Verdict("wrong", message), case=case, problem=problem, rule=rule_text, failed=len(failures), total=len(every))
+
+
+def _first_to_show(failures: list) -> tuple:
+    """The first failing trap; else the first README input; else the smallest generated one."""
+    for kind in ("trap", "readme"):
+        for failure in failures:
+            if failure[0].kind == kind:
+                return failure
+    return min(failures, key=lambda failure: _size(failure[0].args))
+
+
+def _root(name: str) -> Callable[[tuple], str]:
+    """How a place in a stage's result is written: translate's halves have names."""
+    if name == "translate":
+        return lambda location: ("translated", "tools_schema")[location[0]] if location and location[0] in (0, 1) else "result"
+    return lambda location: "result"
+
+
+# ---------------------------------------------------------------------------
+# The learner's helpers
+
+
+def learner_helpers(name: str, function: Callable) -> list[tuple[str, Callable]]:
+    """The learner's own functions of earlier stages that `function` reaches, through the
+    names its code (and theirs) looks up, in the chapter's order. The package's functions
+    are left out: they are right by definition."""
+    order = stages.stage_names()
+    found: dict[str, Callable] = {}
+    waiting = [function]
+    while waiting:
+        current = waiting.pop()
+        namespace = getattr(current, "__globals__", {})
+        for looked_up in _global_names(getattr(current, "__code__", None)):
+            if looked_up == name or looked_up in found or looked_up not in order:
+                continue
+            helper = namespace.get(looked_up)
+            if callable(helper) and not _is_package_function(helper):
+                found[looked_up] = helper
+                waiting.append(helper)
+    return [(helper, found[helper]) for helper in order if helper in found and order.index(helper) < order.index(name)]
+
+
+def _global_names(code: Any) -> set[str]:
+    if code is None:
+        return set()
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):  # a nested function, lambda or comprehension
+            names |= _global_names(constant)
+    return names
+
+
+def _is_package_function(function: Callable) -> bool:
+    module = getattr(function, "__module__", "") or ""
+    return module == "tutorial" or module.startswith("tutorial.")
+
+
+# ---------------------------------------------------------------------------
+# Stubs and source text
+
+
+_STUB = compile("def stub(*args):\n    ...\n", "<stub>", "exec").co_consts[0].co_code
+
+
+def is_stub(function: Any) -> bool:
+    """The chapter's starter: a body of `...` only."""
+    code = getattr(function, "__code__", None)
+    return code is not None and code.co_code == _STUB
+
+
+def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -> Callable:
+    """Source text -> the function it defines: the one named like the stage, else the first.
+    Only definitions, imports and assignments run; a trailing check call is skipped. Names
+    the text does not define are the package's (the stage module's globals)."""
+    tree = ast.parse(text)
+    tree.body = [node for node in tree.body if not isinstance(node, ast.Expr)]
+    namespace = dict(vars(stage.module))
+    exec(compile(tree, f"<{stage.name}>", "exec"), namespace)
+    defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+    if not defined:
+        raise ValueError(TEXT[language.resolve(lang)]["no_function"].format(name=stage.name))
+    return namespace[stage.name if stage.name in defined else defined[0]]
+
+
+# ---------------------------------------------------------------------------
+# One call, and where its result differs
+
+
+@dataclass(frozen=True)
+class Outcome:
+    value: Any = None
+    raised: Optional[BaseException] = None
+    changed_input: bool = False
+
+
+def run(function: Callable, args: tuple, seconds: Optional[float] = None) -> Outcome:
+    """The learner's function on a copy of `args`: its value, or what it raised."""
+    given = copy.deepcopy(args)
+    try:
+        value = guard.call(function, given, seconds)
+    except Exception as error:  # the learner's code: report it, never let it escape
+        return Outcome(raised=error)
+    try:
+        changed = _plain(given) != _plain(args)
+    except RecursionError:
+        changed = False
+    return Outcome(value=value, changed_input=changed)
+
+
+def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None,
+            root: Callable[[tuple], str] = lambda location: "result") -> tuple[str, Optional[tuple]]:  # fmt: skip
+    """("", None) when the learner's outcome matches; otherwise one line on where and how it
+    differs, and the place (None when the function raised or changed its input)."""
+    words = TEXT[language.resolve(lang)]
+    if got.raised is not None:
+        error = got.raised
+        message = str(error) if not isinstance(error, guard.TimedOut) else str(error)
+        located = guard.where(error)
+        if located:
+            message += f" ({located})"
+        return words["raised"].format(error=type(error).__name__, message=message, expected=short(expected, lang=lang)), None
+    if got.changed_input:
+        return words["changed"], None
+    found = first_difference(_plain(got.value), _plain(expected))
+    if found is None:
+        return "", None
+    location, have, want = found
+    return words["differs"].format(place=place(location, root), want=short(want, lang=lang), have=short(have, lang=lang)), location
+
+
+def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:
+    """`result["tool_calls"][0]`, or `translated[3]["content"]` for translate's first half."""
+    name = root(location)
+    rest = location[1:] if name != "result" else location
+    return name + "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in rest)
+
+
+class Missing:
+    def __init__(self, what: str):
+        self.what = what  # a key of TEXT[lang]
+
+    def __repr__(self) -> str:
+        return TEXT["en"][self.what]
+
+
+NO_KEY, NO_ITEM = Missing("no_key"), Missing("no_item")
+
+
+def first_difference(have: Any, want: Any, location: tuple = ()) -> Optional[tuple]:
+    """The first place, in the expected value's order, where `have` differs from `want`:
+    (location, what is there, what should be there). Lists are compared item by item, so a
+    missing message is reported at its index rather than as two whole lists."""
+    if isinstance(have, dict) and isinstance(want, dict):
+        for key in {**want, **have}:
+            if key not in have or key not in want:
+                return location + (key,), have.get(key, NO_KEY), want.get(key, NO_KEY)
+            found = first_difference(have[key], want[key], location + (key,))
+            if found:
+                return found
+        return None
+    if isinstance(have, list) and isinstance(want, list):
+        for index in range(max(len(have), len(want))):
+            if index >= len(have) or index >= len(want):
+                return location + (index,), _at(have, index), _at(want, index)
+            found = first_difference(have[index], want[index], location + (index,))
+            if found:
+                return found
+        return None
+    return (location, have, want) if differences(have, want) else None
+
+
+def _at(items: list, index: int) -> Any:
+    return items[index] if index < len(items) else NO_ITEM
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, so (translated, tools) and [translated, tools] compare alike."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _size(args: tuple) -> int:
+    return len(json.dumps(args, ensure_ascii=False, default=str))
+
+
+def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:
+    """A value as the learner would write it in Python (Chinese stays readable), cut at `limit`."""
+    if isinstance(value, Missing):
+        return TEXT[language.resolve(lang)][value.what]
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,153 @@
+"""The learner's translator, loaded from a file or a namespace, to stand where the package's does.
+
+    yours = load_translator("my_translator.py")     # or load_translator(globals()) in a notebook
+    messages, tools = yours(body)                    # like tutorial.translate(body)
+
+The source defines the functions of chapter 05 (`translate` at least). Anything that goes
+wrong — the file is missing, does not compile, raises or loops while it loads, has no
+`translate`, or `translate` raises, loops or returns the wrong shape on a body — is a
+`TranslatorError` whose message says where, in one line, with no traceback:
+
+    my_translator.py, line 12: SyntaxError: invalid syntax
+    your translate raised KeyError: 'content' (my_translator.py, line 30, in user_block_message)
+
+The playground's "yours" column, `serve --translator`, chapter 11's replay and `grade` all
+load the learner's code through here.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import itertools
+import os
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Union
+
+from . import guard
+from .checker import is_stub
+
+# The functions chapter 05 has the learner write, in the order it builds them.
+CHAPTER_FUNCTIONS = (
+    "flatten_content",
+    "user_block_message",
+    "assistant_message",
+    "translate_messages",
+    "tools_to_chat_tools",
+    "translate",
+    "tool_result_messages",
+)
+LOAD_SECONDS = 10.0  # to run the file itself (its imports and definitions)
+CALL_SECONDS = 10.0  # for one call of translate on one body
+
+_numbers = itertools.count(1)
+
+
+class TranslatorError(ValueError):
+    """The learner's translator cannot be loaded or did not translate a body; the message
+    says where."""
+
+
+@dataclass
+class Translator:
+    """The learner's `translate`, guarded: `translator(body) -> (messages, tools)`."""
+
+    functions: dict[str, Callable]  # the chapter's functions the source defines (stubs left out)
+    origin: str  # "my_translator.py", or "your notebook"
+    seconds: Optional[float] = CALL_SECONDS
+
+    def __call__(self, body: Any) -> tuple[Any, Any]:
+        translate = self.functions["translate"]
+        try:
+            result = guard.call(translate, (copy.deepcopy(body),), self.seconds)
+        except guard.TimedOut as error:
+            raise TranslatorError(f"your {error}") from None
+        except Exception as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
+            raise TranslatorError(f"your translate raised {guard.describe(error)}") from None
+        if not (isinstance(result, (tuple, list)) and len(result) == 2):
+            shape = f"a {type(result).__name__}" + (f" of {len(result)} items" if isinstance(result, (tuple, list)) else "")
+            raise TranslatorError(f"your translate returned {shape}; it should return (messages, tools)")
+        return result[0], result[1]
+
+
+def load_translator(source: Union[str, os.PathLike, Mapping[str, Any], types.ModuleType, Any], *,
+                    seconds: Optional[float] = CALL_SECONDS) -> Translator:  # fmt: skip
+    """The learner's translator from `source`: the path of a .py file, or a namespace holding
+    the chapter's functions (a notebook's `globals()`, a module, any object with them as
+    attributes). `seconds` limits each call (None: no limit). Raises `TranslatorError`."""
+    if isinstance(source, (str, os.PathLike)):
+        namespace, origin = _run_file(Path(source))
+    elif isinstance(source, Mapping):
+        namespace, origin = dict(source), "your notebook"
+    elif isinstance(source, types.ModuleType):
+        namespace, origin = vars(source), Path(getattr(source, "__file__", None) or source.__name__).name
+    else:
+        namespace = {name: getattr(source, name) for name in CHAPTER_FUNCTIONS if hasattr(source, name)}
+        origin = type(source).__name__
+    return Translator(chapter_functions(namespace, origin), origin, seconds)
+
+
+def chapter_functions(namespace: Mapping[str, Any], origin: str) -> dict[str, Callable]:
+    """The chapter's functions in `namespace`, written (not stubs); `translate` must be one."""
+    found = {name: namespace[name] for name in CHAPTER_FUNCTIONS if callable(namespace.get(name))}
+    translate = found.get("translate")
+    if translate is None:
+        defined = ", ".join(found) or "none of the chapter's functions"
+        raise TranslatorError(f"{origin}: defines no function translate (chapter 05, 5.6); it defines {defined}")
+    if is_stub(translate):
+        raise TranslatorError(f"{origin}: translate is not written yet (its body is ...)")
+    return {name: function for name, function in found.items() if not is_stub(function)}
+
+
+def _run_file(path: Path) -> tuple[dict, str]:
+    """Run a learner's file as a module of its own; its namespace, and its name for messages."""
+    name = path.name
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise TranslatorError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise TranslatorError(f"{name}: not UTF-8 text (byte {error.start})") from None
+    try:
+        code = compile(text, str(path), "exec", dont_inherit=True)
+    except SyntaxError as error:
+        column = f", column {error.offset}" if error.offset else ""
+        raise TranslatorError(f"{name}, line {error.lineno}{column}: {type(error).__name__}: {error.msg}") from None
+    except ValueError as error:  # a NUL byte in the source
+        raise TranslatorError(f"{name}: {error}") from None
+    module_name = f"tutorial_learner_{next(_numbers)}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec) if spec else types.ModuleType(module_name)
+    module.__file__ = str(path)
+    sys.modules[module_name] = module  # dataclasses and pickling look their module up here
+    folder = str(path.resolve().parent)
+    sys.path.insert(0, folder)  # the learner's file may import its neighbours
+    try:
+        guard.call(exec, (code, vars(module)), LOAD_SECONDS)
+    except guard.TimedOut:
+        raise TranslatorError(f"{name}: loading it did not finish within {LOAD_SECONDS:g} s (an endless loop at the top level?)") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - SystemExit too: a file that exits does not load
+        raise TranslatorError(_load_failure(name, error)) from None
+    finally:
+        try:
+            sys.path.remove(folder)
+        except ValueError:
+            pass
+    return vars(module), name
+
+
+def _load_failure(name: str, error: BaseException) -> str:
+    located = guard.where(error)
+    line = located.split(", in ")[0] if located else ""
+    place = line if line.startswith(name) else name + (f", {line}" if line else "")
+    if isinstance(error, SystemExit):
+        return f"{place}: it calls exit() while loading"
+    message = str(error).splitlines()[0] if str(error) else ""
+    return f"{place}: {type(error).__name__}{': ' + message if message else ''}"

@@ -1,0 +1,198 @@
+"""Recorded requests through the learner's translator, each compared with the package's.
+
+    replay(load_translator("my_translator.py"))      # a Replay: one row per request
+
+The requests are the ones real clients sent: the 93 bodies the `anthropic` SDK sends
+(`tutorial/examples/sdk/bodies.json`) and the two requests of the recorded Claude Code
+session (`tutorial.examples.claude_code_session()`). Each is judged on the rules chapter 05
+teaches: a body the package refuses is left out (a learner's translate may assume a valid
+body), and where a body's tools need what the chapter does not teach (the schemas of
+Anthropic-defined client tools, toolsets without a name) only the messages are compared.
+Each row gives the first place where the two differ and the rule that place follows.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Callable, Optional
+
+from ... import client_tools, translation
+from ...errors import RequestError
+from ...examples import claude_code_session
+from ...watch import language
+from .checker import first_difference, place, short, _plain, _root
+from .learner import TranslatorError
+from .stages import STAGES, rule_text
+from .texts import SUMMARIES
+
+# Sentences of a replay, per language.
+WORDS = {
+    "en": {
+        "same": "same",
+        "differs": "differs",
+        "error": "error",
+        "left_out": "left out",
+        "refused": "the package refuses this body ({error}); a translate of chapter 05 may assume a valid body",
+        "tools_left_out": "compared without its {why}: chapter 05 does not teach them",
+        "client": "Anthropic-defined client tools (the package looks their schemas up)",
+        "toolset": "toolsets (entries without a name)",
+        "line": "at {place}: expected {want}, got {have}. The rule: {rule}",
+        "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
+    },
+    "zh": {
+        "same": "相同",
+        "differs": "不同",
+        "error": "出错",
+        "left_out": "未比较",
+        "refused": "本包拒绝这个 body（{error}）；第 05 章的 translate 可以假定 body 是合法的",
+        "tools_left_out": "比较时去掉了其中的{why}：第 05 章没有讲这些",
+        "client": "Anthropic 定义的客户端工具（本包会查找它们的 schema）",
+        "toolset": "工具集（没有 name 的条目）",
+        "line": "在 {place} 处：应为 {want}，实际为 {have}。规则：{rule}",
+        "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
+    },
+}
+
+
+def sdk_bodies() -> dict[str, dict]:
+    """The bodies the real `anthropic` SDK sends, name -> body (a fresh copy each call)."""
+    text = resources.files("tutorial.examples").joinpath("sdk", "bodies.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def recorded_requests() -> list[tuple[str, dict]]:
+    """(name, body) for every recorded request: the SDK's, then the Claude Code session's."""
+    found = [(f"SDK {name}", body) for name, body in sdk_bodies().items()]
+    session = claude_code_session()
+    found += [(f"Claude Code request {i + 1}", request["body"]) for i, request in enumerate(session["requests"])]
+    return found
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where the learner's (translated, tools_schema) first differs from the package's."""
+
+    place: str  # 'translated[3]["tool_calls"][0]["id"]'
+    expected: Any
+    actual: Any
+    rule: str  # the bullet of chapter 05 that place follows
+
+    def line(self, lang: Optional[str] = None) -> str:
+        words = WORDS[language.resolve(lang)]
+        return words["line"].format(place=self.place, want=short(self.expected, 160, lang),
+                                    have=short(self.actual, 160, lang), rule=self.rule)  # fmt: skip
+
+    def as_json(self) -> dict:
+        return {"place": self.place, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual), "rule": self.rule}
+
+
+def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None) -> Optional[Difference]:
+    """The first difference between two results of translate on `body`, or None."""
+    lang = language.resolve(lang)
+    want = _plain(expected)
+    found = first_difference(_plain(yours), want)
+    if found is None:
+        return None
+    location, have, wanted = found
+    rule = STAGES["translate"].rule_at((body,), location, want)
+    text = rule_text(rule, "translate", lang) if rule else SUMMARIES[lang]["translate"]
+    return Difference(place(location, _root("translate")), wanted, have, text)
+
+
+def chapter_body(body: Any, lang: Optional[str] = None) -> tuple[Any, str]:
+    """`body` as chapter 05's rules can judge it, and what was taken out: tool entries that
+    need more than the chapter teaches (Anthropic-defined client tools, whose schema the
+    package looks up; toolsets, which have no name) leave the tools list of both sides."""
+    words = WORDS[language.resolve(lang)]
+    tools = body.get("tools") if isinstance(body, dict) else None
+    if not isinstance(tools, list):
+        return body, ""
+    kinds = [client_tools.tool_kind(tool) if isinstance(tool, dict) else "custom" for tool in tools]
+    why = [words[kind] for kind in ("client", "toolset") if kind in kinds]
+    if not why:
+        return body, ""
+    kept = [tool for tool, kind in zip(tools, kinds) if kind not in ("client", "toolset")]
+    return {**body, "tools": kept}, words["tools_left_out"].format(why=" and ".join(why))
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    state: str  # "same", "differs", "error" or "left_out"
+    difference: Optional[Difference] = None
+    note: str = ""  # the error, why it was left out, or what was compared
+
+
+@dataclass
+class Replay:
+    rows: list[Row]
+    lang: str = "en"
+
+    @property
+    def compared(self) -> list[Row]:
+        return [row for row in self.rows if row.state != "left_out"]
+
+    @property
+    def agree(self) -> bool:
+        return all(row.state == "same" for row in self.compared)
+
+    def first_problem(self) -> Optional[Row]:
+        return next((row for row in self.rows if row.state in ("differs", "error")), None)
+
+    def summary(self) -> str:
+        words = WORDS[self.lang]
+        same = sum(row.state == "same" for row in self.rows)
+        return words["summary"].format(same=same, compared=len(self.compared), left_out=len(self.rows) - len(self.compared))
+
+    def lines(self, every: bool = False) -> list[str]:
+        """One line per request that differs (every request with `every`)."""
+        words = WORDS[self.lang]
+        found = []
+        for row in self.rows:
+            if not every and row.state in ("same", "left_out"):
+                continue
+            mark = {"same": "✓", "differs": "✗", "error": "✗", "left_out": "–"}[row.state]
+            detail = row.difference.line(self.lang) if row.difference else row.note
+            note = f" ({row.note})" if row.difference and row.note else ""
+            found.append(f"{mark} {row.name}: {words[row.state]}" + (f" — {detail}" if detail else "") + note)
+        return found
+
+    def __repr__(self) -> str:
+        return "\n".join([self.summary(), *self.lines()])
+
+
+def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = None, lang: Optional[str] = None) -> Replay:
+    """Every recorded request (or `requests`, as (name, body)) through `translator` — the
+    learner's (`load_translator`) or any function shaped like `tutorial.translate` — and
+    through the package, compared on chapter 05's rules."""
+    lang = language.resolve(lang)
+    words = WORDS[lang]
+    rows = []
+    for name, body in recorded_requests() if requests is None else requests:
+        body, note = chapter_body(body, lang)
+        try:
+            expected = translation.translate(body)
+        except RequestError as error:
+            rows.append(Row(name, "left_out", note=words["refused"].format(error=error)))
+            continue
+        try:
+            yours = translator(body)
+        except TranslatorError as error:
+            rows.append(Row(name, "error", note=str(error)))
+            continue
+        except Exception as error:  # noqa: BLE001 - a plain function given as the translator
+            rows.append(Row(name, "error", note=f"{type(error).__name__}: {error}"))
+            continue
+        found = difference(yours, expected, body, lang)
+        rows.append(Row(name, "differs" if found else "same", found, note))
+    return Replay(rows, lang)
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)

@@ -1,0 +1,196 @@
+"""The stages of chapter 05, in the order the chapter builds them (helpers before callers).
+
+Each stage names the function the learner writes, the package's function it is checked
+against, the package source the solution shows, its inputs (inputs.py) and, for a
+difference found, which bullet of its rule (texts.RULES) governs that place in the result.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ... import openai_target, translation
+from . import inputs
+from .texts import RULES, SUMMARIES
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str  # the function the learner writes
+    reference: Callable  # the package's function with the same arguments
+    shown: tuple[Callable, ...]  # the package source the solution shows, in reading order
+    readme: Callable[[dict], list]  # README body -> [(label, args)]
+    traps: Callable[[], list]  # [(label, args, rule)]
+    generate: Callable[[inputs.Maker], tuple]  # one generated args tuple
+    explanation: str  # the rule in one sentence (English)
+    module: Any = translation  # where the shown source lives (its names are the source's globals)
+    # (args, location in the result, expected result) -> the rule that place follows ("rule" or
+    # "stage:rule"), or None when the place alone does not say (the trap's own rule is used then).
+    rule_at: Callable[[tuple, tuple, Any], Optional[str]] = lambda args, location, expected: None
+
+    @property
+    def rules(self) -> dict[str, str]:
+        """The bullets of this stage's rule, in English: id -> text."""
+        return RULES["en"][self.name]
+
+
+# ---------------------------------------------------------------------------
+# Which bullet a place in a result follows
+
+
+def _first_key(location: tuple) -> Optional[str]:
+    return next((part for part in location if isinstance(part, str)), None)
+
+
+def _user_block_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
+    block = args[0]
+    if not isinstance(block, dict):
+        return None
+    return {"text": "text", "tool_result": "tool_result"}.get(block.get("type"), "other")
+
+
+_ASSISTANT_KEYS = {"content": "text", "reasoning_content": "thinking", "tool_calls": "calls", "role": "text"}
+
+
+def _assistant_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
+    key = _first_key(location)
+    return _ASSISTANT_KEYS.get(key) if key else None
+
+
+def _messages_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
+    """For a place in the list translate_messages returns: the bullet of the message there."""
+    if not location or not isinstance(location[0], int) or not isinstance(expected, list):
+        return None
+    index, inner = location[0], location[1:]
+    system = args[1] if len(args) > 1 else None
+    if index == 0 and system:
+        return "system"
+    if index >= len(expected) or not isinstance(expected[index], dict):
+        return None  # a message too many: the trap's own rule says more
+    message = expected[index]
+    role = message.get("role")
+    if role == "system":
+        return "inner_system" if index or not system else "system"
+    if role == "assistant":
+        return "assistant_message:" + (_assistant_rule((), inner, message) or "text")
+    if role == "tool":
+        return "user_block_message:tool_result"
+    return None
+
+
+def _tools_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
+    return "none" if not location and (expected is None or args[0] in (None, [])) else "wrap"
+
+
+def _translate_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
+    """translate's result is (translated, tools_schema): a place in either half."""
+    if not location:
+        return None
+    body = args[0] if args and isinstance(args[0], dict) else {}
+    if location[0] == 1:
+        return "tools_to_chat_tools:" + (_tools_rule((body.get("tools"),), location[1:], expected[1]) or "wrap")
+    found = _messages_rule((body.get("messages"), body.get("system")), location[1:], expected[0])
+    if found is None:
+        return None
+    return found if ":" in found else "translate_messages:" + found
+
+
+STAGES: dict[str, Stage] = {
+    stage.name: stage
+    for stage in (
+        Stage(
+            "flatten_content",
+            translation.flatten_content,
+            (translation.flatten_content, translation._part_text, translation._string),
+            inputs.readme_flatten,
+            inputs.traps_flatten,
+            inputs.generate_flatten,
+            SUMMARIES["en"]["flatten_content"],
+        ),
+        Stage(
+            "user_block_message",
+            translation.user_block_message,
+            (translation.user_block_message,),
+            inputs.readme_user_block,
+            inputs.traps_user_block,
+            inputs.generate_user_block,
+            SUMMARIES["en"]["user_block_message"],
+            rule_at=_user_block_rule,
+        ),
+        Stage(
+            "assistant_message",
+            translation.assistant_message,
+            (translation.assistant_message, translation.tool_call_dict),
+            inputs.readme_assistant,
+            inputs.traps_assistant,
+            inputs.generate_assistant,
+            SUMMARIES["en"]["assistant_message"],
+            rule_at=_assistant_rule,
+        ),
+        Stage(
+            "translate_messages",
+            translation.translate_messages,
+            (translation.chat_template_messages, translation.system_messages, translation.chat_template_message),
+            inputs.readme_messages,
+            inputs.traps_messages,
+            inputs.generate_messages,
+            SUMMARIES["en"]["translate_messages"],
+            rule_at=_messages_rule,
+        ),
+        Stage(
+            "tools_to_chat_tools",
+            translation.tools_to_chat_tools,
+            (translation.chat_template_tools, translation.function_tool),
+            inputs.readme_tools,
+            inputs.traps_tools,
+            inputs.generate_tools,
+            SUMMARIES["en"]["tools_to_chat_tools"],
+            rule_at=_tools_rule,
+        ),
+        Stage(
+            "translate",
+            translation.translate,
+            (translation.translate,),
+            inputs.readme_translate,
+            inputs.traps_translate,
+            inputs.generate_translate,
+            SUMMARIES["en"]["translate"],
+            rule_at=_translate_rule,
+        ),
+        Stage(
+            "tool_result_messages",
+            openai_target.tool_result_messages,
+            (openai_target.tool_result_messages, openai_target._collapse, openai_target._is_empty_text),
+            inputs.readme_openai,
+            inputs.traps_openai,
+            inputs.generate_openai,
+            SUMMARIES["en"]["tool_result_messages"],
+            openai_target,
+        ),
+    )
+}
+
+
+def stage_names() -> list[str]:
+    return list(STAGES)
+
+
+def get(name: str) -> Stage:
+    if name not in STAGES:
+        raise KeyError(f"no stage called {name!r}; the stages are {', '.join(STAGES)}")
+    return STAGES[name]
+
+
+def source(name: str) -> str:
+    """The package's own code for a stage: the function and the helpers it calls."""
+    return "\n\n\n".join(inspect.getsource(function).rstrip() for function in get(name).shown) + "\n"
+
+
+def rule_text(qualified: str, stage: str, lang: str) -> str:
+    """The text of a bullet: `qualified` is "rule" (of `stage`) or "other_stage:rule"."""
+    owner, _, rule = qualified.rpartition(":")
+    owner = owner or stage
+    text = RULES[lang][owner][rule]
+    return text if owner == stage else f"({owner}) {text}"

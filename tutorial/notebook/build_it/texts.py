@@ -1,0 +1,297 @@
+"""Every sentence the build-it checker writes, in English and in Chinese.
+
+`TEXT[lang]` holds the sentences of the verdicts, `RULES[lang][stage]` the bullets of each
+stage's rule, word for word as chapter 05 states them (a ✗ quotes the one that was broken;
+tests/test_build_it.py checks that the English bullets are the chapter's), and
+`LABELS` the Chinese names of the inputs (the English names are the keys).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The sentences of the verdicts, the playground pane, the loader and `grade`.
+TEXT: dict[str, dict[str, Any]] = {
+    "en": {
+        "unwritten": "{name} is not written yet: replace the ... with your code and run the cell",
+        "not_function": "not yet: {name} should be a function, got {kind}",
+        "no_function": "the source defines no function (expected {name})",
+        "right": "{name} agrees with the package on all {total} inputs ({readme} from the README example, "
+        "{traps} traps, {generated} generated). Its rule: {rule}",
+        "wrong": "not yet: {name} differs from the package on {failed} of {total} inputs. The first is "
+        "{label}:\n    {name}({args})\n  {problem}\n  The rule: {rule}",
+        "helper_wrong": "not yet: {name} calls your {helper}, which does not agree with the package yet; "
+        "fix {helper} first. Its check says:\n  {verdict}",
+        "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
+        "trap": 'the trap "{label}"',
+        "generated": "generated variation #{number}",
+        "raised": "it raised {error}: {message}; the package returns {expected}",
+        "changed": "it changed its input; the package's functions never change what they are given (copy first)",
+        "differs": "at {place}: expected {want}, got {have}",
+        "no_key": "(no such key)",
+        "no_item": "(no such item)",
+        "yours_unwritten": "your translate is not written yet: the playground shows only the package's translation",
+        "yours_error": "the playground's request does not translate yet: {error}",
+        "yours_target": "your translate builds the chat_template shape; the playground is set to {target!r}",
+        "preset": "the preset {preset!r}",
+        "this_request": "this request",
+        "yours_differs": "not yet: on {which} your translate differs from the package's: {problem}",
+        "yours_agree": "on {which} your translate gives exactly the package's output",
+        "pane": "your translate:",
+        "summary_rule": "{rule}",
+    },
+    "zh": {
+        "unwritten": "{name} 还没有写：把 ... 换成你的代码，然后运行这个单元格",
+        "not_function": "还不对：{name} 应该是一个函数，收到的却是 {kind}",
+        "no_function": "这段源码没有定义函数（应当定义 {name}）",
+        "right": "{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
+        "{generated} 个生成的变体）。它的规则：{rule}",
+        "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。第一个是{label}：\n"
+        "    {name}({args})\n  {problem}\n  规则：{rule}",
+        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而它还与本包不一致；先改好 {helper}。它的检查结果是：\n  {verdict}",
+        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而它还没有写；先写它",
+        "trap": "陷阱「{label}」",
+        "generated": "生成的变体 #{number}",
+        "raised": "它抛出了 {error}：{message}；本包返回 {expected}",
+        "changed": "它修改了自己的输入；本包的函数从不修改传给它们的值（先复制一份）",
+        "differs": "在 {place} 处：应为 {want}，实际为 {have}",
+        "no_key": "（没有这个键）",
+        "no_item": "（没有这一项）",
+        "yours_unwritten": "你的 translate 还没有写：交互练习场只显示本包的翻译结果",
+        "yours_error": "交互练习场中的请求还无法翻译：{error}",
+        "yours_target": "你的 translate 构造的是 chat_template 的形状；交互练习场当前设为 {target!r}",
+        "preset": "预设 {preset!r} ",
+        "this_request": "这个请求",
+        "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同：{problem}",
+        "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同",
+        "pane": "你的 translate：",
+        "summary_rule": "{rule}",
+    },
+}
+
+# Each stage's rule in one sentence: what a ✓ restates, and a ✗ when no single bullet applies.
+SUMMARIES: dict[str, dict[str, str]] = {
+    "en": {
+        "flatten_content": "None gives \"\", a string stays itself, and a list gives the text of its parts, empty "
+        "ones skipped, joined by newlines; an image leaves a placeholder, not its bytes.",
+        "user_block_message": "a text block is taken as it is, a tool_result becomes a tool message with no id, "
+        "and anything else becomes a user message with its text or a placeholder naming its type.",
+        "assistant_message": "one message per assistant turn: texts joined into content, thinking into "
+        "reasoning_content, each call a dict with no id, and the keys only when there is something to put in "
+        "them.",
+        "translate_messages": "the system prompt first (or nothing), then every message in order, each giving "
+        "zero or more chat messages.",
+        "tools_to_chat_tools": "no tools gives None, not []; each tool is wrapped as a function, input_schema "
+        "renamed parameters, with an empty object schema and an empty description when they are missing.",
+        "translate": "two independent paths, messages first, returned together as a tuple. The package's "
+        "version also checks the body and looks the target up, which is why its source is longer.",
+        "tool_result_messages": "one tool message per run of reference / non-reference parts, every one with the "
+        "same tool_call_id, in the original order; a lone text part collapses to a string.",
+    },
+    "zh": {
+        "flatten_content": "None 得到 \"\"，字符串保持原样，列表得到其各部分的文本，跳过空的部分，用换行符连接；"
+        "图片留下一个占位符，而不是它的字节。",
+        "user_block_message": "文本块原样取用，tool_result 变成一条不带 id 的 tool 消息，其他内容块变成一条 user 消息，"
+        "内容是它的文本，或者一个写出其类型的占位符。",
+        "assistant_message": "每个 assistant 轮次一条消息：各段文本连接成 content，thinking 连接成 reasoning_content，"
+        "每次调用变成一个不带 id 的字典；只有确实有内容可放时，才加上对应的键。",
+        "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
+        "tools_to_chat_tools": "没有工具时得到 None，而不是 []；每个工具包装成函数，input_schema 改名为 parameters，"
+        "缺失时分别补上空的 object schema 和空的 description。",
+        "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查 body 并查找目标格式，"
+        "所以它的源码更长。",
+        "tool_result_messages": "引用部分与非引用部分每连续成一段，就产生一条 tool 消息，每条都带相同的 tool_call_id，"
+        "保持原来的顺序；只含一个文本部分的段收缩为一个字符串。",
+    },
+}
+
+# The bullets of each stage's rule, as chapter 05 writes them (markdown backticks included).
+RULES: dict[str, dict[str, dict[str, str]]] = {
+    "en": {
+        "flatten_content": {
+            "empty": '`None` gives `""`; a string is returned as it is; a single block (a dict) counts as a list of one.',
+            "join": 'A list gives the text of each of its parts, empty ones skipped, joined with `"\\n"`.',
+            "part": "The text of a part: a string item is itself; a `text` block (and OpenAI's `input_text` and "
+            "`output_text`) gives its `text`; a `tool_result` gives its own content, flattened; an image "
+            '(`image`, `image_url`, `input_image`) gives `"[image omitted]"`; any other block gives its '
+            "`content`, flattened, if it has one, else its `text` if it has one, else nothing.",
+        },
+        "user_block_message": {
+            "text": 'a `text` block → `{"role": "user", "content": <its text>}`, taken as it is',
+            "tool_result": 'a `tool_result` → `{"role": "tool", "content": <its content, flattened>}`, with no id '
+            "(its `content` may be missing)",
+            "other": 'any other block → `{"role": "user", "content": <the text flatten_content finds in [block]>}`, '
+            'or `"[<type> omitted]"` when that text is empty',
+        },
+        "assistant_message": {
+            "text": 'the texts of the `text` blocks, joined with `""`, are the `content` (`""` when there are none)',
+            "thinking": 'the texts of the `thinking` blocks, joined with `""`, are the `reasoning_content`; the key '
+            "is there only when there is thinking, and signatures are left behind",
+            "calls": 'each `tool_use` gives `{"type": "function", "function": {"name": ..., "arguments": ...}}` in '
+            "`tool_calls`, arguments being the block's `input` (or `{}`), no id; the key is there only when there "
+            "are calls",
+            "other": "every other block (redacted thinking, for one) gives nothing",
+        },
+        "translate_messages": {
+            "system": 'The system prompt first: `None`, `""` and `[]` give no message; a string gives '
+            '`{"role": "system", "content": system}`; a list of blocks is flattened.',
+            "inner_system": "a `system` message still inside the list → a system message with its content flattened",
+            "string": 'a string content → `{"role": <its role>, "content": <the string>}`',
+            "assistant": "an assistant message with a list → `assistant_message(...)`",
+            "user": "a user message with a list → one message per block, `user_block_message(...)`",
+        },
+        "tools_to_chat_tools": {
+            "none": "No tools (`None` or `[]`) → `None`.",
+            "wrap": 'Each tool → `{"type": "function", "function": {"name": ..., "description": ..., "parameters": '
+            '...}}`, with `""` for a missing or empty description and `{"type": "object", "properties": {}}` for '
+            "a missing schema.",
+        },
+        "translate": {
+            "both": "the messages path, then the tools path, returned together",
+        },
+        "tool_result_messages": {
+            "string": 'content missing or a string → one message `{"role": "tool", "tool_call_id": <tool_use_id>, '
+            '"content": <the string, or "">}`',
+            "parts": "a list → each item through `content_part`, empty text parts skipped; then cut into runs, a new "
+            "run starting wherever a `tool_reference` follows a non-reference or the other way round",
+            "run": "each run → one message with the same `tool_call_id`, in the original order; its `content` is "
+            "the text itself when the run is exactly one text part, else the list of parts",
+            "empty": 'no runs at all → one message with `""`',
+        },
+    },
+    "zh": {
+        "flatten_content": {
+            "empty": '`None` 得到 `""`；字符串原样返回；单个内容块（一个字典）当作只有一项的列表。',
+            "join": '列表得到其每个部分的文本，跳过空的部分，用 `"\\n"` 连接。',
+            "part": "一个部分的文本：字符串项就是它自己；`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
+            "给出它的 `text`；`tool_result` 给出它自己的 content 展平后的结果；图片（`image`、`image_url`、"
+            '`input_image`）给出 `"[image omitted]"`；其他内容块有 `content` 时给出展平后的 `content`，'
+            "否则有 `text` 时给出 `text`，否则什么也不给。",
+        },
+        "user_block_message": {
+            "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，原样取用',
+            "tool_result": '`tool_result` → `{"role": "tool", "content": <它的 content，展平>}`，不带 id'
+            "（它的 `content` 可能缺失）",
+            "other": '其他内容块 → `{"role": "user", "content": <flatten_content 在 [block] 中找到的文本>}`，'
+            '这段文本为空时为 `"[<type> omitted]"`',
+        },
+        "assistant_message": {
+            "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有时为 `""`）',
+            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`；只有存在 thinking 时才有这个键，'
+            "签名被丢下",
+            "calls": '每个 `tool_use` 在 `tool_calls` 中给出 `{"type": "function", "function": {"name": ..., '
+            '"arguments": ...}}`，arguments 是该块的 `input`（或 `{}`），不带 id；只有存在调用时才有这个键',
+            "other": "其他内容块（例如 redacted thinking）什么也不给",
+        },
+        "translate_messages": {
+            "system": '先处理系统提示词：`None`、`""` 和 `[]` 不产生消息；字符串给出 '
+            '`{"role": "system", "content": system}`；内容块列表被展平。',
+            "inner_system": "仍在列表里的 `system` 消息 → 一条 system 消息，content 展平",
+            "string": '字符串 content → `{"role": <它的角色>, "content": <这个字符串>}`',
+            "assistant": "content 为列表的 assistant 消息 → `assistant_message(...)`",
+            "user": "content 为列表的 user 消息 → 每个内容块一条消息，`user_block_message(...)`",
+        },
+        "tools_to_chat_tools": {
+            "none": "没有工具（`None` 或 `[]`）→ `None`。",
+            "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "description": ..., "parameters": '
+            '...}}`，description 缺失或为空时用 `""`，schema 缺失时用 `{"type": "object", "properties": {}}`。',
+        },
+        "translate": {
+            "both": "先走消息路径，再走工具路径，两者一起返回",
+        },
+        "tool_result_messages": {
+            "string": 'content 缺失或为字符串 → 一条消息 `{"role": "tool", "tool_call_id": <tool_use_id>, '
+            '"content": <这个字符串，或 "">}`',
+            "parts": "列表 → 每一项经过 `content_part`，跳过空的文本部分；然后切成若干段，每当 `tool_reference` "
+            "跟在非引用部分后面，或者反过来，就开始新的一段",
+            "run": "每一段 → 一条消息，带相同的 `tool_call_id`，保持原来的顺序；段里恰好只有一个文本部分时，"
+            "它的 `content` 就是这段文本，否则是各部分组成的列表",
+            "empty": '一段也没有 → 一条 content 为 `""` 的消息',
+        },
+    },
+}
+
+# The Chinese names of the inputs; an English label not listed here is shown as it is.
+LABELS_ZH: dict[str, str] = {
+    "None": "None",
+    "a plain string": "普通字符串",
+    "an empty list": "空列表",
+    "two text blocks": "两个文本块",
+    "an empty text between two texts": "两段文本之间夹着一段空文本",
+    "an image": "一张图片",
+    "text and an image": "文本加一张图片",
+    "one block, not in a list": "单个内容块，不在列表里",
+    "strings inside the list": "列表里的字符串",
+    "a tool_result inside the list": "列表里的一个 tool_result",
+    "an OpenAI-style input_text part": "OpenAI 风格的 input_text 部分",
+    "an image_url part": "一个 image_url 部分",
+    "a block of unknown type with content": "带 content 的未知类型内容块",
+    "a block of unknown type with text": "带 text 的未知类型内容块",
+    "a thinking block (it has no text field)": "一个 thinking 块（它没有 text 字段）",
+    "a tool_reference (nothing to read)": "一个 tool_reference（没有可读的文本）",
+    "a text block": "一个文本块",
+    "an empty text block": "一个空文本块",
+    "a tool_result with no content": "没有 content 的 tool_result",
+    "a tool_result with string content": "content 为字符串的 tool_result",
+    "a tool_result with two text blocks": "带两个文本块的 tool_result",
+    "a tool_result with text and an image": "带文本和一张图片的 tool_result",
+    "an error result": "一个出错的结果",
+    "an image by URL": "一张以 URL 给出的图片",
+    "a PDF document": "一个 PDF 文档",
+    "a block of unknown type": "一个未知类型的内容块",
+    "a search result": "一个搜索结果",
+    "empty content": "空的 content",
+    "one call": "一次调用",
+    "two calls and no text": "两次调用，没有文本",
+    "a call with empty input": "input 为空的调用",
+    "thinking, text and a call": "thinking、文本和一次调用",
+    "two thinking blocks": "两个 thinking 块",
+    "redacted thinking": "redacted_thinking 块",
+    "a call with two arguments": "带两个参数的调用",
+    "no system prompt": "没有系统提示词",
+    "an empty system string": "空的 system 字符串",
+    "an empty system list": "空的 system 列表",
+    "a system string": "字符串形式的 system",
+    "a system list of two blocks": "含两个内容块的 system 列表",
+    "a user message with two text blocks": "带两个文本块的 user 消息",
+    "a user message with empty content": "content 为空的 user 消息",
+    "an empty user string": "空的 user 字符串",
+    "an assistant string": "字符串形式的 assistant 消息",
+    "an assistant with empty content": "content 为空的 assistant 消息",
+    "a call and its result": "一次调用及其结果",
+    "two calls, two results": "两次调用，两个结果",
+    "text, an image": "文本和一张图片",
+    "a system message inside the list": "列表内部的一条 system 消息",
+    "no tools (None)": "没有工具（None）",
+    "one tool": "一个工具",
+    "a tool without a description": "没有 description 的工具",
+    "a description of None": "description 为 None",
+    "a tool without input_schema": "没有 input_schema 的工具",
+    "an input_schema of None": "input_schema 为 None",
+    "a server tool": "一个服务端工具",
+    "two tools": "两个工具",
+    "the README example without tools": "去掉 tools 的 README 示例",
+    "the README example with an empty tools list": "tools 为空列表的 README 示例",
+    "the README example without a system prompt": "去掉系统提示词的 README 示例",
+    "a string system prompt": "字符串形式的系统提示词",
+    "text, a reference, text (chapter 08's example)": "文本、引用、文本（第 08 章的例子）",
+    "no content": "没有 content",
+    "string content": "content 为字符串",
+    "an empty content list": "content 为空列表",
+    "only a reference": "只有一个引用",
+    "two references, then text": "两个引用，然后是文本",
+    "two texts": "两段文本",
+    "an empty text between a reference and text": "引用和文本之间夹着一段空文本",
+    "text, an image, a reference": "文本、一张图片、一个引用",
+    "only empty text": "只有空文本",
+    "the README example": "README 示例",
+    "the README example: {part}": "README 示例的 {part}",
+}
+
+
+# The names chapter 05's exercises read (tutorial/notebook/exercises/ch05.py): the rule in one
+# sentence per stage, and the input labels.
+for _lang in TEXT:
+    TEXT[_lang]["rules"] = SUMMARIES[_lang]
+TEXT["en"]["labels"] = {}
+TEXT["zh"]["labels"] = LABELS_ZH
