@@ -114,9 +114,10 @@ def run(*command: str | Path, **options) -> None:
         raise subprocess.CalledProcessError(code, [str(part) for part in command])
 
 
-def run_logged(log: Path, *command: str | Path) -> None:
-    """Run a long, chatty step (pip) with its output in `log`; on failure print that output,
-    so the reason (say, "Requires-Python >=3.11.5") is on the screen, not hidden."""
+def run_logged(log: Path, *command: str | Path, program: str = "pip") -> None:
+    """Run a long, chatty step (pip, npm) with its output in `log`; on failure print that output,
+    so the reason (say, "Requires-Python >=3.11.5") is on the screen, not hidden. `program`
+    names whose output the log holds."""
     say("$ " + " ".join(str(part) for part in command))
     with log.open("a", encoding="utf-8", errors="replace") as out:
         out.write("\n$ " + " ".join(str(part) for part in command) + "\n")
@@ -126,7 +127,7 @@ def run_logged(log: Path, *command: str | Path) -> None:
         lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
         for line in lines[-150:]:
             print(f"    {line}", file=sys.stderr)
-        raise Failure(f"that step failed (exit {code}); pip's full output is in {log}")
+        raise Failure(f"that step failed (exit {code}); {program}'s full output is in {log}")
 
 
 # System packages ---------------------------------------------------------------------------
@@ -282,7 +283,7 @@ def agent_cli() -> None:
     log.write_text("", encoding="utf-8")
     try:
         run_logged(log, npm, "install", "--prefix", AGENT_CLI, "--no-audit", "--no-fund", "--save-exact",
-                   f"{AGENT_CLI_PACKAGE}@{AGENT_CLI_VERSION}")
+                   f"{AGENT_CLI_PACKAGE}@{AGENT_CLI_VERSION}", program="npm")
     except Failure as failure:
         say(f"info: the agent CLI was not installed ({failure}); tests that drive it cannot run")
 
@@ -442,6 +443,27 @@ def _normalize(name: str) -> str:
     return "-".join(name.replace("_", "-").replace(".", "-").lower().split("-"))
 
 
+UV_TLS_SETTINGS = ("UV_SYSTEM_CERTS", "UV_NATIVE_TLS", "SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+def uv_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The environment uv runs in: trusting the certificates this system trusts, as pip does.
+
+    pip verifies TLS with the system's trust store, so behind a TLS-intercepting proxy whose
+    root the system trusts it works; uv ships Mozilla's roots and would fail there. Tell uv to
+    use the system's store (UV_SYSTEM_CERTS) unless the user already chose how uv verifies, or
+    this Linux has no CA bundle for it to read (uv's own roots are then the better choice)."""
+    if any(environ.get(name) for name in UV_TLS_SETTINGS):
+        return dict(environ)
+    if platform.system() == "Linux":
+        import ssl
+
+        paths = ssl.get_default_verify_paths()
+        if not any(p and os.path.exists(p) for p in (paths.cafile, paths.capath, paths.openssl_cafile)):
+            return dict(environ)
+    return {**environ, "UV_SYSTEM_CERTS": "true"}
+
+
 def pins(arguments: list[str]) -> int:
     """Resolve the package's requirements with constraints.txt, wheels only, for every Python
     and platform its header names, with uv (in build/pins-tools/, not in .venv)."""
@@ -473,7 +495,7 @@ def pins(arguments: list[str]) -> int:
                     [str(uv), "pip", "compile", str(requirements), "-c", str(CONSTRAINTS), "--python-version", python,
                      "--python-platform", UV_PLATFORMS[name], "--only-binary", ":all:",
                      "--no-header", "--no-annotate", "--quiet"],
-                    capture_output=True, text=True)
+                    capture_output=True, text=True, env=uv_environment(os.environ))
                 lines = [line.split(" ")[0] for line in result.stdout.splitlines() if "==" in line]
                 resolved = dict(line.split("==", 1) for line in lines)
                 unpinned = sorted(n for n, v in resolved.items() if versions.get(_normalize(n)) != v)

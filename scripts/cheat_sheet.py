@@ -3,8 +3,9 @@
 
 Chapter 12 (notebooks/12_cheat_sheet.ipynb) computes the table: every request field and block
 kind run through both targets and the loss report. nbval keeps the chapter's stored output equal
-to a fresh run, so this script only lays that output out for one landscape A4 page; it runs no
-translation itself and needs nothing beyond the standard library.
+to a fresh run, so this script only lays that output out for printing: two landscape A4 pages,
+no text smaller than 8 pt (tests/test_workshop.py prints it with Chromium and measures both). It
+runs no translation itself and needs nothing beyond the standard library.
 
     python scripts/cheat_sheet.py            write docs/cheat_sheet.html
     python scripts/cheat_sheet.py --check    exit 1 if docs/cheat_sheet.html is out of date
@@ -22,21 +23,25 @@ PAGE = ROOT / "docs" / "cheat_sheet.html"
 TAG = "cheat-sheet"
 
 STYLE = """
-@page { size: A4 landscape; margin: 5mm; }
+@page { size: A4 landscape; margin: 6mm 7mm; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, "WenQuanYi Micro Hei", sans-serif;
-       font-size: 6.3pt; line-height: 1.18; margin: 0 auto; max-width: 285mm; color: #1f2328; }
-h1 { font-size: 10pt; margin: 0 0 1.5pt 0; }
-p { margin: 0 0 2.5pt 0; }
-.cheat-sheet table { font-size: 5.8pt !important; width: 100%; border-collapse: collapse; table-layout: fixed; }
-.cheat-sheet th, .cheat-sheet td { padding: 0.3pt 2pt !important; border: 0.4pt solid #b8c0c8 !important; }
-.cheat-sheet code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 5.5pt; }
-.cheat-sheet thead th { background: #e6ebf0; }
-.cheat-sheet tr.cs-group th { background: #eef6ff; font-weight: bold; padding-top: 1pt !important; }
-.cheat-sheet tbody th { font-weight: normal; }
-p.foot { margin-top: 2.5pt; color: #57606a; }
-@media screen { body { font-size: 9pt; padding: 12px; } .cheat-sheet table { font-size: 8.5pt !important; }
-                .cheat-sheet code { font-size: 8pt; } }
+body { font-family: "DejaVu Sans Condensed", "Arial Narrow", "Helvetica Neue", Arial, "WenQuanYi Micro Hei", sans-serif;
+       font-stretch: condensed; font-size: 8pt; line-height: 1.13; margin: 0 auto; max-width: 283mm; color: #1f2328; }
+h1 { font-size: 11pt; margin: 0 0 2pt 0; }
+p { margin: 0 0 3pt 0; }
+.cheat-sheet table.cs-table { font-size: 8pt; width: 100%; border-collapse: collapse; table-layout: fixed; }
+.cheat-sheet table.cs-table th, .cheat-sheet table.cs-table td { padding: 0.3pt 2pt; border: 0.4pt solid #b8c0c8; }
+.cheat-sheet table.cs-table code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 8pt;
+       letter-spacing: -0.03em; }
+.cheat-sheet table.cs-table thead { display: table-header-group; }
+.cheat-sheet table.cs-table thead th { background: #e6ebf0; }
+.cheat-sheet table.cs-table tr { break-inside: avoid; }
+.cheat-sheet table.cs-table tr.cs-group th { background: #eef6ff; font-weight: bold; padding-top: 1pt; }
+.cheat-sheet table.cs-table tr.cs-group { break-after: avoid; }
+.cheat-sheet table.cs-table tbody th { font-weight: normal; }
+p.foot { margin-top: 3pt; color: #57606a; }
+@media screen { body { font-size: 10pt; padding: 12px; } .cheat-sheet table.cs-table,
+                .cheat-sheet table.cs-table code { font-size: 9.5pt; } }
 """.strip()
 
 

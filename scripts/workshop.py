@@ -65,7 +65,7 @@ Open `notebooks/00_index.ipynb` and follow the links at the top and bottom of ea
   verdict (✓ right, ✗ not yet, with a hint that says where your answer differs).
 - The cells that show an answer have no output in this copy: run them after you have answered.
 - Each exercise has a collapsed cell below it: set `show=True` there to see the answer and why.
-- `cheat_sheet.html` is the whole translation on one printable page.
+- `cheat_sheet.html` is the whole translation on two printable pages.
 
 If a diagram shows as text, run its cell again (or run `jupyter trust notebooks/*.ipynb` once).
 """

@@ -268,3 +268,28 @@ sys.exit(tasks.main(["doctor"]))
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert err.strip() == "[tasks] interrupted", err
+
+
+def test_a_failing_npm_names_npms_log_not_pips(tmp_path, capsys):
+    tasks = load_tasks()
+    log = tmp_path / "npm.log"
+    with pytest.raises(tasks.Failure) as failure:
+        tasks.run_logged(log, sys.executable, "-c", "import sys; print('npm ERR! code E404'); sys.exit(1)", program="npm")
+    assert f"npm's full output is in {log}" in str(failure.value) and "pip" not in str(failure.value)
+    assert "npm ERR! code E404" in capsys.readouterr().err
+
+
+def test_uv_trusts_what_the_system_trusts_unless_told_otherwise(monkeypatch):
+    """Behind a TLS-intercepting proxy the system trusts, pip works (it uses the system's store);
+    `tasks.py pins` asks uv to do the same, and leaves any choice the user made alone."""
+    tasks = load_tasks()
+    base = {"PATH": os.environ.get("PATH", "")}
+    if sys.platform.startswith("linux"):
+        import ssl
+
+        paths = ssl.get_default_verify_paths()
+        if not any(p and os.path.exists(p) for p in (paths.cafile, paths.capath, paths.openssl_cafile)):
+            pytest.skip("this Linux has no CA bundle, so uv keeps its own roots")
+    assert tasks.uv_environment(base) == {**base, "UV_SYSTEM_CERTS": "true"}
+    for chosen in ({"SSL_CERT_FILE": "/corp/ca.pem"}, {"UV_NATIVE_TLS": "1"}, {"UV_SYSTEM_CERTS": "false"}):
+        assert tasks.uv_environment({**base, **chosen}) == {**base, **chosen}

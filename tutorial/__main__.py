@@ -1,4 +1,4 @@
-"""`python -m tutorial ...`: see tutorial/cli.py."""
+"""`python -m tutorial ...`: the command line lives in tutorial/cli/ (walk, translate, serve, doctor)."""
 
 import sys
 

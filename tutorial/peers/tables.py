@@ -120,17 +120,29 @@ class Table:
             body.append(f"<tr class='tp-{kind}'><th>{e(row.label)}</th>{cells}</tr>")
         notes = "".join(f"<div class='tp-note'>{e(note)}</div>" for note in self.notes)
         return (
-            f"{_STYLE}<table class='tp-peers'><caption>{e(self.title)}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}"
+            f"<div class='tp-peer-tables'>{_STYLE}<table class='tp-peer-table'><caption>{e(self.title)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}</div>"
         )
 
 
+# JupyterLab right-aligns and centres output tables with selectors of specificity (0,2,1)
+# (`:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon th`) and fixes their layout, so these rules
+# name a wrapper class, the table's class and the element (0,2,2) to win. Columns size to their
+# content (table-layout:auto), so JSON wraps at its spaces, and a token is broken only when it is
+# wider than the whole output area. The class names are this module's own: styles in an output
+# apply to the whole page, so a name shared with another output would restyle it too.
 _STYLE = (
-    "<style>.tp-peers{border-collapse:collapse;font-size:12px;margin:4px 0}"
-    ".tp-peers caption{text-align:left;font-weight:bold;padding:2px 0}"
-    ".tp-peers th,.tp-peers td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}"
-    ".tp-peers code{white-space:pre-wrap;word-break:break-word;background:none}"
-    ".tp-peers tr.tp-ours{background:#eef6ff}.tp-note{font-size:11px;color:#57606a}</style>"
+    "<style>"
+    ".tp-peer-tables table.tp-peer-table{border-collapse:collapse;font-size:12px;margin:4px 0;"
+    "table-layout:auto;width:auto;max-width:100%}"
+    ".tp-peer-tables table.tp-peer-table caption{text-align:left;font-weight:bold;padding:2px 0}"
+    ".tp-peer-tables table.tp-peer-table th,.tp-peer-tables table.tp-peer-table td{border:1px solid #d0d7de;"
+    "padding:3px 6px;text-align:left;vertical-align:top}"
+    ".tp-peer-tables table.tp-peer-table code{white-space:pre-wrap;word-break:normal;overflow-wrap:break-word;"
+    "background:none}"
+    ".tp-peer-tables table.tp-peer-table tr.tp-ours{background:#eef6ff}"
+    ".tp-peer-tables .tp-note{font-size:11px;color:#57606a}"
+    "</style>"
 )
 
 
