@@ -140,9 +140,17 @@ def notebook_files() -> dict:
     }
 
 
+def english_sha(source: str) -> str:
+    """The hash scripts/zh_edition.py records in a Chinese cell for the English text it translates."""
+    import hashlib
+
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+
+
 def updated() -> dict:
     """{path: new text} for every file whose tables are out of date."""
     changed = {}
+    rehashed: dict = {}  # English cell id -> (hash before, hash after) of the cells rewritten here
     for path, tables in markdown_files().items():
         text = path.read_text(encoding="utf-8")
         new = rewrite(text, tables)
@@ -160,6 +168,14 @@ def updated() -> dict:
                 new = rewrite(source, tables)
                 if new != source:
                     cell["source"] = new.splitlines(keepends=True)
+                    if path.parent == NOTEBOOKS:
+                        rehashed[(path.name, cell.get("id"))] = (english_sha(source), english_sha(new))
+                # The minutes are written into both editions, so a translation that was current
+                # before stays current: its record moves to the English cell's new text.
+                translation = cell.get("metadata", {}).get("translation")
+                before_after = rehashed.get((path.name, cell.get("id")))
+                if path.parent != NOTEBOOKS and translation and before_after and translation.get("en_sha") == before_after[0]:
+                    translation["en_sha"] = before_after[1]
         new_text = json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
         if new_text != text:
             changed[path] = new_text
