@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """The workshop kit: a copy of the chapters for a class, and the files a hub builds from.
 
-    python scripts/workshop.py DIR [--force] [--trust]   write a class copy of the chapters into DIR
+    python scripts/workshop.py DIR [--force] [--no-trust]   write a class copy of the chapters into DIR
     python scripts/workshop.py --hub           rewrite binder/requirements.txt from constraints.txt
     python scripts/workshop.py --check-hub     exit 1 when binder/ is out of step with the project
 
 A class copy holds every chapter (notebooks/*.ipynb, and notebooks/<lang>/ where there are
-translations), the printable cheat sheet and a short README for learners. In the copy, the
-cells that would give answers away before the learner has tried show no output: exercise cells
-(tag `exercise`), solution cells (tag `solution`) and the cells that reveal a prediction's answer
-(tag `reveal`). Every other output is kept, the diagrams included, so a chapter still reads well
-before anything is run. JupyterLab shows stored diagrams only in notebooks it trusts: `--trust`
-signs the copy for the current user (useful when the class runs under your account); anyone else
-sees the diagrams once they run the cells, or after `jupyter trust notebooks/*.ipynb`.
+translations), every file the chapters link to (the printable cheat sheet, the lesson's modules,
+the glossary), each at the same place relative to the chapters as here, so every link in the copy
+opens, and a short README for learners. In the copy, the cells that would give answers away
+before the learner has tried show no output: exercise cells (tag `exercise`), solution cells (tag
+`solution`) and the cells that reveal a prediction's answer (tag `reveal`). Every other output is
+kept, the diagrams included, so a chapter still reads well before anything is run.
+
+JupyterLab shows stored diagrams (SVG) only in notebooks it trusts, so the copy is signed for the
+user who writes it, as set-up signs notebooks/ (`--no-trust`: leave it unsigned). A signature
+lives in that user's Jupyter data folder, not in the file: learners working under other accounts
+see the diagrams after `jupyter trust notebooks/*.ipynb` once, or when they run the cells.
 
 binder/ is what repo2docker (Binder, JupyterHub with repo2docker images) reads: apt.txt (the
 Debian packages tasks.py installs), runtime.txt (the oldest Python the project supports),
@@ -28,6 +32,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -58,7 +63,8 @@ HUB_MARKERS = {
 
 LEARNER_README = """# The chapters, for this class
 
-Open `notebooks/00_index.ipynb` and follow the links at the top and bottom of each chapter.
+Start JupyterLab in this folder (`jupyter lab`), open `notebooks/00_index.ipynb` and follow the
+links at the top and bottom of each chapter; the files they link to are in this folder too.
 
 - Run each chapter with **Kernel → Restart Kernel and Run All Cells**, or cell by cell.
 - Cells with a line marked `# edit this line` are yours: replace the `...`, run the cell, and read the
@@ -91,43 +97,73 @@ def for_class(notebook: dict) -> dict:
     return copy
 
 
-def write_copy(target: Path, force: bool = False, trust: bool = False, source: Path = NOTEBOOKS) -> list[Path]:
-    """Write the class copy into `target`; returns the notebooks written."""
+def write_copy(target: Path, force: bool = False, trust: bool = True, source: Path = NOTEBOOKS) -> list[Path]:
+    """Write the class copy into `target` (signed for this user unless `trust` is False);
+    returns the notebooks written."""
     if target.exists() and any(target.iterdir()) and not force:
         raise SystemExit(f"{target} is not empty: choose an empty directory, or pass --force to write into it")
     if target.resolve().is_relative_to(source.resolve()):
         raise SystemExit(f"{target} is inside the chapters themselves; choose a directory outside {source}")
-    written = []
+    tree = source.parent  # the copy mirrors this folder: DIR/notebooks/ is source
+    written, linked = [], set()
     for path in chapters(source):
-        relative = path.relative_to(source)
-        destination = target / "notebooks" / relative
+        destination = target / "notebooks" / path.relative_to(source)
         destination.parent.mkdir(parents=True, exist_ok=True)
         notebook = json.loads(path.read_text(encoding="utf-8"))
         destination.write_text(json.dumps(for_class(notebook), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         written.append(destination)
-    if CHEAT_SHEET.is_file():  # where chapter 12 links it (../docs/), and at the top for the instructor
-        (target / "docs").mkdir(exist_ok=True)
-        shutil.copyfile(CHEAT_SHEET, target / "docs" / "cheat_sheet.html")
+        linked.update(linked_files(path, notebook, tree))
+    for path in sorted(linked):
+        destination = target / path.relative_to(tree)
+        if not destination.exists():  # a chapter is already there, as the class copy of it
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, destination)
+    if CHEAT_SHEET.is_file():  # at the top too, for the instructor to print
         shutil.copyfile(CHEAT_SHEET, target / "cheat_sheet.html")
-    glossary = source / "zh" / "glossary.md"
-    if glossary.is_file() and (target / "notebooks" / "zh").is_dir():  # every Chinese chapter links it
-        shutil.copyfile(glossary, target / "notebooks" / "zh" / "glossary.md")
     (target / "README.md").write_text(LEARNER_README, encoding="utf-8")
     if trust:
-        _sign(written)
+        sign(written)
     return written
 
 
-def _sign(paths: list[Path]) -> None:
+LINK = re.compile(r"""\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)\s*=\s*["']([^"']+)["']""")
+"""A Markdown link or image target, or an HTML href/src."""
+
+
+def linked_files(path: Path, notebook: dict, tree: Path) -> set[Path]:
+    """The files inside `tree` that the notebook at `path` links to by a relative link, in its
+    Markdown cells and in its stored HTML or Markdown outputs."""
+    texts = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"]
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            for kind in ("text/html", "text/markdown"):
+                value = output.get("data", {}).get(kind, "")
+                texts.append("".join(value) if isinstance(value, list) else value)
+    found = set()
+    for text in texts:
+        for match in LINK.finditer(text):
+            link = unquote((match.group(1) or match.group(2)).split("#", 1)[0].split("?", 1)[0])
+            if not link or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/"):
+                continue  # a web address, an anchor in the same page, or an absolute path
+            target = (path.parent / link).resolve()
+            if target.is_file() and target.is_relative_to(tree.resolve()):
+                found.add(target)
+    return found
+
+
+def sign(paths: list[Path]) -> None:
+    """What `jupyter trust` does: record each notebook's signature in this user's Jupyter data
+    folder, so this user's JupyterLab shows its stored outputs, the diagrams included."""
     try:
         import nbformat
         from nbformat.sign import NotebookNotary
     except ImportError:
+        print("nbformat is not installed here, so the copy is not signed: its diagrams show as text "
+              "until `jupyter trust notebooks/*.ipynb` (python3 tasks.py workshop DIR signs it)", file=sys.stderr)
         return
     notary = NotebookNotary()
     for path in paths:
-        notebook = nbformat.read(path, as_version=4)
-        notary.sign(notebook)
+        notary.sign(nbformat.read(path, as_version=4))
 
 
 # ---------------------------------------------------------------------------
@@ -245,13 +281,17 @@ def main(arguments: list[str]) -> int:
         problems = hub_problems()
     else:
         directory = [a for a in arguments if not a.startswith("--")]
-        unknown = [a for a in arguments if a.startswith("--") and a not in ("--force", "--trust")]
+        # --trust is what the copy always was before signing became the default; still accepted.
+        unknown = [a for a in arguments if a.startswith("--") and a not in ("--force", "--trust", "--no-trust")]
         if len(directory) != 1 or unknown:
             print(__doc__, file=sys.stderr)
             return 2
-        written = write_copy(Path(directory[0]), force="--force" in arguments, trust="--trust" in arguments)
-        print(f"wrote {len(written)} chapters, cheat_sheet.html and README.md into {directory[0]}")
+        trust = "--no-trust" not in arguments
+        written = write_copy(Path(directory[0]), force="--force" in arguments, trust=trust)
+        print(f"wrote {len(written)} chapters, the files they link to, cheat_sheet.html and README.md into {directory[0]}")
         print("exercise, solution and reveal cells have no output there; diagrams and everything else are kept")
+        print("signed for this user, so its diagrams show in this user's JupyterLab" if trust else
+              "not signed (--no-trust): diagrams show as text until `jupyter trust notebooks/*.ipynb`")
         return 0
     for problem in problems:
         print(problem, file=sys.stderr)

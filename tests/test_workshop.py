@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -41,9 +42,16 @@ def tags(cell: dict) -> set:
 
 
 @pytest.fixture(scope="module")
-def copy(tmp_path_factory) -> Path:
+def jupyter_data(tmp_path_factory) -> Path:
+    """A Jupyter data folder of its own: the signatures the copy gets are the ones it makes."""
+    return tmp_path_factory.mktemp("jupyter-data")
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory, jupyter_data) -> Path:
     target = tmp_path_factory.mktemp("class")
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "workshop.py"), str(target)], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "workshop.py"), str(target)], capture_output=True, text=True,
+                            env={**os.environ, "JUPYTER_DATA_DIR": str(jupyter_data)})
     assert result.returncode == 0, result.stderr
     return target
 
@@ -54,6 +62,8 @@ def test_the_copy_holds_every_chapter_the_cheat_sheet_and_a_readme(copy):
     assert (copy / "cheat_sheet.html").read_bytes() == (ROOT / "docs" / "cheat_sheet.html").read_bytes()
     assert (copy / "docs" / "cheat_sheet.html").read_bytes() == (ROOT / "docs" / "cheat_sheet.html").read_bytes()
     assert (copy / "notebooks" / "zh" / "glossary.md").is_file(), "the Chinese chapters link the glossary"
+    linked = (copy / "tutorial" / "examples" / "claude_code" / "README.md")
+    assert linked.read_bytes() == (ROOT / "tutorial" / "examples" / "claude_code" / "README.md").read_bytes(), "chapter 11 links it"
     assert "00_index.ipynb" in (copy / "README.md").read_text(encoding="utf-8")
 
 
@@ -69,6 +79,22 @@ def test_answers_are_cleared_and_everything_else_is_kept(copy, path):
             assert after["outputs"] == [] and after["execution_count"] is None
         else:
             assert after["outputs"] == before["outputs"]  # diagrams (SVG) included
+
+
+def test_the_copy_opens_trusted_for_the_user_who_wrote_it(copy, jupyter_data):
+    """JupyterLab shows a notebook's stored SVG diagrams only when its signature is in the user's
+    database; the copy's cleared cells make it a different notebook from notebooks/, so it needs
+    its own signatures. They were made in a data folder of this test's own, so none is left over."""
+    nbformat = pytest.importorskip("nbformat")
+    from nbformat.sign import NotebookNotary
+
+    notary = NotebookNotary(data_dir=str(jupyter_data))
+    paths = sorted((copy / "notebooks").rglob("*.ipynb"))
+    assert paths
+    untrusted = [p.relative_to(copy).as_posix() for p in paths if not notary.check_signature(nbformat.read(p, as_version=4))]
+    assert untrusted == [], f"not signed for this user, so their diagrams show as text: {untrusted}"
+    some_svg = any("image/svg+xml" in o.get("data", {}) for p in paths for c in load(p)["cells"] for o in c.get("outputs", []))
+    assert some_svg, "the copy keeps the stored diagrams that trust makes visible"
 
 
 def test_the_copy_is_valid_nbformat(copy):
