@@ -1037,16 +1037,17 @@ def test_a_right_translator_agrees_on_every_builtin_preset():
 def test_yours_first_difference_is_located_and_shown_in_a_column(pg):
     pg.yours = keeps_the_id
     yours = pg.results["yours"]
-    assert yours.state == "differs" and yours.where == "translated[2].tool_calls[0].id" and yours.count == 1
-    assert yours.ours == "(absent)" and yours.theirs == "toolu_demo"
+    where = 'translated[2]["tool_calls"][0]["id"]'
+    assert yours.state == "differs" and yours.where == where and yours.theirs == "toolu_demo"
+    assert yours.message.startswith(f"≠ yours differs at {where}: expected (no such key), got 'toolu_demo'. The rule: ")
+    assert "no id" in yours.rule  # the chapter-05 rule that place follows
     page = pg_module.translated_html(pg)
-    assert "yours first differs at <code>translated[2].tool_calls[0].id</code>" in page
-    assert page.count('class="tp-columns"') == 1 and 'class="tp-yours"' in page
+    assert f"yours first differs at <code>{html.escape(where, quote=False)}</code>" in page
     verdict, columns = page.split('<div class="tp-columns">')
     ours, theirs = columns.split('class="tp-yours"')
-    assert 'the package: <code>"(absent)"</code> · yours: <code>"toolu_demo"</code>' in verdict
+    assert 'yours: <code>"toolu_demo"</code>' in verdict and "the rule: " in verdict
     assert '"toolu_demo"' not in ours and '"id": "toolu_demo"' in theirs
-    assert "≠ differs at translated[2].tool_calls[0].id" in pg_module.status_html(pg)
+    assert f"≠ differs at {html.escape(where, quote=False)}" in pg_module.status_html(pg)
     assert 'class="tp-columns"' in pg_module.tools_html(pg)
     # The other target is not compared: a chapter-05 translator builds the chat template's shape.
     pg.target = "openai"
@@ -1058,20 +1059,84 @@ def test_yours_that_raises_or_returns_something_else_is_said_with_its_line(pg):
     yours = pg.results["yours"]
     assert yours.state == "failed"
     line = breaks_on_tools.__code__.co_firstlineno + 2
-    assert yours.message == f"yours raised KeyError: 'parameters' (line {line} of test_playground.py, in breaks_on_tools)."
+    assert yours.message == f"your translate raised KeyError: 'parameters' (test_playground.py, line {line}, in breaks_on_tools)"
     assert pg.results["error"] is None and pg.results["translated"]  # ours is untouched
     pg.yours = lambda body: translate(body)[0]
-    assert pg.results["yours"].message == "yours returned a list, not (translated, tools_schema)."
+    assert pg.results["yours"].message.startswith("your translate returned a list of 5 items; it should return")
 
     def unwritten(body):
-        raise NotImplementedError
+        ...
 
     pg.yours = unwritten
-    assert pg.results["yours"].state == "unwritten"
+    assert pg.results["yours"].state == "failed" and "translate is not written yet" in pg.results["yours"].message
     pg.yours = None
     assert pg.results["yours"] is None and 'class="tp-columns"' not in pg_module.translated_html(pg)
-    with pytest.raises(ValueError, match="yours must be a function or the path of a .py file, not a int"):
-        pg.yours = 3
+    pg.yours = 3
+    assert pg.results["yours"].message == "yours cannot be used: yours must be a function or the path of a .py file, not a int"
+
+
+def test_yours_from_a_file_that_does_not_import_the_package(pg, tmp_path):
+    source = tmp_path / "my_translate.py"
+    source.write_text(LEARNER_FILE, encoding="utf-8")
+    pg.yours = str(source)
+    assert pg.results["yours"].state == "same", pg.results["yours"]
+    for name in BUILTIN:  # whatever the learner's code makes of each preset, one line says it
+        pg.preset = name
+        yours = pg.results["yours"]
+        assert yours.message and "\n" not in yours.message and "Traceback" not in yours.message, (name, yours)
+    pg.preset = "server tool"  # a server tool has no input_schema: the learner's line is named
+    assert pg.results["yours"].message.startswith("your translate raised KeyError: 'input_schema' (my_translate.py, line ")
+    pg.preset = README
+    source.write_text(LEARNER_FILE.replace('"function": {"name": block', '"id": block["id"], "function": {"name": block'), encoding="utf-8")
+    pg.yours = source
+    assert pg.results["yours"].where == 'translated[2]["tool_calls"][0]["id"]'
+    pg.yours = tmp_path / "missing.py"
+    assert pg.results["yours"].state == "failed" and "missing.py" in pg.results["yours"].message
+
+
+# A chapter-05 translator as a learner writes it: plain Python, no import of the package.
+LEARNER_FILE = '''
+def flatten_content(content):
+    if isinstance(content, str):
+        return content
+    return "\\n".join(block["text"] for block in content if block.get("type") == "text")
+
+
+def translate(body):
+    messages = []
+    system = body.get("system")
+    if system:
+        messages.append({"role": "system", "content": flatten_content(system)})
+    for message in body["messages"]:
+        content = message["content"]
+        if isinstance(content, str):
+            messages.append({"role": message["role"], "content": content})
+            continue
+        if message["role"] == "assistant":
+            text = flatten_content(content)
+            calls = [{"type": "function", "function": {"name": block["name"], "arguments": block.get("input") or {}}}
+                     for block in content if block.get("type") == "tool_use"]
+            turn = {"role": "assistant", "content": text}
+            if calls:
+                turn["tool_calls"] = calls
+            messages.append(turn)
+            continue
+        texts = []
+        for block in content:
+            if block.get("type") == "tool_result":
+                if texts:
+                    messages.append({"role": "user", "content": "\\n".join(texts)})
+                    texts = []
+                messages.append({"role": "tool", "content": flatten_content(block.get("content", ""))})
+            elif block.get("type") == "text":
+                texts.append(block["text"])
+        if texts:
+            messages.append({"role": "user", "content": "\\n".join(texts)})
+    tools = [{"type": "function", "function": {"name": tool["name"], "description": tool.get("description", ""),
+                                                "parameters": tool["input_schema"]}}
+             for tool in body.get("tools", [])]
+    return messages, tools or None
+'''
 
 
 def test_yours_gets_a_copy_of_the_body(pg):

@@ -41,7 +41,7 @@ from .inputs import Located, describe_error, parse, shown_as_text, value_problem
 from .labels import check_lang, label
 from .presets import PEER_PREFIX, README, presets
 from .prompt import Prompt, default_family, families, render_prompt
-from .yours import Translator, Yours, compare_yours, load_yours
+from .yours import Yours, compare_yours, load_yours
 
 CaptureSource = Callable[[], Iterable[dict]]
 
@@ -94,7 +94,7 @@ class Model:
 
     def __init__(self, *, target: str = "chat_template", preset: str = README,
                  captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None,
-                 yours: Union[None, Translator, str] = None, family: Optional[str] = None):
+                 yours: Any = None, family: Optional[str] = None):
         self.lang = check_lang(lang)
         self.presets: dict[str, Union[dict, str]] = presets()
         self._lock = threading.RLock()
@@ -104,7 +104,8 @@ class Model:
         self._capture: Optional[str] = None
         self._given_error: Optional[str] = None  # why the value given as request_text is not JSON text
         self._request_text = self.preset_text(preset)
-        self._yours: Optional[Translator] = load_yours(yours, self.lang)
+        self._yours_source = yours
+        self._yours, self._yours_problem = load_yours(yours, self.lang)
         self._family = self._checked_family(family) if family is not None else default_family()
         self._prompt: Optional[tuple[Trace, Prompt]] = None  # the last prompt rendered here, for its trace
         self._edited = False  # the text no longer holds the chosen preset's body
@@ -178,14 +179,16 @@ class Model:
         self._notify("capture")
 
     @property
-    def yours(self) -> Optional[Translator]:
-        """The learner's translator, or None (the "yours" column is not shown)."""
-        return self._yours
+    def yours(self) -> Any:
+        """The learner's translator as it was given (a function, a path, a namespace), or None
+        (no "yours" column). One that cannot be loaded says why in `results["yours"]`."""
+        return self._yours_source
 
     @yours.setter
-    def yours(self, translate: Union[None, Translator, str]) -> None:
+    def yours(self, source: Any) -> None:
         with self._lock:
-            self._yours = load_yours(translate, self.lang)
+            self._yours_source = source
+            self._yours, self._yours_problem = load_yours(source, self.lang)
             self._recompute()
         self._notify("yours")
 
@@ -345,8 +348,8 @@ class Model:
         t = self.trace
         self._edited = self._preset is None or not self._holds_preset(error)
         yours: Optional[Yours] = None
-        if self._yours is not None:
-            yours = compare_yours(self._yours, t, self._target, error, self.lang)
+        if self._yours_source is not None:
+            yours = compare_yours(self._yours, self._yours_problem, t, self._target, error, self.lang)
         self.generation += 1
         self.results = {
             "translated": t.translated if t else None,

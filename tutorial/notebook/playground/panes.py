@@ -187,8 +187,8 @@ def yours_html(model: Model) -> str:
     if yours.state == "same":
         line = _l(model, "yours_same")
     elif yours.state == "differs":
-        line = (_l(model, "yours_differs", where=yours.where, count=yours.count) + "<br>"
-                + _l(model, "yours_where", ours=_short(yours.ours), theirs=_short(yours.theirs)))
+        line = (_l(model, "yours_differs", where=yours.where) + "<br>"
+                + _l(model, "yours_where", ours=_short(yours.ours), theirs=_short(yours.theirs), rule=yours.rule or ""))
     else:
         line = _e(yours.message)
     return f'<div class="tp-yours-verdict tp-yours-{_e(yours.state)}">{line}</div>'
