@@ -2,6 +2,7 @@
 
     python -m tutorial walk [FILE] [--lang zh]           the stage-by-stage walk (default: README example)
     python -m tutorial translate [FILE|-] [--target openai]   {"translated": ..., "tools_schema": ...}
+    python -m tutorial grade FILE.py [--lang zh]         check chapter 05's functions in FILE.py against the package
     python -m tutorial serve [...]                       a local /v1/messages endpoint (the `serve` extra)
     python -m tutorial doctor                            check the environment, print fixes
 
@@ -24,6 +25,7 @@ from ..errors import RequestError
 from ..examples import readme_request
 from ..limits import MAX_TEXT_BYTES, read_json
 from ..targets import names as target_names
+from . import grade
 
 BAD_INPUT = 2
 
@@ -61,6 +63,7 @@ def _run(argv: Optional[list[str]]) -> int:
     translate = commands.add_parser("translate", help='print {"translated": ..., "tools_schema": ...} as JSON')
     translate.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
     translate.add_argument("--target", choices=target_names(), default="chat_template")
+    grade.add_parser(commands)
     commands.add_parser("serve", help="a local /v1/messages endpoint that captures requests (python -m tutorial serve -h)", add_help=False)
     commands.add_parser("doctor", help="check Python, packages, Graphviz, a CJK font and the widget extension")
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -72,6 +75,8 @@ def _run(argv: Optional[list[str]]) -> int:
         from .doctor import main as doctor
 
         return doctor()
+    if arguments.command == "grade":
+        return grade.run(arguments, _fail)
     try:
         body = _read_body(arguments.file)
     except _BadText as error:

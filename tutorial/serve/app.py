@@ -33,7 +33,7 @@ from tutorial.limits import read_json
 
 from .analysis import analyse, prompt_tokens, refusal
 from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
-from .responder import Reply, Responder, run_responder, teaching_reply, teaching_responder
+from .responder import Reply, Responder, describe, run_responder, teaching_reply, teaching_responder, text_reply
 from .wire import ApiError, message_object, sse_text, stream_events
 
 if TYPE_CHECKING:
@@ -54,10 +54,13 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_captures: int = DEFAULT_MAX_CAPTURES,
     log: Optional[Log] = None,
+    translator: Optional[Callable] = None,
 ) -> Starlette:
     """The app. `responder` answers (default: the teaching responder) unless `forward`
     names an OpenAI-compatible engine (a URL or a `Forwarder`); `save` is a file to
-    append every capture to as JSON Lines; `log` receives one line per request."""
+    append every capture to as JSON Lines; `log` receives one line per request.
+    `translator` is a learner's translate (`build_it.load_translator`): each request also
+    goes through it, and its capture keeps where it differs from the package (`yours`)."""
     if responder is not None and forward is not None:
         raise ValueError("give a responder or a forward URL, not both: the engine would answer every request")
     if isinstance(forward, str):
@@ -67,6 +70,7 @@ def create_app(
     endpoints = Endpoints(
         CaptureStore(max_captures, save), responder or teaching_responder, forward, max_body_bytes, log
     )
+    endpoints.translator = translator
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -104,6 +108,7 @@ class Endpoints:
         self.forwarder = forwarder
         self.max_body_bytes = max_body_bytes
         self.log = log
+        self.translator: Optional[Callable] = None  # the learner's translate, compared on every request
 
     # --- the Messages API ----------------------------------------------------
 
@@ -116,10 +121,14 @@ class Endpoints:
     async def _answer_messages(self, body: dict, capture: dict) -> Response:
         analysis = await self._analyse(body, capture)
         check_parameters(body)
+        if self.translator is not None:  # the learner's translation, beside the package's
+            from tutorial.notebook.build_it.replay import compare_request
+
+            capture["yours"] = await run_in_threadpool(compare_request, self.translator, body)
         if self.forwarder is not None:
             reply = await self._forwarded(body, analysis, capture)
         else:
-            reply = await run_in_threadpool(self._respond, body, analysis)
+            reply = await run_in_threadpool(self._respond, body, analysis, capture.get("yours"))
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
         message = message_object(reply, message_id=message_id, model=model)
         capture["reply"] = message
@@ -152,7 +161,12 @@ class Endpoints:
             raise ApiError(400, refused)
         return analysis
 
-    def _respond(self, body: dict, analysis: dict) -> Reply:
+    def _respond(self, body: dict, analysis: dict, yours: Optional[dict] = None) -> Reply:
+        if self.responder is teaching_responder and yours is not None:  # and what the learner's made of it
+            from tutorial.notebook.build_it.replay import request_line
+
+            text = f"{describe(analysis)}\n\nYour translator: {request_line(yours)}"
+            return run_responder(lambda _body: text_reply(text), body)
         if self.responder is teaching_responder:  # the same reply, without translating the body again
             return run_responder(lambda _body: teaching_reply(analysis), body)
         try:
@@ -212,6 +226,10 @@ class Endpoints:
         await run_in_threadpool(self.store.add, capture)  # may append to the --save file
         if self.log:
             self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms)")
+            if "yours" in capture:
+                from tutorial.notebook.build_it.replay import request_line
+
+                self.log(f"  your translator: {request_line(capture['yours'])}")
 
     def _log_exception(self, error: BaseException) -> None:
         if self.log:
@@ -225,6 +243,7 @@ class Endpoints:
                 "server": "tutorial serve",
                 "status": "ok",
                 "answers_with": self.forwarder.url if self.forwarder is not None else _name(self.responder),
+                "translator": getattr(self.translator, "origin", None) if self.translator is not None else None,
                 "captures": len(self.store),
                 "max_captures": self.store.max_captures,
                 "routes": ["POST /v1/messages", "POST /v1/messages/count_tokens", "GET /captures", "GET /captures/{id}"],

@@ -4,6 +4,7 @@
     python -m tutorial serve --port 0                     any free port (the banner says which)
     python -m tutorial serve --forward http://127.0.0.1:8000 --model my-model
     python -m tutorial serve --save captures.jsonl        also append every capture to a file
+    python -m tutorial serve --translator my_translator.py   also run your chapter-05 translator on every request
 
 Then point a client at it, e.g. `ANTHROPIC_BASE_URL=http://127.0.0.1:8765`. The engine's
 API key, if it needs one, is read from the TUTORIAL_FORWARD_API_KEY environment variable
@@ -34,6 +35,11 @@ def parser() -> argparse.ArgumentParser:
     commands.add_argument("--save", metavar="FILE", help="append every capture to FILE as JSON Lines")
     commands.add_argument("--max-body-bytes", type=int, help="largest request body accepted (default: 32 MiB)")
     commands.add_argument("--max-captures", type=int, help="captures kept in memory (default: 100)")
+    commands.add_argument(
+        "--translator", metavar="FILE.py",
+        help="a file defining chapter 05's translate: every request also goes through it, and its capture "
+        "(\"yours\") and the log say where it differs from the package's translation",
+    )  # fmt: skip
     return commands
 
 
@@ -50,6 +56,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     except ImportError:
         return _fail(MISSING)
 
+    translator = None
+    if arguments.translator:
+        from ..notebook.build_it import TranslatorError, load_translator
+
+        try:
+            translator = load_translator(arguments.translator)
+        except TranslatorError as error:
+            return _fail(str(error))
     forward = _forwarder(arguments) if arguments.forward else None
     try:
         app = create_app(
@@ -58,6 +72,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             max_body_bytes=arguments.max_body_bytes or DEFAULT_MAX_BODY_BYTES,
             max_captures=arguments.max_captures or DEFAULT_MAX_CAPTURES,
             log=_log,
+            translator=translator,
         )
     except (OSError, ValueError) as error:
         return _fail(str(error))
@@ -66,7 +81,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         sock = bind(arguments.host, arguments.port)
     except OSError as error:
         return _fail(f"cannot listen on {arguments.host}:{arguments.port}: {error.strerror or error}")
-    _banner(sock, forward, arguments.save)
+    _banner(sock, forward, arguments.save, translator)
     try:
         uvicorn.Server(server_config(app)).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then passes the signal on
@@ -84,13 +99,15 @@ def _forwarder(arguments):
     return Forwarder(arguments.forward, model=arguments.model, timeout=timeout, api_key=api_key)
 
 
-def _banner(sock, forward, save: Optional[str]) -> None:
+def _banner(sock, forward, save: Optional[str], translator=None) -> None:
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     answers = f"forwarding to {forward.url}" if forward is not None else "answering with the teaching responder"
     _log(f"tutorial serve: listening on {url}, {answers}")
     _log(f"  point a client at it:  ANTHROPIC_BASE_URL={url}")
     _log(f"  captures:              {url}/captures" + (f"  (and appended to {save})" if save else ""))
+    if translator is not None:
+        _log(f"  your translator:       {translator.origin}, compared with the package's on every request")
     _log("  stop with Ctrl-C")
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import copy
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ...examples import readme_request
@@ -84,13 +84,15 @@ class Finding:
     """What checking one function found: the Verdict, and the parts `grade` prints on one line."""
 
     verdict: Verdict
+    stage: str = ""
     blamed: Optional[str] = None  # the learner's helper that is wrong, when it is not this function
+    blamed_unwritten: bool = False  # that helper is still the stub
     case: Optional[Case] = None  # the input shown
     problem: str = ""  # where and how it differs
     rule: str = ""  # the bullet it breaks
     failed: int = 0
     total: int = 0
-    extra: dict = field(default_factory=dict)
+    stopped: bool = False  # the check stopped at a call that did not finish
 
 
 def check_stage(name: str, function: Any, lang: Optional[str] = None) -> Verdict:
@@ -111,12 +113,13 @@ def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optio
     if isinstance(function, str):
         function = compile_source(stage, function, lang)
     if function is Ellipsis or function is None or is_stub(function):
-        return Finding(Verdict("unanswered", words["unwritten"].format(name=name)))
+        return Finding(Verdict("unanswered", words["unwritten"].format(name=name)), name)
     if not callable(function):
-        return Finding(Verdict("wrong", words["not_function"].format(name=name, kind=type(function).__name__)))
+        return Finding(Verdict("wrong", words["not_function"].format(name=name, kind=type(function).__name__)), name)
     for helper, helper_function in learner_helpers(name, function):
         if is_stub(helper_function):
-            return Finding(Verdict("wrong", words["helper_unwritten"].format(name=name, helper=helper)), blamed=helper)
+            message = words["helper_unwritten"].format(name=name, helper=helper)
+            return Finding(Verdict("wrong", message), name, blamed=helper, blamed_unwritten=True)
         found = _compare(helper, helper_function, lang, seconds, generated)
         if not found.verdict.ok:
             message = words["helper_wrong"].format(name=name, helper=helper, verdict=repr(found.verdict))
@@ -128,8 +131,9 @@ def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optio
 def _compare(name: str, function: Callable, lang: str, seconds: Optional[float], generated: int) -> Finding:
     words = TEXT[lang]
     stage = stages.get(name)
-    every = all_cases(name, generated)
+    every = sorted(all_cases(name, generated), key=lambda case: _SHOWN_FIRST[case.kind])  # stable: each kind keeps its order
     failures: list[tuple[Case, str, Optional[str]]] = []
+    stopped = False
     for case in every:
         expected = stage.reference(*copy.deepcopy(case.args))
         got = run(function, case.args, seconds)
@@ -137,6 +141,9 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         if problem:
             rule = stage.rule_at(case.args, location, _plain(expected)) if location is not None else None
             failures.append((case, problem, rule or case.rule))
+            if isinstance(got.raised, guard.TimedOut):
+                stopped = True
+                break  # the thread is still running: one endless loop is enough to report
     if not failures:
         counts = {
             "total": len(every),
@@ -145,7 +152,7 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
             "generated": generated,
         }
         message = words["right"].format(name=name, rule=SUMMARIES[lang][name], **counts)
-        return Finding(Verdict("right", message), total=len(every))
+        return Finding(Verdict("right", message), name, total=len(every))
     case, problem, rule = _first_to_show(failures)
     rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
     shown_args = ", ".join(short(arg, 400, lang) for arg in case.args)
@@ -154,10 +161,13 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         label = words["trap"].format(label=label)
     elif lang == "zh" and label[:1].isascii():
         label = " " + label  # a space between Chinese and Latin text
-    message = words["wrong"].format(
-        name=name, label=label, args=shown_args, problem=problem, rule=rule_text, failed=len(failures), total=len(every)
-    )
-    return Finding(Verdict("wrong", message), case=case, problem=problem, rule=rule_text, failed=len(failures), total=len(every))
+    counts = {"failed": len(failures), "total": len(every)}
+    template = words["stopped"] if stopped else words["wrong"]
+    message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
+    return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
+
+
+_SHOWN_FIRST = {"trap": 0, "readme": 1, "generated": 2}
 
 
 def _first_to_show(failures: list) -> tuple:
@@ -272,9 +282,11 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     """("", None) when the learner's outcome matches; otherwise one line on where and how it
     differs, and the place (None when the function raised or changed its input)."""
     words = TEXT[language.resolve(lang)]
+    if isinstance(got.raised, guard.TimedOut):
+        return words["timed_out"].format(seconds=got.raised.seconds), None
     if got.raised is not None:
         error = got.raised
-        message = str(error) if not isinstance(error, guard.TimedOut) else str(error)
+        message = str(error)
         located = guard.where(error)
         if located:
             message += f" ({located})"

@@ -58,6 +58,7 @@ class Translator:
     functions: dict[str, Callable]  # the chapter's functions the source defines (stubs left out)
     origin: str  # "my_translator.py", or "your notebook"
     seconds: Optional[float] = CALL_SECONDS
+    stubs: tuple[str, ...] = ()  # the chapter's functions still written as `...`
 
     def __call__(self, body: Any) -> tuple[Any, Any]:
         translate = self.functions["translate"]
@@ -87,7 +88,9 @@ def load_translator(source: Union[str, os.PathLike, Mapping[str, Any], types.Mod
     else:
         namespace = {name: getattr(source, name) for name in CHAPTER_FUNCTIONS if hasattr(source, name)}
         origin = type(source).__name__
-    return Translator(chapter_functions(namespace, origin), origin, seconds)
+    functions = chapter_functions(namespace, origin)
+    stubs = tuple(name for name in CHAPTER_FUNCTIONS if callable(namespace.get(name)) and is_stub(namespace[name]))
+    return Translator(functions, origin, seconds, stubs)
 
 
 def chapter_functions(namespace: Mapping[str, Any], origin: str) -> dict[str, Callable]:

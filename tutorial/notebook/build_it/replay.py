@@ -13,6 +13,7 @@ Each row gives the first place where the two differ and the rule that place foll
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -21,8 +22,9 @@ from typing import Any, Callable, Optional
 from ... import client_tools, translation
 from ...errors import RequestError
 from ...examples import claude_code_session
+from ...preprocess import preprocess
 from ...watch import language
-from .checker import first_difference, place, short, _plain, _root
+from .checker import Missing, _plain, _root, first_difference, place, short
 from .learner import TranslatorError
 from .stages import STAGES, rule_text
 from .texts import SUMMARIES
@@ -84,8 +86,16 @@ class Difference:
         return words["line"].format(place=self.place, want=short(self.expected, 160, lang),
                                     have=short(self.actual, 160, lang), rule=self.rule)  # fmt: skip
 
-    def as_json(self) -> dict:
-        return {"place": self.place, "expected": _jsonable(self.expected), "actual": _jsonable(self.actual), "rule": self.rule}
+    def as_json(self, lang: Optional[str] = None) -> dict:
+        """{place, expected, actual, rule, line}; a side that has no value there (a key or an
+        item only the other has) is left out and named in `absent`."""
+        found: dict = {"place": self.place}
+        for side, value in (("expected", self.expected), ("actual", self.actual)):
+            if isinstance(value, Missing):
+                found["absent"] = side
+            else:
+                found[side] = _jsonable(value)
+        return {**found, "rule": self.rule, "line": self.line(lang)}
 
 
 def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None) -> Optional[Difference]:
@@ -129,6 +139,7 @@ class Row:
 class Replay:
     rows: list[Row]
     lang: str = "en"
+    stopped: bool = False  # the learner's translate did not finish on the last row, so the replay stopped
 
     @property
     def compared(self) -> list[Row]:
@@ -181,6 +192,8 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
             yours = translator(body)
         except TranslatorError as error:
             rows.append(Row(name, "error", note=str(error)))
+            if "did not finish" in str(error):
+                return Replay(rows, lang, stopped=True)  # its thread still runs: one endless loop is enough
             continue
         except Exception as error:  # noqa: BLE001 - a plain function given as the translator
             rows.append(Row(name, "error", note=f"{type(error).__name__}: {error}"))
@@ -191,8 +204,61 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
 
 
 def _jsonable(value: Any) -> Any:
+    """`value` when it is JSON; otherwise what JSON can hold of it (reprs where it cannot)."""
     try:
-        json.dumps(value)
+        json.dumps(value, allow_nan=False)
         return value
-    except (TypeError, ValueError):
-        return repr(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            return json.loads(json.dumps(value, default=repr, allow_nan=False))
+        except (TypeError, ValueError, RecursionError):
+            return repr(value)
+
+
+def compare_request(translator: Callable, body: Any, lang: Optional[str] = None) -> dict:
+    """What a server keeps of the learner's translator on one request, as plain JSON:
+    `agrees`, the first `difference` ({place, expected, actual, rule}) or the `error`, what the
+    learner's translate returned, and a `note` on what was left out. The learner's translate
+    gets the body as the package translates it — preprocessed, as the adapter's _run_turn
+    does — with the tools chapter 05 does not teach taken out of both sides."""
+    words = WORDS[language.resolve(lang)]
+    origin = getattr(translator, "origin", None)
+    kept: dict = {"translator": origin} if origin else {}
+    try:
+        preprocessed = preprocess(body)
+    except RequestError as error:
+        return {**kept, "compared": False, "note": words["refused"].format(error=error)}
+    chapter, note = chapter_body(preprocessed, lang)
+    try:
+        expected = translation.translate(chapter)
+    except RequestError as error:
+        return {**kept, "compared": False, "note": words["refused"].format(error=error)}
+    if note:
+        kept["note"] = note
+    try:
+        yours = translator(copy.deepcopy(chapter))
+    except TranslatorError as error:
+        return {**kept, "compared": True, "agrees": False, "error": str(error)}
+    except Exception as error:  # noqa: BLE001 - a plain function given as the translator
+        return {**kept, "compared": True, "agrees": False, "error": f"{type(error).__name__}: {error}"}
+    found = difference(yours, expected, chapter, lang)
+    translated, tools_schema = yours if isinstance(yours, (tuple, list)) and len(yours) == 2 else (yours, None)
+    return {
+        **kept,
+        "compared": True,
+        "agrees": found is None,
+        "difference": found.as_json(lang) if found else None,
+        "translated": _jsonable(translated),
+        "tools_schema": _jsonable(tools_schema),
+    }
+
+
+def request_line(compared: dict) -> str:
+    """One line for a log or a reply: agrees, or where it differs first."""
+    if not compared.get("compared"):
+        return "not compared: " + compared.get("note", "")
+    if compared.get("error"):
+        return "failed: " + compared["error"]
+    if compared["agrees"]:
+        return "agrees with the package"
+    return "differs " + compared["difference"]["line"]

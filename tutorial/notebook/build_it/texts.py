@@ -23,6 +23,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_wrong": "not yet: {name} calls your {helper}, which does not agree with the package yet; "
         "fix {helper} first. Its check says:\n  {verdict}",
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
+        "stopped": "not yet: {name} did not finish on {label}, so the check stopped there:\n    {name}({args})\n"
+        "  {problem}\n  The rule: {rule}",
+        "timed_out": "it did not finish within {seconds:g} s (an endless loop?)",
         "trap": 'the trap "{label}"',
         "generated": "generated variation #{number}",
         "raised": "it raised {error}: {message}; the package returns {expected}",
@@ -50,6 +53,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "    {name}({args})\n  {problem}\n  规则：{rule}",
         "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而它还与本包不一致；先改好 {helper}。它的检查结果是：\n  {verdict}",
         "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而它还没有写；先写它",
+        "stopped": "还不对：{name} 在{label}上没有结束，检查就停在那里：\n    {name}({args})\n  {problem}\n  规则：{rule}",
+        "timed_out": "它在 {seconds:g} 秒内没有结束（死循环？）",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
         "raised": "它抛出了 {error}：{message}；本包返回 {expected}",

@@ -1,0 +1,177 @@
+"""`python -m tutorial grade FILE.py`: a learner's chapter-05 translator, checked against the package.
+
+FILE.py defines the functions chapter 05 has the learner write (`translate` at least; any of
+flatten_content, user_block_message, assistant_message, translate_messages,
+tools_to_chat_tools and tool_result_messages too). Each one it defines is checked on its
+stage's inputs — the README example's, the named traps, 150 generated variations — helpers
+before the functions that call them; then `translate` runs on the bodies the real SDK sends
+and on the recorded Claude Code session (judged on chapter 05's rules: tools the chapter
+does not teach are taken out of both sides). One line per check:
+
+    ✓ flatten_content: agrees with the package on all 168 inputs
+    ✗ assistant_message: on the trap "one call", assistant_message([...]): at result["tool_calls"][0]["id"]: ...
+
+Exit status: 0 when everything agrees, 1 when something differs, 2 when the file does not
+load (the error, located, on stderr; never a traceback). What the file prints while it is
+loaded and checked is swallowed, so the report stays one line per check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+from typing import Optional
+
+AGREE, DIFFER, BAD_FILE = 0, 1, 2
+CALL_SECONDS = 5.0  # one call of one of the learner's functions on one input
+
+WORDS = {
+    "en": {
+        "heading": "{file}: chapter 05's functions against the package",
+        "right": "agrees with the package on all {total} inputs",
+        "unwritten": "not written yet (its body is ...), not checked",
+        "missing": "not defined in the file, not checked",
+        "helper": "calls your {helper}, which does not agree yet (see its line); fix it first",
+        "helper_unwritten": "calls your {helper}, which is not written yet",
+        "first": "{failed} of {total} inputs differ; the first is {label}, {call}: {problem}. The rule: {rule}",
+        "stopped": "did not finish on {label}, {call}: {problem}. The rule: {rule}",
+        "trap": 'the trap "{label}"',
+        "recorded": "translate on {what}",
+        "sdk": "the {count} bodies the anthropic SDK sends",
+        "session": "the {count} requests of the recorded Claude Code session",
+        "recorded_right": "all {compared} agree{left_out}",
+        "left_out": " ({count} left out: the package refuses them)",
+        "recorded_wrong": "{failed} of {compared} differ; the first is {name}: {detail}",
+        "stopped_replay": "stopped there",
+        "verdict_right": "all agree: your translator can stand where the package's does "
+        "(python -m tutorial serve --translator {file})",
+        "verdict_wrong": "not yet: fix the first ✗ above, then grade again",
+    },
+    "zh": {
+        "heading": "{file}：第 05 章的函数与本包对照",
+        "right": "在全部 {total} 个输入上都与本包一致",
+        "unwritten": "还没有写（函数体是 ...），未检查",
+        "missing": "文件里没有定义，未检查",
+        "helper": "调用了你写的 {helper}，而它还不一致（见它那一行）；先改好它",
+        "helper_unwritten": "调用了你写的 {helper}，而它还没有写",
+        "first": "{total} 个输入中有 {failed} 个不同；第一个是{label}，{call}：{problem}。规则：{rule}",
+        "stopped": "在{label}上没有结束，{call}：{problem}。规则：{rule}",
+        "trap": "陷阱「{label}」",
+        "recorded": "translate 处理{what}",
+        "sdk": " anthropic SDK 发出的 {count} 个 body",
+        "session": "录下的 Claude Code 会话中的 {count} 个请求",
+        "recorded_right": "全部 {compared} 个一致{left_out}",
+        "left_out": "（{count} 个未比较：本包拒绝它们）",
+        "recorded_wrong": "{compared} 个中有 {failed} 个不同；第一个是 {name}：{detail}",
+        "stopped_replay": "就停在这里",
+        "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
+        "verdict_wrong": "还不对：先改正上面第一个 ✗，再评一次",
+    },
+}
+
+
+def add_parser(commands) -> None:
+    grade = commands.add_parser("grade", help="check a file holding chapter 05's functions against the package")
+    grade.add_argument("file", help="a .py file that defines translate (and, if you like, the other chapter-05 functions)")
+    grade.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: TUTORIAL_LANG, else English)")
+
+
+def run(arguments: argparse.Namespace, fail) -> int:
+    """Load, check, print; the exit status. `fail(message)` prints a located error (status 2)."""
+    from ..notebook.build_it import TranslatorError, load_translator
+    from ..watch import language
+
+    lang = language.resolve(arguments.lang)
+    swallowed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(swallowed):
+            translator = load_translator(arguments.file, seconds=CALL_SECONDS)
+    except TranslatorError as error:
+        return fail(str(error))
+    with contextlib.redirect_stdout(swallowed):
+        lines, agree = report(translator, lang)
+    print(WORDS[lang]["heading"].format(file=translator.origin))
+    for line in lines:
+        print(line)
+    words = WORDS[lang]
+    print(words["verdict_right"].format(file=arguments.file) if agree else words["verdict_wrong"])
+    return AGREE if agree else DIFFER
+
+
+def report(translator, lang: str) -> tuple[list[str], bool]:
+    """The lines of the report and whether everything agrees."""
+    from ..notebook.build_it import CHAPTER_FUNCTIONS, examine
+
+    words = WORDS[lang]
+    lines, agree = [], True
+    namespace = translator.functions
+    for name in CHAPTER_FUNCTIONS:
+        function = namespace.get(name)
+        if function is None:
+            lines.append(f"– {name}: {words['unwritten'] if name in translator.stubs else words['missing']}")
+            continue
+        found = examine(name, function, lang, seconds=CALL_SECONDS)
+        if found.verdict.ok:
+            lines.append(f"✓ {name}: {words['right'].format(total=found.total)}")
+            continue
+        agree = False
+        if found.blamed:
+            key = "helper_unwritten" if found.blamed_unwritten else "helper"
+            lines.append(f"✗ {name}: {words[key].format(helper=found.blamed)}")
+        else:
+            lines.append(f"✗ {name}: {_first(found, lang)}")
+    for line, ok in _recorded(translator, lang):
+        lines.append(line)
+        agree = agree and ok
+    return lines, agree
+
+
+def _first(found, lang: str) -> str:
+    from ..notebook.build_it.checker import label_in, short
+
+    words = WORDS[lang]
+    case = found.case
+    label = label_in(case.label, lang)
+    if case.kind == "trap":
+        label = words["trap"].format(label=label)
+    call = f"{found.stage}({', '.join(short(arg, 120, lang) for arg in case.args)})"
+    return words["stopped" if found.stopped else "first"].format(failed=found.failed, total=found.total, label=label, call=call,
+                                 problem=found.problem, rule=found.rule)  # fmt: skip
+
+
+def _recorded(translator, lang: str) -> list[tuple[str, bool]]:
+    """One line for the SDK bodies, one for the Claude Code session."""
+    from ..notebook.build_it.replay import recorded_requests, replay
+
+    words = WORDS[lang]
+    requests = recorded_requests()
+    groups = [
+        (words["sdk"], [(name, body) for name, body in requests if name.startswith("SDK ")]),
+        (words["session"], [(name, body) for name, body in requests if not name.startswith("SDK ")]),
+    ]
+    found = []
+    for what, group in groups:
+        replayed = replay(translator, group, lang)
+        compared = replayed.compared
+        title = words["recorded"].format(what=what.format(count=len(group)))
+        problems = [row for row in compared if row.state != "same"]
+        if not problems:
+            left = len(group) - len(compared)
+            left_out = words["left_out"].format(count=left) if left else ""
+            found.append((f"✓ {title}: {words['recorded_right'].format(compared=len(compared), left_out=left_out)}", True))
+            continue
+        first = problems[0]
+        detail = first.difference.line(lang) if first.difference else first.note
+        if replayed.stopped:
+            line = f"{first.name}: {detail}; {words['stopped_replay']}"
+        else:
+            line = words["recorded_wrong"].format(failed=len(problems), compared=len(compared), name=first.name, detail=detail)
+        found.append((f"✗ {title}: {line}", False))
+    return found
+
+
+def main(argv: Optional[list[str]] = None) -> int:  # for `python -m tutorial.cli.grade`
+    from . import main as cli
+
+    return cli(["grade", *(argv or [])])
