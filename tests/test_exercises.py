@@ -1,13 +1,19 @@
-"""The exercises can be answered, and their verdicts can fail.
+"""The exercises can be answered, and their verdicts can fail, in both languages.
 
-Every exercise gives ✓ for its right answer and ✗ for a tempting wrong one, through the
-same `check` a learner calls. Then every chapter is run top to bottom twice with nbclient:
-once with the right answer in every exercise cell (every verdict must be ✓), once with the
-wrong one (every verdict must be ✗). A check that cannot fail is a defect.
+The proof, through the same `check` a learner calls: every exercise gives ✓ for its right
+answer and ✗ for each common mistake it names, with that mistake's own hint; byte-level
+variants of a right value (a trailing newline, another letter case, a count off by one) are
+✗; letters typed with a Chinese input method are read; a generic wrong answer is told a
+place that really differs; `reveal` prints Python literals a learner can type back; and the
+multiple-choice questions keep their letters and lengths free of tells. Then every chapter
+is run top to bottom twice with nbclient: once with the right answer in every exercise cell
+(every verdict must be ✓), once with a wrong one (every verdict must be ✗).
 """
 
 from __future__ import annotations
 
+import ast
+import collections
 import json
 import re
 from pathlib import Path
@@ -20,6 +26,21 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]*_*.ipynb"))
 ANSWER_LINE = re.compile(r"^(\s*[A-Za-z_]\w*\s*=\s*)\.\.\.(\s*#.*)?$", re.MULTILINE)
 BANK = ex.all_exercises()
+LANGUAGES = ["en", "zh"]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+VALUES = sorted(key for key, e in BANK.items() if not e.choices and not e.code)
+CHOICES = sorted(key for key, e in BANK.items() if e.choices)
+# Names of functions may be spelt several ways (with or without the underscore or the class in
+# front, with spaces around): only these two exercises ask for a name.
+NAMES = {"06.paths", "06.receiver"}
+
+
+@pytest.fixture(params=LANGUAGES)
+def lang(request):
+    ex.set_language(request.param)
+    yield request.param
+    ex.set_language(None)
 
 
 def exercise_cells(notebook: dict) -> list[tuple[int, str]]:
@@ -48,24 +69,233 @@ def test_there_are_enough_exercises():
 
 
 @pytest.mark.parametrize("key", sorted(BANK))
-def test_right_answer_passes_and_the_misconception_fails(key):
+def test_right_answer_passes(key, lang):
     exercise = BANK[key]
-    right, wrong = ex.check(key, exercise.expected()), ex.check(key, exercise.wrong)
-    assert repr(right).startswith("✓"), right
-    assert repr(wrong).startswith("✗"), wrong
+    if exercise.code:
+        right = ex.solutions(key.split(".")[0])[key]["right"]
+        assert right and repr(ex.check(key, exercise.expected())).startswith("✓")
+        return
+    assert repr(ex.check(key, exercise.expected())).startswith("✓")
     assert repr(ex.check(key, ...)).startswith("…")
+
+
+@pytest.mark.parametrize("key", VALUES)
+def test_every_named_mistake_fails_with_its_own_hint(key, lang):
+    exercise = BANK[key]
+    assert len(exercise.mistakes) >= 2, "a value exercise names at least two common wrong answers"
+    hints = [mistake.text(lang) for mistake in exercise.mistakes]
+    assert len(set(hints)) == len(hints), "each mistake needs a hint of its own"
+    assert exercise.text("hint", lang) not in hints, "a mistake's hint is not the generic one"
+    for mistake in exercise.mistakes:
+        verdict = repr(ex.check(key, mistake.answer))
+        assert verdict.startswith("✗") and mistake.text(lang) in verdict, (mistake.answer, verdict)
+        others = [hint for hint in hints if hint != mistake.text(lang)]
+        assert not any(hint in verdict for hint in others), verdict
+
+
+@pytest.mark.parametrize("key", CHOICES)
+def test_every_wrong_option_is_a_misconception_with_its_own_feedback(key, lang):
+    exercise = BANK[key]
+    right = exercise.expected()
+    assert right in exercise.choices and sorted(exercise.choices) == ["a", "b", "c", "d"]
+    wrong = [letter for letter in exercise.choices if letter != right]
+    assert sorted(exercise.feedback) == wrong, "feedback for every wrong option, and none for the right one"
+    verdicts = {letter: repr(ex.check(key, letter)) for letter in wrong}
+    assert all(v.startswith("✗") and exercise.text("feedback", lang)[letter] in v for letter, v in verdicts.items())
+    assert len(set(verdicts.values())) == len(verdicts)
+
+
+def _variants(value, at=()):
+    """Byte-level variants of a right value: each string with a trailing newline and in another
+    letter case, each count off by one, each bool flipped; (place, variant) pairs."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            for place, changed in _variants(v, at + (k,)):
+                yield place, {**value, k: changed}
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            for place, changed in _variants(v, at + (i,)):
+                yield place, value[:i] + [changed] + value[i + 1 :]
+    elif isinstance(value, bool):
+        yield at, not value
+    elif isinstance(value, int):
+        yield at, value + 1
+        yield at, value - 1
+    elif isinstance(value, str):
+        yield at, value + "\n"
+        if value.swapcase() != value:
+            yield at, value.upper() if value.upper() != value else value.lower()
+
+
+@pytest.mark.parametrize("key", VALUES)
+def test_byte_level_variants_of_a_right_value_are_wrong(key):
+    expected = BANK[key].expected()
+    variants = list(_variants(expected))
+    if not variants:  # None: the only value of its kind
+        variants = [((), "None"), ((), [])]
+    for place, variant in variants:
+        changed = _leaf(variant, place)
+        if key in NAMES and isinstance(changed, str) and changed.strip() == _leaf(expected, place):
+            continue  # a name with a newline after it is still that name
+        verdict = repr(ex.check(key, variant))
+        assert verdict.startswith("✗"), (variant, verdict)
+
+
+def _leaf(value, place):
+    for part in place:
+        value = value[part]
+    return value
+
+
+@pytest.mark.parametrize("key", VALUES)
+def test_a_slip_of_type_gets_a_type_hint(key, lang):
+    exercise = BANK[key]
+    expected = exercise.expected()
+    kinds = ex.MESSAGES[lang]["kinds"]
+    if isinstance(expected, bool):
+        slips = (["True" if expected else "False", "是" if expected else "否", int(expected)], kinds["bool"])
+    elif isinstance(expected, int):
+        slips = ([str(expected), float(expected)], kinds["int"])
+    elif isinstance(expected, list):
+        slips = ([{"0": expected[0]} if expected else {}], kinds["list"])
+    elif isinstance(expected, dict):
+        slips = ([list(expected.values())], kinds["dict"])
+    else:
+        pytest.skip("a string or None: any other value is a different value, not another type of it")
+    for slip in slips[0]:
+        verdict = repr(ex.check(key, slip))
+        named = [m for m in exercise.mistakes if m.made_by(slip)]
+        assert verdict.startswith("✗") and (slips[1] in verdict or named), (slip, verdict)
+
+
+def _generic_wrong(value, at=()):
+    """The value with its last leaf replaced by something no one would answer; (place, value)."""
+    if isinstance(value, dict) and value:
+        k = list(value)[-1]
+        place, changed = _generic_wrong(value[k], at + (k,))
+        return place, {**value, k: changed}
+    if isinstance(value, list) and value:
+        place, changed = _generic_wrong(value[-1], at + (len(value) - 1,))
+        return place, value[:-1] + [changed]
+    if isinstance(value, bool):
+        return at, not value
+    if isinstance(value, int):
+        return at, value + 7
+    return at, "zz-not-this"
+
+
+@pytest.mark.parametrize("key", [k for k in VALUES if isinstance(BANK[k].expected(), (list, dict)) and not BANK[k].any_order])
+def test_a_generic_wrong_answer_is_told_a_place_that_really_differs(key, lang):
+    exercise = BANK[key]
+    place, wrong = _generic_wrong(exercise.expected())
+    if any(m.made_by(wrong) for m in exercise.mistakes):
+        pytest.skip("a named mistake covers this answer")
+    verdict = repr(ex.check(key, wrong))
+    written = "".join(f"[{p}]" if isinstance(p, int) else f'["{p}"]' for p in place)
+    assert verdict.startswith("✗") and f" {written}" in verdict, verdict
+    # exactly that place: not a place above it, nor one before it that is right
+    assert ex.first_difference(wrong, exercise.expected(), exercise.spelling)[0] == written
+
+
+@pytest.mark.parametrize("key", [k for k in VALUES if BANK[k].any_order])
+def test_where_order_does_not_matter_another_order_is_right_and_no_index_is_blamed(key, lang):
+    exercise = BANK[key]
+    expected = exercise.expected()
+    assert ex.check(key, list(reversed(expected))).ok
+    assert ex.check(key, tuple(expected[1:] + expected[:1])).ok
+    wrong = list(reversed(expected))
+    wrong[-1] = "zz-not-this"
+    verdict = repr(ex.check(key, wrong))
+    assert verdict.startswith("✗") and "'zz-not-this'" in verdict and "[0]" not in verdict, verdict
+    assert "[" not in repr(ex.check(key, list(reversed(expected))[:-1])).split(".")[0]
+
+
+def test_the_losses_in_another_order_are_right_and_a_wrong_one_is_named_not_its_index():
+    right = BANK["04.losses"].expected()
+    assert ex.check("04.losses", list(reversed(right))).ok
+    wrong = [right[2], right[1], "messages[1].content[1].input"]  # [0] and [1] are right, in another order
+    verdict = repr(ex.check("04.losses", wrong))
+    assert "differs at [0]" not in verdict and "'messages[1].content[1].input'" in verdict, verdict
+
+
+@pytest.mark.parametrize("key", CHOICES)
+def test_letters_typed_with_an_input_method_are_read(key, lang):
+    right = BANK[key].expected()
+    full_width = chr(ord(right) - ord("a") + ord("ａ"))
+    for typed in [full_width, f"（{right}）", f"{right}。", f"（{full_width}）", f" {right.upper()}. ", f"【{right}】", f"{right}、", f"'{right}'"]:
+        assert ex.check(key, typed).ok, typed
+    wrong = next(letter for letter in "abcd" if letter != right)
+    verdict = repr(ex.check(key, chr(ord(wrong) - ord("a") + ord("ａ")) + "。"))
+    assert verdict.startswith("✗") and BANK[key].text("feedback", lang)[wrong] in verdict
+    assert repr(ex.check(key, "e")).startswith("✗") and repr(ex.check(key, 3)).startswith("✗")
+
+
+def _revealed_answer(text: str) -> str:
+    return text.split("\n\n", 1)[0].split(ex.MESSAGES[ex._lang()]["answer"], 1)[1]
+
+
+@pytest.mark.parametrize("key", sorted(BANK))
+def test_reveal_prints_a_python_literal_that_types_back_to_the_answer(key, lang):
+    exercise = BANK[key]
+    assert str(ex.reveal(key)) == ex.MESSAGES[lang]["hidden"], "hidden until asked"
+    shown = str(ex.reveal(key, show=True))
+    assert shown.endswith(exercise.text("explanation", lang))
+    answer = _revealed_answer(shown)
+    if exercise.code:
+        assert "def " in answer
+        return
     if exercise.choices:
-        assert exercise.expected() in exercise.choices
-        assert all(letter in exercise.feedback for letter in exercise.choices if letter != exercise.expected()), (
-            "every wrong option needs its own feedback"
-        )
+        first = answer.split("\n")[0]
+        assert ast.literal_eval(first) == exercise.expected() and exercise.text("choices", lang)[exercise.expected()] in answer
+        return
+    typed_back = ast.literal_eval(answer)
+    assert ex.check(key, typed_back).ok, answer
+    assert ex.same_json(typed_back, exercise.expected())
+    assert "true" not in re.sub(r"'[^']*'", "", answer).replace("True", ""), "JSON true cannot be typed back"
 
 
 @pytest.mark.parametrize("key", sorted(BANK))
 def test_a_wrong_verdict_never_shows_the_answer(key):
-    expected = BANK[key].expected()
-    if isinstance(expected, str) and len(expected) > 3 and not BANK[key].choices:
-        assert expected not in repr(ex.check(key, BANK[key].wrong))
+    exercise = BANK[key]
+    expected = exercise.expected()
+    if isinstance(expected, str) and len(expected) > 3 and not exercise.choices and not exercise.code:
+        for mistake in exercise.mistakes:
+            assert expected not in repr(ex.check(key, mistake.answer))
+        assert expected not in repr(ex.check(key, "zz-not-this"))
+    if exercise.code:
+        assert expected not in repr(ex.check(key, exercise.wrong))
+
+
+@pytest.mark.parametrize("key", sorted(BANK))
+def test_every_text_is_there_in_chinese(key):
+    exercise = BANK[key]
+    names = ["question", "hint", "explanation"] + (["form"] if exercise.form else []) + (["choices", "feedback"] if exercise.choices else [])
+    for name in names:
+        assert name in exercise.zh, f"{key}: no Chinese {name}"
+        texts = exercise.zh[name].values() if isinstance(exercise.zh[name], dict) else [exercise.zh[name]]
+        assert all(CJK.search(text) or name == "choices" for text in texts), f"{key}: {name} is not in Chinese"
+    if exercise.choices:
+        assert sorted(exercise.zh["choices"]) == sorted(exercise.choices) and sorted(exercise.zh["feedback"]) == sorted(exercise.feedback)
+    for mistake in exercise.mistakes:
+        assert CJK.search(mistake.zh), f"{key}: a mistake's hint is not in Chinese"
+
+
+def multiple_choice_figures(lang: str = "en") -> dict:
+    """How often each letter is right, and how often the right option is the longest one
+    (ties count as longest), over every multiple-choice question."""
+    letters = collections.Counter(BANK[key].expected() for key in CHOICES)
+    longest = [key for key in CHOICES if len(BANK[key].text("choices", lang)[BANK[key].expected()]) == max(map(len, BANK[key].text("choices", lang).values()))]
+    return {"questions": len(CHOICES), "letters": dict(sorted(letters.items())), "longest": longest}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_multiple_choice_has_no_tells(language):
+    figures = multiple_choice_figures(language)
+    count = figures["questions"]
+    assert count >= 20
+    for letter, times in figures["letters"].items():
+        assert times / count <= 0.35, f"({letter}) is right in {times} of {count} questions: {figures}"
+    assert len(figures["longest"]) / count <= 0.25, f"the right option is the longest in {figures['longest']}"
 
 
 def test_every_exercise_is_asked_in_a_chapter_and_no_chapter_stores_a_verdict():

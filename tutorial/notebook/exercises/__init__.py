@@ -256,7 +256,7 @@ def check(key: str, answer: Any) -> Verdict:
     if exercise.code:
         return Verdict("wrong", text["wrong"].format(hint=hint))
     expected = exercise.expected()
-    slip = _type_slip(answer, expected)
+    slip = _type_slip(_spelt(answer, exercise.spelling), expected)
     if slip:
         return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], hint=hint))
     if exercise.any_order:

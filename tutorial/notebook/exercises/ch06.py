@@ -24,7 +24,7 @@ def _function_name(value: Any) -> str:
     if not isinstance(value, str):
         return ""
     name = value.strip().rstrip("()").strip().rsplit(".", 1)[-1]
-    return name.lower().lstrip("_")
+    return name.lstrip("_")  # Python names keep their letter case
 
 
 # The default target's own implementations answer the question too: `translate_messages`
@@ -193,7 +193,7 @@ def _method(value: Any) -> str:
         return ""
     name = value.strip().rstrip("()").strip()
     name = re.sub(r"^self\.", "", name)
-    return name.lower()
+    return name
 
 
 def _receiver(value: Any) -> Any:
@@ -203,7 +203,7 @@ def _receiver(value: Any) -> Any:
 
 # `_run_turn` is defined on BaseAdapter and inherited by AnthropicAdapter: every spelling of
 # that one method is right.
-_RUN_TURN = {"baseadapter._run_turn", "_run_turn", "run_turn", "anthropicadapter._run_turn", "baseadapter.run_turn"}
+_RUN_TURN = {"BaseAdapter._run_turn", "_run_turn", "run_turn", "AnthropicAdapter._run_turn", "BaseAdapter.run_turn"}
 
 add(
     Exercise(
