@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 import collections
+import contextlib
+import io
 import json
 import re
 from pathlib import Path
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tutorial.notebook import exercises as ex
+from tutorial.notebook.exercises import understanding
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]*_*.ipynb"))
@@ -296,6 +299,50 @@ def test_multiple_choice_has_no_tells(language):
     for letter, times in figures["letters"].items():
         assert times / count <= 0.35, f"({letter}) is right in {times} of {count} questions: {figures}"
     assert len(figures["longest"]) / count <= 0.25, f"the right option is the longest in {figures['longest']}"
+
+
+# --- Check your understanding: recall at the end of chapters 01-11 --------------------------
+
+RECALL_CHAPTERS = [f"{n:02d}" for n in range(1, 12)]
+
+
+def _english_chapter(chapter: str) -> dict:
+    [path] = sorted((ROOT / "notebooks").glob(f"{chapter}_*.ipynb"))
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("chapter", RECALL_CHAPTERS)
+def test_every_chapter_ends_with_questions_a_revealed_model_answer_and_tasks_to_go_further(chapter):
+    items = understanding.RECALL[chapter]
+    assert 3 <= len(items) <= 6
+    for item in items:
+        assert item.question.endswith(("?", ".")) and item.answer and CJK.search(item.zh_question) and CJK.search(item.zh_answer)
+    cells = _english_chapter(chapter)["cells"]
+    [at] = [i for i, cell in enumerate(cells) if "".join(cell["source"]).startswith("## Check your understanding")]
+    questions, answers, further = cells[at : at + 3]
+    shown = "".join(questions["source"])
+    numbered = re.findall(r"^\d+\. (.+)$", shown, re.MULTILINE)
+    assert numbered == [item.question for item in items], "the notebook shows the module's questions, word for word"
+    assert answers["cell_type"] == "code" and answers["metadata"].get("tags") == ["reveal"] and answers["outputs"] == []
+    assert f'recall("{chapter}", show=False)' in "".join(answers["source"])
+    tasks = re.findall(r"^\d+\. ", "".join(further["source"]), re.MULTILINE)
+    assert "".join(further["source"]).startswith("### Going further") and 1 <= len(tasks) <= 2
+    later = ["".join(cell["source"]) for cell in cells[at + 3 :] if cell["cell_type"] == "markdown"]
+    assert all("## Check your understanding" not in text for text in later)
+
+
+@pytest.mark.parametrize("chapter", RECALL_CHAPTERS)
+def test_the_model_answers_show_only_when_asked(chapter, lang):
+    assert str(ex.recall(chapter)) == understanding.TEXT[lang]["hidden"]
+    shown = str(ex.recall(chapter, show=True))
+    for item in understanding.RECALL[chapter]:
+        question, answer = (item.zh_question, item.zh_answer) if lang == "zh" else (item.question, item.answer)
+        assert question in shown and answer in shown
+    cell = "".join(_english_chapter(chapter)["cells"][[i for i, c in enumerate(_english_chapter(chapter)["cells"]) if c.get("metadata", {}).get("tags") == ["reveal"] and "recall(" in "".join(c["source"])][0]]["source"])
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(cell.replace("show=False", "show=True"), {})
+    assert printed.getvalue().strip() == shown
 
 
 def test_every_exercise_is_asked_in_a_chapter_and_no_chapter_stores_a_verdict():

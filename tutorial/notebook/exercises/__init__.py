@@ -461,4 +461,20 @@ def solutions(chapter: str) -> dict[str, dict[str, str]]:
     return json.loads(path.read_text("utf-8")) if path.is_file() else {}
 
 
-__all__ = ["Exercise", "Mistake", "Verdict", "add", "all_exercises", "ask", "check", "get", "letter_of", "reveal", "set_language", "solutions"]
+from .understanding import recall  # noqa: E402  (it uses Shown and the language defined above)
+
+__all__ = [
+    "Exercise",
+    "Mistake",
+    "Verdict",
+    "add",
+    "all_exercises",
+    "ask",
+    "check",
+    "get",
+    "letter_of",
+    "recall",
+    "reveal",
+    "set_language",
+    "solutions",
+]
