@@ -39,6 +39,7 @@ _LAZY = {
     "trace": ("tutorial.watch.trace", "trace"),
     "Trace": ("tutorial.watch.trace", "Trace"),
     "render": ("tutorial.watch.rendering", "render"),
+    "template_families": ("tutorial.watch.families", "template_families"),
     "Playground": ("tutorial.notebook.playground", "Playground"),
 }
 
@@ -72,6 +73,7 @@ __all__ = [
     "render",
     "response_to_message",
     "sse_events",
+    "template_families",
     "to_anthropic",
     "tool_call_dict",
     "tools_to_chat_tools",

