@@ -139,8 +139,7 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         got = run(function, case.args, seconds)
         problem, location = explain(case.args, got, expected, lang, root=_root(name))
         if problem:
-            rule = stage.rule_at(case.args, location, _plain(expected)) if location is not None else None
-            failures.append((case, problem, rule or case.rule))
+            failures.append((case, problem, _rule(stage, case, location, expected)))
             if isinstance(got.raised, guard.TimedOut):
                 stopped = True
                 break  # the thread is still running: one endless loop is enough to report
@@ -165,6 +164,15 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     template = words["stopped"] if stopped else words["wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
+
+
+def _rule(stage: stages.Stage, case: Case, location: Optional[tuple], expected: Any) -> Optional[str]:
+    """The bullet a difference breaks: the one its place follows; when the place only suggests
+    one ("~rule"), the one the trap was built for; else None (the rule in one sentence)."""
+    found = stage.rule_at(case.args, location, _plain(expected)) if location is not None else None
+    if found and not found.startswith("~"):
+        return found
+    return case.rule or (found.lstrip("~") if found else None)
 
 
 _SHOWN_FIRST = {"trap": 0, "readme": 1, "generated": 2}
@@ -245,6 +253,7 @@ def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -
     tree = ast.parse(text)
     tree.body = [node for node in tree.body if not isinstance(node, ast.Expr)]
     namespace = dict(vars(stage.module))
+    namespace["__name__"] = "__learner__"  # what it defines is the learner's, not the package's
     exec(compile(tree, f"<{stage.name}>", "exec"), namespace)
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     if not defined:

@@ -203,6 +203,7 @@ def traps_flatten() -> list:
         ("a tool_result inside the list", ([_tool_result("toolu_x", [_text("结果")])],), "part"),
         ("an OpenAI-style input_text part", ([{"type": "input_text", "text": "你好"}],), "part"),
         ("an image_url part", ([{"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}],), "part"),
+        ("an OpenAI-style input_image part", ([{"type": "input_image", "image_url": "https://example.com/cat.png"}],), "part"),
         ("a block of unknown type with content", ([{"type": "note", "content": [_text("备注")]}],), "part"),
         ("a block of unknown type with text", ([{"type": "note", "text": "备注"}],), "part"),
         ("a thinking block (it has no text field)", ([{"type": "thinking", "thinking": "想一想", "signature": "sig"}],), "part"),
@@ -273,16 +274,17 @@ def readme_messages(body: dict) -> list:
 def traps_messages() -> list:
     hello = [{"role": "user", "content": "你好"}]
     return [
+        ("an empty user string", ([{"role": "user", "content": ""}], None), "string"),
+        ("an assistant string", (hello + [{"role": "assistant", "content": "你好！"}], None), "string"),
         ("no system prompt", (hello, None), "system"),
         ("an empty system string", (hello, ""), "system"),
         ("an empty system list", (hello, []), "system"),
         ("a system string", (hello, "回答要简短。"), "system"),
         ("a system list of two blocks", (hello, [_text("你是代码助手。"), _text("回答要简短。")]), "system"),
-        ("an empty user string", ([{"role": "user", "content": ""}], None), "string"),
-        ("an assistant string", (hello + [{"role": "assistant", "content": "你好！"}], None), "string"),
         ("a user message with two text blocks", ([{"role": "user", "content": [_text("第一段"), _text("第二段")]}], None), "user"),
         ("a user message with empty content", ([{"role": "user", "content": []}], None), "user"),
         ("text, an image", ([{"role": "user", "content": [_text("这张图里有什么？"), _image()]}], None), "user"),
+        ("a result, then text", ([{"role": "user", "content": [_tool_result("toolu_a", "print(1)"), _text("解释一下。")]}], None), "user"),
         ("a call and its result", (
             [{"role": "user", "content": "读一下 a.py"},
              {"role": "assistant", "content": [_tool_use("toolu_a", arguments={"path": "a.py"})]},
@@ -333,10 +335,10 @@ def readme_translate(body: dict) -> list:
 def traps_translate() -> list:
     readme = readme_request()
     return [
-        ("a string system prompt", ({"system": "回答要简短。", "messages": [{"role": "user", "content": "你好"}]},), "translate_messages:system"),
         ("the README example without tools", ({key: value for key, value in readme.items() if key != "tools"},), "tools_to_chat_tools:none"),
         ("the README example with an empty tools list", ({**readme, "tools": []},), "tools_to_chat_tools:none"),
         ("the README example without a system prompt", ({key: value for key, value in readme.items() if key != "system"},), "translate_messages:system"),
+        ("a string system prompt", ({"system": "回答要简短。", "messages": [{"role": "user", "content": "你好"}]},), "translate_messages:system"),
         ("two text blocks", ({"messages": [{"role": "user", "content": [_text("第一段"), _text("第二段")]}]},), "translate_messages:user"),
         ("an image", ({"messages": [{"role": "user", "content": [_text("这张图里有什么？"), _image()]}]},), "user_block_message:other"),
     ]
@@ -354,8 +356,9 @@ def traps_openai() -> list:
     return [
         ("string content", (_tool_result("toolu_x", "结果"),), "string"),
         ("no content", (_tool_result("toolu_x"),), "string"),
+        ("one text part", (_tool_result("toolu_x", [_text("结果")]),), "run"),
         ("two texts", (_tool_result("toolu_x", [_text("第一段"), _text("第二段")]),), "run"),
-        ("only a reference", (_tool_result("toolu_x", [_reference()]),), "run"),
+        ("only a reference", (_tool_result("toolu_x", [_reference()]),), "parts"),
         ("text, a reference, text (chapter 08's example)", (_tool_result("toolu_search", [_text("找到一个匹配的工具："), _reference(), _text("它只需要测试文件的路径。")]),), "parts"),
         ("two references, then text", (_tool_result("toolu_x", [_reference("run_tests"), _reference("read_file"), _text("已加载。")]),), "parts"),
         ("an empty text between a reference and text", (_tool_result("toolu_x", [_reference(), _text(""), _text("已加载。")]),), "parts"),

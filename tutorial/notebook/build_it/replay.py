@@ -106,7 +106,7 @@ def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None)
     if found is None:
         return None
     location, have, wanted = found
-    rule = STAGES["translate"].rule_at((body,), location, want)
+    rule = (STAGES["translate"].rule_at((body,), location, want) or "").lstrip("~")
     text = rule_text(rule, "translate", lang) if rule else SUMMARIES[lang]["translate"]
     return Difference(place(location, _root("translate")), wanted, have, text)
 

@@ -27,7 +27,8 @@ class Stage:
     explanation: str  # the rule in one sentence (English)
     module: Any = translation  # where the shown source lives (its names are the source's globals)
     # (args, location in the result, expected result) -> the rule that place follows ("rule" or
-    # "stage:rule"), or None when the place alone does not say (the trap's own rule is used then).
+    # "stage:rule"), "~rule" when the place only suggests it (a trap's own rule is preferred then),
+    # or None when the place does not say.
     rule_at: Callable[[tuple, tuple, Any], Optional[str]] = lambda args, location, expected: None
 
     @property
@@ -51,12 +52,14 @@ def _user_block_rule(args: tuple, location: tuple, expected: Any) -> Optional[st
     return {"text": "text", "tool_result": "tool_result"}.get(block.get("type"), "other")
 
 
-_ASSISTANT_KEYS = {"content": "text", "reasoning_content": "thinking", "tool_calls": "calls", "role": "text"}
+# The keys of an assistant message and the bullet each follows; "content" only suggests one
+# (thinking or a dropped block put into the content breaks another bullet).
+_ASSISTANT_KEYS = {"content": "~text", "reasoning_content": "thinking", "tool_calls": "calls", "role": "~text"}
 
 
 def _assistant_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
     key = _first_key(location)
-    return _ASSISTANT_KEYS.get(key) if key else None
+    return _ASSISTANT_KEYS.get(key, "~text") if key else None
 
 
 def _messages_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
@@ -73,15 +76,17 @@ def _messages_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]
     role = message.get("role")
     if role == "system":
         return "inner_system" if index or not system else "system"
+    if not inner or inner == ("role",):
+        return None  # a whole message missing, or another in its place: which input gave it is the trap's to say
     if role == "assistant":
-        return "assistant_message:" + (_assistant_rule((), inner, message) or "text")
+        return _under("assistant_message", _assistant_rule((), inner, message) or "~text")
     if role == "tool":
         return "user_block_message:tool_result"
     return None
 
 
 def _tools_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
-    return "none" if not location and (expected is None or args[0] in (None, [])) else "wrap"
+    return "none" if not location and (expected is None or args[0] in (None, [])) else "~wrap"
 
 
 def _translate_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
@@ -89,12 +94,19 @@ def _translate_rule(args: tuple, location: tuple, expected: Any) -> Optional[str
     if not location:
         return None
     body = args[0] if args and isinstance(args[0], dict) else {}
+    if location == (0,):
+        return "both"  # the first half is not the messages at all
     if location[0] == 1:
-        return "tools_to_chat_tools:" + (_tools_rule((body.get("tools"),), location[1:], expected[1]) or "wrap")
+        return _under("tools_to_chat_tools", _tools_rule((body.get("tools"),), location[1:], expected[1]))
     found = _messages_rule((body.get("messages"), body.get("system")), location[1:], expected[0])
-    if found is None:
-        return None
-    return found if ":" in found else "translate_messages:" + found
+    if found is None or ":" in found:
+        return found
+    return _under("translate_messages", found)
+
+
+def _under(stage: str, found: str) -> str:
+    """"rule" -> "stage:rule" (a bullet of another stage), "~rule" -> "~stage:rule"."""
+    return ("~" if found.startswith("~") else "") + f"{stage}:{found.lstrip('~')}"
 
 
 STAGES: dict[str, Stage] = {

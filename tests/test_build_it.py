@@ -1,0 +1,502 @@
+"""Chapter 05's checker (tutorial.notebook.build_it) catches plausible wrong solutions and
+explains them, and accepts correct ones written differently.
+
+Each wrong solution below is a right one with one usual mistake made in it (a mutation of
+the right source). For each, the check must say ✗, show the named trap built for that
+mistake (never a generated input when a trap catches it), and end with the bullet of the
+stage's rule that was broken. Where a right function calls a wrong helper of the learner's,
+the helper is the one blamed. The bullets themselves are chapter 05's, word for word.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tutorial.notebook import build_it
+from tutorial.notebook.build_it import RULES, check_stage, examine
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTER = ROOT / "notebooks" / "05_build_it_yourself.ipynb"
+
+# ---------------------------------------------------------------------------
+# Right solutions, one per stage, written the way a learner would
+
+RIGHT = {
+    "flatten_content": '''
+def flatten_content(content):
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    texts = []
+    for part in content:
+        if isinstance(part, str):
+            text = part
+        elif part.get("type") in ("text", "input_text", "output_text"):
+            text = part["text"]
+        elif part.get("type") == "tool_result":
+            text = flatten_content(part.get("content"))
+        elif part.get("type") in ("image", "image_url", "input_image"):
+            text = "[image omitted]"
+        elif "content" in part:
+            text = flatten_content(part["content"])
+        else:
+            text = part.get("text", "")
+        if text:
+            texts.append(text)
+    return "\\n".join(texts)
+''',
+    "user_block_message": '''
+def user_block_message(block):
+    if block["type"] == "text":
+        return {"role": "user", "content": block["text"]}
+    if block["type"] == "tool_result":
+        return {"role": "tool", "content": flatten_content(block.get("content"))}
+    return {"role": "user", "content": flatten_content([block]) or f"[{block['type']} omitted]"}
+''',
+    "assistant_message": '''
+def assistant_message(blocks):
+    texts, thinking, calls = [], [], []
+    for block in blocks:
+        if block["type"] == "text":
+            texts.append(block["text"])
+        elif block["type"] == "thinking":
+            thinking.append(block["thinking"])
+        elif block["type"] == "tool_use":
+            calls.append({"type": "function", "function": {"name": block["name"], "arguments": block["input"] or {}}})
+    message = {"role": "assistant", "content": "".join(texts)}
+    if thinking:
+        message["reasoning_content"] = "".join(thinking)
+    if calls:
+        message["tool_calls"] = calls
+    return message
+''',
+    "translate_messages": '''
+def translate_messages(messages, system):
+    result = []
+    if system:
+        result.append({"role": "system", "content": system if isinstance(system, str) else flatten_content(system)})
+    for message in messages:
+        role, content = message["role"], message["content"]
+        if role == "system":
+            result.append({"role": "system", "content": flatten_content(content)})
+        elif isinstance(content, str):
+            result.append({"role": role, "content": content})
+        elif role == "assistant":
+            result.append(assistant_message(content))
+        else:
+            for block in content:
+                result.append(user_block_message(block))
+    return result
+''',
+    "tools_to_chat_tools": '''
+def tools_to_chat_tools(tools):
+    if not tools:
+        return None
+    return [
+        {"type": "function", "function": {
+            "name": tool["name"],
+            "description": tool.get("description") or "",
+            "parameters": tool.get("input_schema") or {"type": "object", "properties": {}},
+        }}
+        for tool in tools
+    ]
+''',
+    "translate": '''
+def translate(body):
+    messages = translate_messages(body["messages"], body.get("system"))
+    tools = tools_to_chat_tools(body.get("tools"))
+    return messages, tools
+''',
+    "tool_result_messages": '''
+def tool_result_messages(block):
+    call_id = block["tool_use_id"]
+    content = block.get("content")
+    if content is None or isinstance(content, str):
+        return [{"role": "tool", "tool_call_id": call_id, "content": content or ""}]
+    parts = [content_part(item) for item in content]
+    parts = [part for part in parts if not (part["type"] == "text" and not part["text"])]
+    runs = []
+    for part in parts:
+        if runs and (runs[-1][-1]["type"] == "tool_reference") == (part["type"] == "tool_reference"):
+            runs[-1].append(part)
+        else:
+            runs.append([part])
+    if not runs:
+        return [{"role": "tool", "tool_call_id": call_id, "content": ""}]
+    return [
+        {"role": "tool", "tool_call_id": call_id,
+         "content": run[0]["text"] if len(run) == 1 and run[0]["type"] == "text" else run}
+        for run in runs
+    ]
+''',
+}
+
+# ---------------------------------------------------------------------------
+# Wrong solutions: (stage, what the learner got wrong, (old, new) in the right source,
+# the trap that must be shown, the rule that must be quoted: "bullet" or "stage:bullet")
+
+WRONG = [
+    # flatten_content
+    ("flatten_content", "parts glued with nothing", ('"\\n".join', '"".join'), "two text blocks", "join"),
+    ("flatten_content", "parts joined with a space", ('"\\n".join', '" ".join'), "two text blocks", "join"),
+    ("flatten_content", "parts joined with a blank line", ('"\\n".join', '"\\n\\n".join'), "two text blocks", "join"),
+    ("flatten_content", "empty parts kept", ("        if text:\n            texts.append(text)", "        texts.append(text)"),
+     "an empty text between two texts", "join"),
+    ("flatten_content", "None not handled", ('    if content is None:\n        return ""\n', ""), "None", "empty"),
+    ("flatten_content", "None gives 'None'", ('    if content is None:\n        return ""\n', '    if content is None:\n        return "None"\n'),
+     "None", "empty"),
+    ("flatten_content", "a lone block is not a list of one", ("    if isinstance(content, dict):\n        content = [content]\n", ""),
+     "one block, not in a list", "empty"),
+    ("flatten_content", "a lone block becomes its repr", ("    if isinstance(content, dict):\n        content = [content]\n",
+     "    if isinstance(content, dict):\n        return str(content)\n"), "one block, not in a list", "empty"),
+    ("flatten_content", "the image placeholder misspelt", ('text = "[image omitted]"', 'text = "[image]"'), "an image", "part"),
+    ("flatten_content", "images give nothing", ('text = "[image omitted]"', 'text = ""'), "an image", "part"),
+    ("flatten_content", "string items skipped", ("            text = part\n", '            text = ""\n'), "strings inside the list", "part"),
+    ("flatten_content", "a tool_result inside gives nothing", ('text = flatten_content(part.get("content"))', 'text = ""'),
+     "a tool_result inside the list", "part"),
+    ("flatten_content", "input_image is not an image", ('("image", "image_url", "input_image")', '("image", "image_url")'),
+     "an OpenAI-style input_image part", "part"),
+    ("flatten_content", "image_url is not an image", ('("image", "image_url", "input_image")', '("image",)'),
+     "an image_url part", "part"),
+    ("flatten_content", "another block's content ignored", ('        elif "content" in part:\n            text = flatten_content(part["content"])\n', ""),
+     "a block of unknown type with content", "part"),
+    ("flatten_content", "another block's text ignored", ('text = part.get("text", "")', 'text = ""'),
+     "a block of unknown type with text", "part"),
+    ("flatten_content", "thinking read as text", ('text = part.get("text", "")', 'text = part.get("text") or part.get("thinking", "")'),
+     "a thinking block (it has no text field)", "part"),
+    ("flatten_content", "a tool_reference gives its tool name", ('text = part.get("text", "")', 'text = part.get("text") or part.get("tool_name", "")'),
+     "a tool_reference (nothing to read)", "part"),
+    # user_block_message
+    ("user_block_message", "the pairing id kept", ('{"role": "tool", "content"', '{"role": "tool", "tool_call_id": block["tool_use_id"], "content"'),
+     "a tool_result with string content", "tool_result"),
+    ("user_block_message", "a result as a user message", ('{"role": "tool", "content"', '{"role": "user", "content"'),
+     "a tool_result with string content", "tool_result"),
+    ("user_block_message", "the result's content not flattened", ('flatten_content(block.get("content"))', 'block.get("content")'),
+     "a tool_result with no content", "tool_result"),
+    ("user_block_message", "an error result marked in the text", ('flatten_content(block.get("content"))}',
+     '("Error: " if block.get("is_error") else "") + flatten_content(block.get("content"))}'), "an error result", "tool_result"),
+    ("user_block_message", "a placeholder without the type", ("f\"[{block['type']} omitted]\"", '"[omitted]"'), "a PDF document", "other"),
+    ("user_block_message", "the raw block as text", ("flatten_content([block]) or f\"[{block['type']} omitted]\"", "str(block)"),
+     "an image", "other"),
+    ("user_block_message", "no placeholder at all", (" or f\"[{block['type']} omitted]\"", ""), "a PDF document", "other"),
+    ("user_block_message", "other blocks dropped to empty text", ("flatten_content([block]) or f\"[{block['type']} omitted]\"", '""'),
+     "an image", "other"),
+    ("user_block_message", "a text block flattened with its type", ('{"role": "user", "content": block["text"]}',
+     '{"role": "user", "content": block["text"] or "[text omitted]"}'), "an empty text block", "text"),
+    # assistant_message
+    ("assistant_message", "the call id kept", ('calls.append({"type": "function"', 'calls.append({"id": block["id"], "type": "function"'),
+     "one call", "calls"),
+    ("assistant_message", "arguments as JSON text", ('"arguments": block["input"] or {}', '"arguments": json.dumps(block["input"])'),
+     "one call", "calls"),
+    ("assistant_message", "no empty dict for empty input", ('"arguments": block["input"] or {}', '"arguments": block["input"] or None'),
+     "a call with empty input", "calls"),
+    ("assistant_message", "no function wrapper", ('{"type": "function", "function": {"name": block["name"], "arguments": block["input"] or {}}}',
+     '{"name": block["name"], "arguments": block["input"] or {}}'), "one call", "calls"),
+    ("assistant_message", "texts joined with newlines", ('"content": "".join(texts)', '"content": "\\n".join(texts)'),
+     "two text blocks", "text"),
+    ("assistant_message", "None for no text", ('"content": "".join(texts)', '"content": "".join(texts) or None'),
+     "empty content", "text"),
+    ("assistant_message", "tool_calls always there", ("    if calls:\n        message", "    if True:\n        message"),
+     "empty content", "calls"),
+    ("assistant_message", "reasoning_content always there", ("    if thinking:\n        message", "    if True:\n        message"),
+     "empty content", "thinking"),
+    ("assistant_message", "thinking joined with newlines", ('message["reasoning_content"] = "".join(thinking)',
+     'message["reasoning_content"] = "\\n".join(thinking)'), "two thinking blocks", "thinking"),
+    ("assistant_message", "thinking put into the content", ('thinking.append(block["thinking"])', 'texts.append(block["thinking"])'),
+     "thinking, text and a call", "thinking"),
+    ("assistant_message", "the signature kept", ('        message["reasoning_content"] = "".join(thinking)\n',
+     '        message["reasoning_content"] = "".join(thinking)\n        message["signature"] = blocks[0].get("signature")\n'),
+     "thinking, text and a call", "thinking"),
+    ("assistant_message", "redacted thinking shown as text", ('        elif block["type"] == "tool_use":',
+     '        elif block["type"] == "redacted_thinking":\n            texts.append("[redacted]")\n        elif block["type"] == "tool_use":'),
+     "redacted thinking", "other"),
+    # translate_messages
+    ("translate_messages", "an empty system string gives a message", ("    if system:\n", "    if system is not None:\n"),
+     "an empty system string", "system"),
+    ("translate_messages", "an empty system list gives a message", ("    if system:\n", "    if system is not None and system != \"\":\n"),
+     "an empty system list", "system"),
+    ("translate_messages", "a system list not flattened", ("system if isinstance(system, str) else flatten_content(system)", "system"),
+     "a system list of two blocks", "system"),
+    ("translate_messages", "a system list joined with nothing", ("system if isinstance(system, str) else flatten_content(system)",
+     "system if isinstance(system, str) else \"\".join(block[\"text\"] for block in system)"), "a system list of two blocks", "system"),
+    ("translate_messages", "a user list flattened into one message",
+     ("            for block in content:\n                result.append(user_block_message(block))",
+      '            result.append({"role": "user", "content": flatten_content(content)})'),
+     "a user message with two text blocks", "user"),
+    ("translate_messages", "a string content sent through the block rules",
+     ('        elif isinstance(content, str):\n            result.append({"role": role, "content": content})\n', ""),
+     "an empty user string", "string"),
+    ("translate_messages", "a system message in the list dropped",
+     ('        if role == "system":\n            result.append({"role": "system", "content": flatten_content(content)})\n        elif',
+      '        if role == "system":\n            continue\n        elif'), "a system message inside the list", "inner_system"),
+    ("translate_messages", "a system message in the list made a user message",
+     ('result.append({"role": "system", "content": flatten_content(content)})', 'result.append({"role": "user", "content": flatten_content(content)})'),
+     "a system message inside the list", "inner_system"),
+    ("translate_messages", "an empty user list gives an empty message",
+     ("            for block in content:\n", '            if not content:\n                result.append({"role": "user", "content": ""})\n            for block in content:\n'),
+     "a user message with empty content", "user"),
+    ("translate_messages", "an empty assistant turn dropped",
+     ("            result.append(assistant_message(content))", "            if content:\n                result.append(assistant_message(content))"),
+     "an assistant with empty content", "assistant"),
+    ("translate_messages", "tool results moved after the user's text",
+     ("            for block in content:\n                result.append(user_block_message(block))",
+      '            result.extend(user_block_message(b) for b in content if b["type"] != "tool_result")\n'
+      '            result.extend(user_block_message(b) for b in content if b["type"] == "tool_result")'),
+     "a result, then text", "user"),
+    # tools_to_chat_tools
+    ("tools_to_chat_tools", "[] for no tools", ("    if not tools:\n        return None", "    if not tools:\n        return []"),
+     "no tools (None)", "none"),
+    ("tools_to_chat_tools", "only None counts as no tools", ("    if not tools:\n", "    if tools is None:\n"), "an empty list", "none"),
+    ("tools_to_chat_tools", "input_schema not renamed", ('"parameters": tool.get("input_schema")', '"input_schema": tool.get("input_schema")'),
+     "one tool", "wrap"),
+    ("tools_to_chat_tools", "no function wrapper", ('{"type": "function", "function": {\n', '{"type": "function", **{\n'), "one tool", "wrap"),
+    ("tools_to_chat_tools", "a description of None kept", ('tool.get("description") or ""', 'tool.get("description", "")'),
+     "a description of None", "wrap"),
+    ("tools_to_chat_tools", "a missing description read by key", ('tool.get("description") or ""', 'tool["description"] or ""'),
+     "a tool without a description", "wrap"),
+    ("tools_to_chat_tools", "a missing schema left as None", ('tool.get("input_schema") or {"type": "object", "properties": {}}',
+     'tool.get("input_schema")'), "a tool without input_schema", "wrap"),
+    ("tools_to_chat_tools", "a missing schema as {}", ('tool.get("input_schema") or {"type": "object", "properties": {}}',
+     'tool.get("input_schema") or {}'), "a tool without input_schema", "wrap"),
+    ("tools_to_chat_tools", "server tools dropped", ("        for tool in tools\n", '        for tool in tools if "type" not in tool\n'),
+     "a server tool", "wrap"),
+    # translate
+    ("translate", "the tools read by key", ('tools_to_chat_tools(body.get("tools"))', 'tools_to_chat_tools(body["tools"])'),
+     "the README example without tools", "tools_to_chat_tools:none"),
+    ("translate", "the system prompt left out", ('translate_messages(body["messages"], body.get("system"))',
+     'translate_messages(body["messages"], None)'), "the README example without tools", "translate_messages:system"),
+    ("translate", "the two halves swapped", ("    return messages, tools", "    return tools, messages"),
+     "the README example without tools", "both"),
+    ("translate", "only the messages returned", ("    return messages, tools", "    return messages"),
+     "the README example without tools", "both"),
+    # tool_result_messages
+    ("tool_result_messages", "the call id left out", ('{"role": "tool", "tool_call_id": call_id, "content": content or ""}',
+     '{"role": "tool", "content": content or ""}'), "string content", "string"),
+    ("tool_result_messages", "no content gives None", ('"content": content or ""}]', '"content": content}]'), "no content", "string"),
+    ("tool_result_messages", "a lone text not collapsed", ('run[0]["text"] if len(run) == 1 and run[0]["type"] == "text" else run', "run"),
+     "one text part", "run"),
+    ("tool_result_messages", "no runs: everything in one message",
+     ('        if runs and (runs[-1][-1]["type"] == "tool_reference") == (part["type"] == "tool_reference"):',
+      "        if runs:"), "text, a reference, text (chapter 08's example)", "parts"),
+    ("tool_result_messages", "empty texts kept", ('    parts = [part for part in parts if not (part["type"] == "text" and not part["text"])]\n', ""),
+     "an empty text between a reference and text", "parts"),
+    ("tool_result_messages", "no runs gives no message", ('        return [{"role": "tool", "tool_call_id": call_id, "content": ""}]\n    return [',
+     "        return []\n    return ["), "an empty content list", "empty"),
+    ("tool_result_messages", "references not converted", ("    parts = [content_part(item) for item in content]",
+     '    parts = [item if item.get("type") == "tool_reference" else content_part(item) for item in content]'),
+     "only a reference", "parts"),
+]
+
+MISTAKES = {mistake: (stage, mistake, mutation, trap, rule) for stage, mistake, mutation, trap, rule in WRONG}
+
+# A right function calling a wrong helper of the learner's: (stage, the helper's mistake, the helper blamed)
+BLAMED = [
+    ("translate_messages", "the pairing id kept", "user_block_message"),
+    ("translate_messages", "the call id kept", "assistant_message"),
+    ("user_block_message", "parts glued with nothing", "flatten_content"),
+    ("translate", "[] for no tools", "tools_to_chat_tools"),
+    ("translate", "None not handled", "flatten_content"),  # two calls down
+]
+
+# Correct solutions written differently from the package: each must get ✓.
+ALSO_RIGHT = {
+    "flatten_content": '''
+PLACEHOLDER = "[image omitted]"
+
+def _text(part):
+    if isinstance(part, str):
+        return part
+    kind = part.get("type")
+    readers = {
+        "text": lambda p: p["text"], "input_text": lambda p: p["text"], "output_text": lambda p: p["text"],
+        "tool_result": lambda p: flatten_content(p.get("content")),
+        "image": lambda p: PLACEHOLDER, "image_url": lambda p: PLACEHOLDER, "input_image": lambda p: PLACEHOLDER,
+    }
+    if kind in readers:
+        return readers[kind](part)
+    return flatten_content(part["content"]) if "content" in part else part.get("text", "")
+
+def flatten_content(content):
+    if content is None or isinstance(content, str):
+        return content or ""
+    return "\\n".join(filter(None, map(_text, [content] if isinstance(content, dict) else content)))
+''',
+    "user_block_message": '''
+def user_block_message(block):
+    match block:
+        case {"type": "text", "text": text}:
+            return {"role": "user", "content": text}
+        case {"type": "tool_result"}:
+            return {"role": "tool", "content": flatten_content(block.get("content"))}
+        case _:
+            text = flatten_content([block])
+            return {"role": "user", "content": text if text else "[%s omitted]" % block["type"]}
+''',
+    "assistant_message": '''
+def assistant_message(blocks):
+    def joined(kind, key):
+        return "".join(block[key] for block in blocks if block["type"] == kind)
+    message = {"role": "assistant", "content": joined("text", "text")}
+    if any(block["type"] == "thinking" for block in blocks):
+        message["reasoning_content"] = joined("thinking", "thinking")
+    calls = [tool_call_dict(block["name"], block["input"]) for block in blocks if block["type"] == "tool_use"]
+    if calls:
+        message["tool_calls"] = calls
+    return message
+''',
+    "tools_to_chat_tools": '''
+def tools_to_chat_tools(tools):
+    result = []
+    for tool in tools or []:
+        function = {"name": tool["name"]}
+        function["description"] = tool.get("description") or ""
+        function["parameters"] = tool.get("input_schema") or {"type": "object", "properties": {}}
+        result.append({"type": "function", "function": function})
+    return result or None
+''',
+    "translate": '''
+def translate(body):
+    return [translate_messages(body["messages"], body.get("system")), tools_to_chat_tools(body.get("tools"))]
+''',
+    "tool_result_messages": '''
+import itertools
+
+def tool_result_messages(block):
+    def message(content):
+        return {"role": "tool", "tool_call_id": block["tool_use_id"], "content": content}
+    content = block.get("content")
+    if not isinstance(content, list):
+        return [message(content or "")]
+    parts = [p for p in map(content_part, content) if p != {"type": "text", "text": ""}]
+    runs = [list(run) for _, run in itertools.groupby(parts, key=lambda p: p["type"] == "tool_reference")]
+    return [message(run[0]["text"] if run == [{"type": "text", "text": run[0].get("text")}] else run) for run in runs] or [message("")]
+''',
+}
+
+
+def wrong_source(stage: str, mutation: tuple[str, str]) -> str:
+    old, new = mutation
+    right = RIGHT[stage]
+    assert right.count(old) == 1, f"the mutation {old!r} must match the right {stage} once"
+    return ("import json\n" if "json." in new else "") + right.replace(old, new)
+
+
+def rule_line(verdict) -> str:
+    return repr(verdict).split("\n  The rule: ", 1)[1]
+
+
+def expected_rule(stage: str, rule: str) -> str:
+    owner, _, bullet = rule.rpartition(":")
+    text = RULES["en"][owner or stage][bullet]
+    return text if (owner or stage) == stage else f"({owner}) {text}"
+
+
+# ---------------------------------------------------------------------------
+# The proof
+
+
+@pytest.mark.parametrize("stage", list(RIGHT))
+def test_the_right_solution_passes(stage):
+    verdict = check_stage(stage, RIGHT[stage], lang="en")
+    assert verdict.ok, repr(verdict)
+
+
+@pytest.mark.parametrize("stage, mistake, mutation, trap, rule", WRONG, ids=[f"{w[0]}: {w[1]}" for w in WRONG])
+def test_a_wrong_solution_is_caught_at_its_trap_with_the_rule_it_breaks(stage, mistake, mutation, trap, rule):
+    verdict = check_stage(stage, wrong_source(stage, mutation), lang="en")
+    assert verdict.state == "wrong", f"{mistake}: {verdict!r}"
+    text = repr(verdict)
+    if trap is not None:
+        assert f'The first is the trap "{trap}":' in text, f"{mistake}: {text}"
+    else:  # no trap names this mistake: a generated input shows it
+        assert "The first is generated variation #" in text, text
+    assert rule_line(verdict) == expected_rule(stage, rule), f"{mistake}: {text}"
+
+
+@pytest.mark.parametrize("stage, mistake, helper", BLAMED, ids=[f"{b[0]} calls a wrong {b[2]}" for b in BLAMED])
+def test_a_wrong_helper_is_blamed_not_the_right_function_that_calls_it(stage, mistake, helper):
+    wrong = MISTAKES[mistake]
+    helper_source = wrong_source(wrong[0], wrong[2])
+    found = examine(stage, helper_source + "\n" + _callers(helper, stage), lang="en")
+    assert found.verdict.state == "wrong" and found.blamed == helper, repr(found.verdict)
+    text = repr(found.verdict)
+    assert text.startswith(f"✗ not yet: {stage} calls your {helper}, which does not agree with the package yet"), text
+    assert f'The first is the trap "{wrong[3]}"' in text and expected_rule(helper, wrong[4]) in text, text
+
+
+def _callers(helper: str, stage: str) -> str:
+    """The right sources of every stage from just after `helper` up to `stage`."""
+    order = list(RIGHT)
+    return "\n".join(RIGHT[name] for name in order[order.index(helper) + 1 : order.index(stage) + 1])
+
+
+def test_a_helper_still_unwritten_is_named():
+    source = "def assistant_message(blocks):\n    ...\n" + RIGHT["translate_messages"]
+    verdict = check_stage("translate_messages", source, lang="en")
+    assert repr(verdict) == "✗ not yet: translate_messages calls your assistant_message, which is not written yet; write it first"
+
+
+@pytest.mark.parametrize("stage", list(ALSO_RIGHT))
+def test_a_right_solution_written_differently_passes(stage):
+    verdict = check_stage(stage, ALSO_RIGHT[stage], lang="en")
+    assert verdict.ok, repr(verdict)
+
+
+def test_the_proof_is_as_big_as_promised():
+    """Issue 20 counted 53 wrong solutions caught and 5 right ones accepted; the proof keeps at least that."""
+    assert len(WRONG) + len(BLAMED) >= 53 and len(ALSO_RIGHT) >= 5
+    assert {stage for stage, *_ in WRONG} == set(build_it.stage_names())
+
+
+# ---------------------------------------------------------------------------
+# The wording
+
+
+def test_a_wrong_verdict_shows_input_place_values_and_rule_in_chinese_too():
+    source = wrong_source("user_block_message", MISTAKES["the pairing id kept"][2])
+    verdict = repr(check_stage("user_block_message", source, lang="zh"))
+    assert verdict.startswith("✗ 还不对：user_block_message 在 ")
+    assert "第一个是陷阱「content 为字符串的 tool_result」" in verdict
+    assert 'result["tool_call_id"]' in verdict and "（没有这个键）" in verdict
+    assert verdict.endswith("规则：" + RULES["zh"]["user_block_message"]["tool_result"])
+
+
+def test_every_trap_names_a_bullet_of_a_rule():
+    for stage in build_it.stage_names():
+        for label, _args, rule in build_it.STAGES[stage].traps():
+            owner, _, bullet = rule.rpartition(":")
+            assert bullet in RULES["en"][owner or stage], (stage, label, rule)
+            assert set(RULES["zh"][owner or stage]) == set(RULES["en"][owner or stage])
+
+
+def test_the_bullets_are_the_chapters_word_for_word():
+    """A ✗ quotes the bullet as chapter 05 states it: each English bullet is in the chapter."""
+    cells = json.loads(CHAPTER.read_text(encoding="utf-8"))["cells"]
+    chapter = " ".join(" ".join("".join(cell["source"]).split()) for cell in cells if cell["cell_type"] == "markdown")
+    for stage, bullets in RULES["en"].items():
+        for key, bullet in bullets.items():
+            assert " ".join(bullet.split()).rstrip(".") in chapter, f"{stage}.{key} is not in chapter 05: {bullet}"
+
+
+def test_the_first_difference_comes_from_a_trap_before_any_generated_input():
+    """The issue's example: a user_block_message that handles only text and tool_result used to be
+    shown a generated `hologram` block; now it is shown the trap built for other blocks."""
+    source = RIGHT["user_block_message"].replace("flatten_content([block]) or f\"[{block['type']} omitted]\"", 'block.get("text", "")')
+    text = repr(check_stage("user_block_message", source, lang="en"))
+    assert 'The first is the trap "an image"' in text and "hologram" not in text and "generated" not in text
+
+
+def test_the_checker_reports_instead_of_raising():
+    verdict = check_stage("flatten_content", "def flatten_content(content):\n    return content.upper()\n", lang="en")
+    assert verdict.state == "wrong"
+    assert re.search(r"it raised AttributeError: 'NoneType' object has no attribute 'upper' \(line 2, in flatten_content\)", repr(verdict))
+    changed = RIGHT["flatten_content"].replace("    return \"\\n\".join(texts)", "    joined = \"\\n\".join(texts)\n    content.clear()\n    return joined")
+    assert "content.clear()" in changed
+    assert "it changed its input" in repr(check_stage("flatten_content", changed, lang="en"))
