@@ -36,6 +36,9 @@ PACKAGES = {
     "ipywidgets": "the playground",
     "graphviz": "drawing the diagrams",
     "jinja2": "rendering chat templates",
+    "tokenizers": "token ids from the real vocabularies",
+    "transformers": "apply_chat_template, which the tests compare render with",
+    "gguf": "the GGUF format of llama.cpp's vocabularies and models",
     "voila": "the playground as an app (tasks.py app)",
     "starlette": "the /v1/messages server",
     "uvicorn": "the /v1/messages server",
@@ -132,6 +135,19 @@ def check_agent_cli() -> tuple[bool, str] | None:
     return False, f"optional: the agent CLI is not installed in .agent-cli/ ({how})"
 
 
+def check_sdist() -> tuple[bool, str]:
+    """llama.cpp's sdist: the real chat templates and vocabularies (`render(template="qwen3")`)."""
+    try:
+        from tutorial.llama_cpp import sdist
+    except ImportError:  # run as a file before the package is installed: load the module by its path
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("sdist", ROOT / "tutorial" / "llama_cpp" / "sdist.py")
+        sdist = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sdist)
+    return sdist.status()
+
+
 OPTIONAL = {"chromium", "agent cli"}  # only some tests need them: reported, not counted as a failure
 
 
@@ -139,6 +155,7 @@ def checks() -> list[tuple[str, bool, str]]:
     results = [("python", *check_python())]
     results += [(name, *check_package(name, purpose)) for name, purpose in PACKAGES.items()]
     results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()), ("chromium", *check_chromium())]
+    results.append(("llama.cpp sdist", *check_sdist()))
     for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli)):
         result = check()
         if result is not None:
