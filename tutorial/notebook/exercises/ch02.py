@@ -125,13 +125,14 @@ add(
                 matches=lambda answer: "input" in answer["function"],
             ),
         ),
-        hint="Look at what tool_call_dict(name, arguments) takes: only two of the block's fields reach it.",
+        hint="Compare with what tool_call_dict(name, arguments) returns: a function wrapper holding the block's name "
+        "and its input, each as it is.",
         explanation="tool_call_dict gets the name and the input, renames input to arguments and keeps it a "
         "dict; the id has no parameter to arrive through, so it is gone.",
         form='a dict {"type": ..., "function": {...}}; body["messages"][1]["content"][1]["input"] is the input',
         zh={
             "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它作为 tool_calls 中一项的样子。",
-            "hint": "看看 tool_call_dict(name, arguments) 接收什么：这个内容块只有两个字段能到达它。",
+            "hint": "和 tool_call_dict(name, arguments) 的返回值比较一下：一个函数包装，装着内容块的名字和 input，都原样保留。",
             "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，并让它保持为字典；id "
             "没有参数可以传进来，于是就没了。",
             "form": "一个字典 {\"type\": ..., \"function\": {...}}；body[\"messages\"][1][\"content\"][1][\"input\"]"

@@ -52,13 +52,14 @@ add(
                 matches=lambda answer: isinstance(answer[0]["function"]["parameters"], str),
             ),
         ),
-        hint="The wrapper is right. Chat templates and the OpenAI-style tool format read the JSON Schema under another key.",
+        hint="Each tool becomes one entry of the OpenAI-style tool format, a function wrapper; its name, description "
+        "and schema pass through with their values as they are.",
         explanation="each tool is wrapped as {'type': 'function', 'function': {...}}; name and description "
         "are kept and input_schema is renamed parameters, its value untouched.",
         form='a list of tools; body["tools"][0]["input_schema"] is the schema',
         zh={
             "question": "tools_to_chat_tools(body[\"tools\"]) 对 README 示例返回什么？",
-            "hint": "外层包装是对的。聊天模板和 OpenAI 风格的工具格式从另一个键下读取 JSON Schema。",
+            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，即一个函数包装；它的名字、描述和 schema 的值都原样传过去。",
             "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}；name 和 description 保留，"
             "input_schema 改名为 parameters，值原封不动。",
             "form": "一个工具列表；body[\"tools\"][0][\"input_schema\"] 就是 schema",
@@ -93,13 +94,13 @@ add(
                 "接近了，但不是 False：本包和 Slime 的适配器一样，用 Python 表示“这里什么也没有”的那个值来说“没有工具”。",
             ),
         ),
-        hint="Not an empty container: the tools path says \"no tools\" with a value that is not a list at all.",
+        hint="The tools path says \"no tools\" with one particular Python value, not with a container.",
         explanation="None, not an empty list: the package says \"no tools\" with None, as Slime's adapter does, "
         "and a template's `{% if tools %}` then writes no tools section at all.",
         form="a Python value",
         zh={
             "question": "同一个请求去掉 tools 键之后，tools_schema 是什么？",
-            "hint": "不是空容器：工具路径用一个根本不是列表的值来表示“没有工具”。",
+            "hint": "工具路径用一个特定的 Python 值来表示“没有工具”，而不是用一个容器。",
             "explanation": "是 None，不是空列表：本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
             "{% if tools %}` 完全不会写出工具部分。",
             "form": "一个 Python 值",
