@@ -346,8 +346,9 @@ def lab(arguments: list[str]) -> int:
 
 
 def app(arguments: list[str]) -> int:
-    """The playground alone, for a workshop screen: Voila shows its outputs and widgets as an
-    app, without the code; --lab opens it in JupyterLab's single-document view instead."""
+    """The playground alone, for a workshop screen: Voila runs app/playground.ipynb (one cell,
+    the playground sized to the window, nothing fetched from outside the machine); --lab opens
+    chapter 07 in JupyterLab's single-document view instead."""
     directory, rest = _notebook_dir(arguments)
     if not (directory / PLAYGROUND).exists():
         raise Failure(f"{(directory / PLAYGROUND).relative_to(ROOT)} does not exist")
@@ -356,9 +357,14 @@ def app(arguments: list[str]) -> int:
         return lab([*(["--lang", directory.name] if directory != NOTEBOOKS else []),
                     f"--LabApp.default_url=/doc/tree/{PLAYGROUND}", *rest])
     setup()
-    command = [PYTHON, "-m", "voila", directory / PLAYGROUND, *rest]
+    # app/playground.ipynb is one cell, the playground sized to the window; app/voila/ holds
+    # the "playground" template (Voila's lab template without its CDN links: works offline).
+    app_dir = ROOT / "app"
+    env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(app_dir), os.environ.get("JUPYTER_PATH")])),
+           "TUTORIAL_LANG": "zh" if directory.name == "zh" else "en"}
+    command = [PYTHON, "-m", "voila", app_dir / "playground.ipynb", "--template=playground", *rest]
     say("$ " + " ".join(map(str, command)))
-    return call(*command, cwd=directory)
+    return call(*command, cwd=app_dir, env=env)
 
 
 def serve(arguments: list[str]) -> int:

@@ -1,11 +1,18 @@
-"""The playground in a real browser: JupyterLab in headless Chromium.
+"""The playground in a real browser: JupyterLab and the Voila app view in headless Chromium.
 
-Starts JupyterLab on 127.0.0.1 (a free port, a token, news and autosave off) on a scratch
-copy of notebooks/, opens 07_playground.ipynb, runs all cells, edits the request in the
-playground's editor and checks that the translated messages and the diagram change on
-the page. Screenshots go to artifacts/ (gitignored). Everything started here is stopped
-in the fixture's teardown. Another test opens every chapter of both editions, runs nothing,
-and measures each stored diagram as JupyterLab draws it at 1400×1000 with the file browser open.
+Starts JupyterLab on 127.0.0.1 (a token, news and autosave off) on a scratch copy of
+notebooks/, opens 07_playground.ipynb, runs all cells, edits the request in the playground's
+editor and checks that the translated messages, the diagram and the prompt change on the
+page. The app view (`tasks.py app`: app/playground.ipynb in Voila with the "playground"
+template) is opened at 1280×720 with every request that would leave the machine refused:
+the playground alone, readable, working offline. Another test opens every chapter of both
+editions, runs nothing, and measures each stored diagram as JupyterLab draws it at 1400×1000
+with the file browser open. Screenshots go to artifacts/ (gitignored). Everything started
+here is stopped in the fixture's teardown.
+
+No port races on a loaded machine: kernels talk to their server over Unix sockets (ipc
+transport, no TCP ports to pick), and a server whose port was taken between choosing it and
+binding it is started again on another one.
 
 Run it alone with:  python -m pytest -m browser tests/test_browser.py
 Needs Debian's /usr/bin/chromium (no browser is downloaded) and Graphviz's `dot` (the
@@ -17,13 +24,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -34,13 +44,17 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = "07_playground.ipynb"
+APP = ROOT / "app"  # app/playground.ipynb and the Voila template tasks.py app uses
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-START_TIMEOUT = 60  # seconds for JupyterLab (or Voila) to answer
+START_TIMEOUT = 120  # seconds for JupyterLab (or Voila) to answer, on a loaded machine
+LAUNCHES = 3  # tries to start a server whose port was taken meanwhile
 MS = 1000
-SIZES = [(1400, 1000), (1280, 900)]
+SIZES = [(1400, 1000), (1280, 720)]
+KERNELS_OVER_IPC = ["--KernelManager.transport=ipc"]  # no TCP port for a kernel, so none to race for
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
 def unavailable(reason: str) -> None:
@@ -81,7 +95,16 @@ def needs(*modules: str) -> None:
             unavailable(f"the Python package {module!r} is not installed (python3 tasks.py test installs it)")
 
 
-def scratch(tmp_path: Path) -> tuple[Path, dict]:
+@pytest.fixture
+def runtime_dir():
+    """A short folder for the kernels' connection files and sockets: a Unix socket's path
+    may be at most 107 bytes, and pytest's tmp_path alone can be longer."""
+    folder = Path(tempfile.mkdtemp(prefix="tp-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def scratch(tmp_path: Path, runtime: Path) -> tuple[Path, dict]:
     """A copy of notebooks/, and an environment that reads nothing from the user's Jupyter set-up."""
     notebooks = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -91,60 +114,101 @@ def scratch(tmp_path: Path) -> tuple[Path, dict]:
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         "JUPYTER_CONFIG_DIR": str(home / "config"),  # nothing from the user's ~/.jupyter
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTER_RUNTIME_DIR": str(runtime),
         "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
     }
     return notebooks, env
 
 
+PORT_TAKEN = ("Address already in use", "address already in use", "is already in use", "Errno 98")
+
+
+def launch(make_command, cwd: Path, env: dict, log_path: Path, ready) -> tuple[subprocess.Popen, int]:
+    """Start a server on a free port and wait until `ready(server, port)` returns; when it
+    exits because its port was taken in the meantime, start it again on another port."""
+    for attempt in range(1, LAUNCHES + 1):
+        port = free_port()
+        with log_path.open("w", encoding="utf-8") as log:
+            server = subprocess.Popen(make_command(port), cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                      start_new_session=True)
+        try:
+            ready(server, port)
+            return server, port
+        except ServerExited:
+            text = log_path.read_text(encoding="utf-8", errors="replace")
+            if attempt < LAUNCHES and any(sign in text for sign in PORT_TAKEN):
+                print(f"port {port} was taken before the server bound it; starting again ({attempt + 1}/{LAUNCHES})")
+                continue
+            pytest.fail(f"the server exited with {server.returncode}:\n{text[-3000:]}")
+        except BaseException:
+            stop(server, f"http://127.0.0.1:{port}", "", kernels=False)
+            raise
+    raise AssertionError("unreachable")
+
+
+class ServerExited(Exception):
+    """The server stopped before it answered."""
+
+
 @pytest.fixture
-def lab(tmp_path):
+def lab(tmp_path, runtime_dir):
     """A JupyterLab server on a scratch copy of notebooks/; yields (base_url, token)."""
     needs("playwright", "jupyterlab", "ipywidgets")
-    notebooks, env = scratch(tmp_path)
-    port, token = free_port(), uuid.uuid4().hex
-    command = [
-        sys.executable, "-m", "jupyter", "lab",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
-        f"--ServerApp.root_dir={notebooks}",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a notebook with no kernel
-    ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log = (tmp_path / "jupyterlab.log").open("w", encoding="utf-8")
-    server = subprocess.Popen(command, cwd=notebooks, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    notebooks, env = scratch(tmp_path, runtime_dir)
+    token = uuid.uuid4().hex
+
+    def command(port: int) -> list[str]:
+        made = [
+            sys.executable, "-m", "jupyter", "lab",
+            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
+            f"--ServerApp.root_dir={notebooks}",
+            "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open a notebook with no kernel
+            *KERNELS_OVER_IPC,
+        ]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            made.append("--allow-root")
+        return made
+
+    log = tmp_path / "jupyterlab.log"
+    server, port = launch(command, notebooks, env, log,
+                          lambda server, port: wait_for_server(server, f"http://127.0.0.1:{port}", token, log))
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for_server(server, base, token, tmp_path / "jupyterlab.log")
         yield base, token
     finally:
         stop(server, base, token)
-        log.close()
 
 
 @pytest.fixture
-def voila(tmp_path):
-    """`voila 07_playground.ipynb` (the app view) on a scratch copy; yields the page's URL."""
+def voila(tmp_path, runtime_dir):
+    """The app view as `tasks.py app` starts it (app/playground.ipynb, the "playground"
+    template found through JUPYTER_PATH); yields the page's URL and the server's log."""
     needs("playwright", "voila", "ipywidgets")
-    notebooks, env = scratch(tmp_path)
-    port, token = free_port(), uuid.uuid4().hex
-    command = [
-        sys.executable, "-m", "voila", str(notebooks / NOTEBOOK), "--no-browser", "--Voila.ip=127.0.0.1",
-        f"--port={port}", "--Voila.port_retries=0", f"--token={token}", "--show_tracebacks=True",
-    ]
-    log_path = tmp_path / "voila.log"
-    log = log_path.open("w", encoding="utf-8")
-    server = subprocess.Popen(command, cwd=notebooks, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    _notebooks, env = scratch(tmp_path, runtime_dir)
+    app = tmp_path / "app"
+    shutil.copytree(APP, app)
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(app), os.environ.get("JUPYTER_PATH")]))
+    env["TUTORIAL_LANG"] = "en"
+    token = uuid.uuid4().hex
+
+    def command(port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "voila", str(app / "playground.ipynb"), "--template=playground", "--no-browser",
+            "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
+            "--show_tracebacks=True", f"--Voila.connection_dir_root={runtime_dir}", *KERNELS_OVER_IPC,
+        ]
+
+    log = tmp_path / "voila.log"
+    server, port = launch(command, app, env, log,
+                          lambda server, port: wait_for_page(server, f"http://127.0.0.1:{port}/?token={token}", log))
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_for_page(server, f"{base}/?token={token}", log_path)
-        yield f"{base}/?token={token}", log_path
+        yield f"{base}/?token={token}", log
     finally:
         stop(server, base, token, kernels=False)
-        log.close()
 
 
 def api(base: str, token: str, path: str, method: str = "GET"):
@@ -158,7 +222,7 @@ def wait_for_server(server: subprocess.Popen, base: str, token: str, log: Path) 
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {server.returncode}:\n{log.read_text(encoding='utf-8')[-3000:]}")
+            raise ServerExited
         try:
             api(base, token, "/api/status")
             return
@@ -171,7 +235,7 @@ def wait_for_page(server: subprocess.Popen, url: str, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            pytest.fail(f"the server exited with {server.returncode}:\n{log.read_text(encoding='utf-8')[-3000:]}")
+            raise ServerExited
         try:
             with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=10):
                 return
@@ -352,12 +416,60 @@ HIDDEN_CELLS = """() => {
 PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
-def check_app_view(page, url: str, width: int) -> None:
+TAB_ROWS = """() => new Set([...document.querySelectorAll('.tp-tabs .lm-TabBar-tab')]
+  .map(tab => Math.round(tab.getBoundingClientRect().top))).size"""
+
+# Where the parts of the app sit in the window, and what the page shows besides the playground.
+APP_LAYOUT = """() => {
+  const box = selector => { const e = document.querySelector(selector); if (!e) return null;
+    const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const outputs = [...document.querySelectorAll('.jp-OutputArea-output')]
+    .filter(o => !o.closest('.tp-playground') && !o.querySelector('.tp-playground') && o.innerText.trim());
+  return {editor: box('.tp-editor textarea'), tabs: box('.tp-tabs'), playground: box('.tp-playground'),
+          height: window.innerHeight, scrollsDown: document.documentElement.scrollHeight - window.innerHeight,
+          otherOutputs: outputs.map(o => o.innerText.trim().slice(0, 80)),
+          markdown: document.querySelectorAll('.jp-MarkdownOutput, .jp-RenderedMarkdown').length,
+          editorFont: parseFloat(getComputedStyle(document.querySelector('.tp-editor textarea')).fontSize)};
+}"""
+
+# The icon on the Translate button, drawn with Voila's own copy of Font Awesome.
+ICON_FONT = """async () => {
+  await document.fonts.ready;
+  const icon = document.querySelector('.tp-translate i');
+  const family = icon ? getComputedStyle(icon).fontFamily : '';
+  const faces = [...document.fonts].filter(f => /Font Awesome/i.test(f.family));
+  return {family, loaded: faces.filter(f => f.status === 'loaded').map(f => f.family),
+          width: icon ? icon.getBoundingClientRect().width : 0};
+}"""
+
+
+def offline(page) -> list[str]:
+    """Refuse every request that would leave the machine, as an offline room would; returns
+    the list the page's requests are recorded in (every URL, refused or not)."""
+    requested: list[str] = []
+
+    def route(route) -> None:
+        url = route.request.url
+        requested.append(url)
+        host = urllib.parse.urlsplit(url).hostname
+        if url.startswith(("data:", "blob:")) or host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            route.abort("internetdisconnected")
+
+    page.route("**/*", route)
+    return requested
+
+
+def check_app_view(page, url: str, width: int, height: int) -> None:
     from playwright.sync_api import expect
 
     def shot(name: str) -> None:
-        playground.screenshot(path=str(ARTIFACTS / f"voila-{width}-{name}.png"))
+        path = ARTIFACTS / f"voila-{width}x{height}-{name}.png"
+        page.screenshot(path=str(path))
+        print(f"screenshot: {path.relative_to(ROOT)}")
 
+    requested = offline(page)
     started = time.monotonic()
     page.goto(url)
     # The app view runs the notebook itself: the live widget appears with no Run All.
@@ -368,32 +480,58 @@ def check_app_view(page, url: str, width: int) -> None:
     editor = page.locator(".tp-editor textarea")
     expect(status).to_contain_text("target chat_template: 5 message(s)")
     expect(translated).to_contain_text('"name": "read_file"')
-    print(f"{width} px: the app view was live after {time.monotonic() - started:.1f} s")
-    playground.scroll_into_view_if_needed()
+    print(f"{width}x{height}: the app view was live after {time.monotonic() - started:.1f} s")
+
+    # The playground alone, sized to the window: no chapter prose, no answers, nothing below it.
+    layout = page.evaluate(APP_LAYOUT)
+    assert layout["markdown"] == 0 and layout["otherOutputs"] == [], f"the app shows more than the playground: {layout}"
+    expect(page.locator("body")).not_to_contain_text("not answered yet")
+    expect(page.locator("body")).not_to_contain_text("show=True")
+    assert layout["editor"]["top"] < 200 and layout["editor"]["bottom"] <= layout["height"], (
+        f"the editor is not whole in a {width}x{height} window: {layout['editor']}")
+    assert layout["tabs"]["bottom"] <= layout["height"] + 1, f"the tabs run past the window's bottom: {layout['tabs']}"
+    assert layout["scrollsDown"] <= 8, f"the app scrolls down by {layout['scrollsDown']} px"
+    assert layout["editorFont"] >= 12, f"the editor's text is {layout['editorFont']} px"
     assert page.evaluate(CUT_TAB_TITLES) == [], "tab titles cut at this width"
+    assert page.evaluate(TAB_ROWS) == 1, "the tab titles wrap to a second row"
     assert page.evaluate(PAGE_OVERFLOW) <= 0, "the page scrolls sideways"
+    icon = page.evaluate(ICON_FONT)
+    assert icon["width"] > 0 and "Font Awesome" in icon["family"] and icon["loaded"], f"the button's icon is not drawn: {icon}"
     shot("start")
 
     tab(page, "diagram")
-    expect(diagram.locator("svg")).to_be_visible(timeout=30 * MS)
+    expect(diagram.locator("svg")).to_be_visible(timeout=60 * MS)
     size = page.evaluate(DIAGRAM_SIZE)
     shot("diagram")
     assert size["texts"] > 10 and size["smallestText"] >= 10, f"diagram text too small to read: {size}"
-    assert size["left"] >= size["areaLeft"] and size["right"] <= size["areaRight"] and not size["paneScrolls"], (
-        f"the diagram ({size['width']:.0f} px wide at readable size) is wider than the output area "
-        f"({size['areaRight'] - size['areaLeft']:.0f} px): {size}"
-    )
 
     # An edit changes the result, in the visible tab, without pressing Translate.
     diagram_before = diagram.inner_html()
     editor.fill(editor.input_value().replace("read_file", "open_file"))
     page.wait_for_function(
-        "before => document.querySelector('.tp-diagram').innerHTML !== before", arg=diagram_before, timeout=30 * MS
+        "before => document.querySelector('.tp-diagram').innerHTML !== before", arg=diagram_before, timeout=60 * MS
     )
-    expect(diagram).to_contain_text("open_file", timeout=30 * MS)
+    expect(diagram).to_contain_text("open_file", timeout=60 * MS)
     tab(page, "translated")
     expect(translated).to_contain_text('"name": "open_file"', timeout=30 * MS)
     expect(translated).not_to_contain_text("read_file")
+    # Another body pasted: the picker stops naming the README example.
+    expect(page.locator(".tp-preset select")).to_have_value(re.compile("^$"))
+    expect(page.locator(".tp-preset-note")).to_contain_text("your own request (started from README example)")
+
+    # The prompt: the request through a model family's chat template, with its token count.
+    tab(page, "prompt")
+    prompt = page.locator(".tp-prompt")
+    expect(prompt).to_contain_text("open_file", timeout=120 * MS)
+    shot("prompt")
+
+    # A missing closing brace is said as such, with where the object began.
+    tab(page, "translated")
+    editor.fill(editor.input_value().rstrip().removesuffix("}"))
+    expect(status).to_contain_text("the object that begins at line 1, column 1 is closed: its '}' is missing", timeout=30 * MS)
+    shot("brace")
+    editor.fill(editor.input_value() + "}")
+    expect(status).to_contain_text("target chat_template: 5 message(s)", timeout=30 * MS)
 
     # The openai target says what it builds, not "for the chat template".
     page.locator(".tp-target button", has_text="openai").click()
@@ -410,11 +548,17 @@ def check_app_view(page, url: str, width: int) -> None:
         expect(peers).to_contain_text("litellm", timeout=30 * MS)
         assert page.evaluate(HIDDEN_CELLS) == [], "peer table cells cut"
         shot("peers")
-    assert page.evaluate(CUT_TAB_TITLES) == []
+    assert page.evaluate(CUT_TAB_TITLES) == [] and page.evaluate(TAB_ROWS) == 1
     assert not page.locator(".tp-log .jp-OutputArea-output").count(), page.locator(".tp-log").inner_text()
 
+    # Nothing was asked of any host but this machine.
+    outside = sorted({u for u in requested if not u.startswith(("data:", "blob:"))
+                      and urllib.parse.urlsplit(u).hostname not in LOCAL_HOSTS})
+    assert outside == [], f"the app view asked hosts outside this machine: {outside}"
+    print(f"{width}x{height}: {len(requested)} requests, all to this machine")
 
-def test_the_app_view_opens_live_and_fits_the_screen(voila):
+
+def test_the_app_view_is_the_playground_alone_readable_and_offline(voila):
     from playwright.sync_api import sync_playwright
 
     url, log = voila
@@ -426,11 +570,13 @@ def test_the_app_view_opens_live_and_fits_the_screen(voila):
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.set_default_timeout(60 * MS)
                 try:
-                    check_app_view(page, url, width)
+                    check_app_view(page, url, width, height)
                 finally:
                     page.close()
         finally:
             browser.close()
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text and "ZMQError" not in text, text[-3000:]
 
 
 # Every stored diagram, as JupyterLab draws it ----------------------------------------------

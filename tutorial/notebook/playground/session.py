@@ -5,6 +5,8 @@
     pg.widget          # the ipywidgets view (ipywidgets is imported here, on first use)
     pg.wait()          # let the view finish what it draws off the keystroke path
 
+    Playground(window=True).widget   # sized to the browser window: the app view (app/playground.ipynb)
+
 The model (model.py) computes; the view (view.py) displays it and hands it the reader's
 edits. This module is the one place that knows both, so neither imports the other back.
 """
@@ -16,9 +18,14 @@ from .model import Model
 
 class Playground(Model):
     """Edit a request, pick a target, and read every stage's result in `results`; `widget`
-    shows it all (see Model for everything that can be set and read)."""
+    shows it all (see Model for everything that can be set and read). `window=True` sizes the
+    view to the browser window instead of to a notebook's output area (the app view)."""
 
     _view = None
+
+    def __init__(self, *, window: bool = False, **options):
+        self.window = bool(window)
+        super().__init__(**options)
 
     @property
     def widget(self):
@@ -27,7 +34,7 @@ class Playground(Model):
             if self._view is None:
                 from .view import View
 
-                self._view = View(self)
+                self._view = View(self, window=self.window)
             return self._view.root
 
     def flush(self) -> None:

@@ -97,12 +97,26 @@ class _Worker:
 class View:
     """The widgets. They display the model; edits go to the model after a pause in typing."""
 
+    # Heights are fixed, so the layout never jumps as results come and go. In a notebook they
+    # fit a chapter's output area; in a window (the app view) they follow the window's height,
+    # less the rows above: the controls, the status box and the tab titles.
     EDITOR_HEIGHT = "600px"
     PANE_HEIGHT = "560px"
     UNDER_BUTTONS_HEIGHT = "524px"  # a pane with a row of buttons above it
+    STATUS_HEIGHT = "80px"
+    WINDOW_HEIGHTS = {
+        "EDITOR_HEIGHT": "max(300px, calc(100vh - 150px))",
+        "PANE_HEIGHT": "max(260px, calc(100vh - 190px))",
+        "UNDER_BUTTONS_HEIGHT": "max(224px, calc(100vh - 226px))",
+        "STATUS_HEIGHT": "62px",
+    }
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, window: bool = False):
         import ipywidgets as w
+
+        if window:
+            for name, height in self.WINDOW_HEIGHTS.items():
+                setattr(self, name, height)
 
         self.model = model
         lang = model.lang
@@ -132,7 +146,7 @@ class View:
                                tooltip=label(lang, "translate_tip"))
         self.editor = _editor_class()(value=model.request_text, continuous_update=True,
                                       layout=w.Layout(width="100%", height=self.EDITOR_HEIGHT))
-        self.status = w.HTML(layout=w.Layout(height="80px", overflow="auto", width="100%"))
+        self.status = w.HTML(layout=w.Layout(height=self.STATUS_HEIGHT, overflow="auto", width="100%"))
         self.panes: dict[str, Any] = {}
         for key, css, _ in PANES:
             pane = w.HTML(layout=w.Layout(height=self.PANE_HEIGHT, overflow="auto", width="100%"))
@@ -174,6 +188,8 @@ class View:
                  self.log]
         self.root = w.VBox(rows)
         self.root.add_class("tp-playground")
+        if window:
+            self.root.add_class("tp-window")
         for widget, css in ((self.preset, "tp-preset"), (self.target, "tp-target"), (self.button, "tp-translate"),
                             (self.editor, "tp-editor"), (self.status, "tp-error"), (self.status, "tp-status"),
                             (self.tabs, "tp-tabs"), (self.log, "tp-log"), (self.zoom, "tp-zoom"),
