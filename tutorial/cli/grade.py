@@ -75,6 +75,8 @@ def add_parser(commands) -> None:
     grade = commands.add_parser("grade", help="check a file holding chapter 05's functions against the package")
     grade.add_argument("file", help="a .py file that defines translate (and, if you like, the other chapter-05 functions)")
     grade.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: TUTORIAL_LANG, else English)")
+    grade.add_argument("--timeout", type=float, default=CALL_SECONDS, metavar="SECONDS",
+                       help=f"time allowed to load the file and for each call of your functions (default: {CALL_SECONDS:g})")  # fmt: skip
 
 
 def run(arguments: argparse.Namespace, fail) -> int:
@@ -83,14 +85,16 @@ def run(arguments: argparse.Namespace, fail) -> int:
     from ..watch import language
 
     lang = language.resolve(arguments.lang)
+    if not arguments.timeout > 0:
+        return fail(f"--timeout must be a positive number of seconds, got {arguments.timeout:g}")
     swallowed = io.StringIO()
     try:
         with contextlib.redirect_stdout(swallowed):
-            translator = load_translator(arguments.file, seconds=CALL_SECONDS)
+            translator = load_translator(arguments.file, seconds=arguments.timeout, load_seconds=arguments.timeout)
     except TranslatorError as error:
         return fail(str(error))
     with contextlib.redirect_stdout(swallowed):
-        lines, agree = report(translator, lang)
+        lines, agree = report(translator, lang, arguments.timeout)
     print(WORDS[lang]["heading"].format(file=translator.origin))
     for line in lines:
         print(line)
@@ -99,7 +103,7 @@ def run(arguments: argparse.Namespace, fail) -> int:
     return AGREE if agree else DIFFER
 
 
-def report(translator, lang: str) -> tuple[list[str], bool]:
+def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[str], bool]:
     """The lines of the report and whether everything agrees."""
     from ..notebook.build_it import CHAPTER_FUNCTIONS, examine
 
@@ -111,7 +115,7 @@ def report(translator, lang: str) -> tuple[list[str], bool]:
         if function is None:
             lines.append(f"– {name}: {words['unwritten'] if name in translator.stubs else words['missing']}")
             continue
-        found = examine(name, function, lang, seconds=CALL_SECONDS)
+        found = examine(name, function, lang, seconds=seconds)
         if found.verdict.ok:
             lines.append(f"✓ {name}: {words['right'].format(total=found.total)}")
             continue

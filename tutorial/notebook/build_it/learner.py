@@ -75,12 +75,13 @@ class Translator:
 
 
 def load_translator(source: Union[str, os.PathLike, Mapping[str, Any], types.ModuleType, Any], *,
-                    seconds: Optional[float] = CALL_SECONDS) -> Translator:  # fmt: skip
+                    seconds: Optional[float] = CALL_SECONDS, load_seconds: float = LOAD_SECONDS) -> Translator:  # fmt: skip
     """The learner's translator from `source`: the path of a .py file, or a namespace holding
     the chapter's functions (a notebook's `globals()`, a module, any object with them as
-    attributes). `seconds` limits each call (None: no limit). Raises `TranslatorError`."""
+    attributes). `seconds` limits each call (None: no limit), `load_seconds` the running of
+    a file. Raises `TranslatorError`."""
     if isinstance(source, (str, os.PathLike)):
-        namespace, origin = _run_file(Path(source))
+        namespace, origin = _run_file(Path(source), load_seconds)
     elif isinstance(source, Mapping):
         namespace, origin = dict(source), "your notebook"
     elif isinstance(source, types.ModuleType):
@@ -105,7 +106,7 @@ def chapter_functions(namespace: Mapping[str, Any], origin: str) -> dict[str, Ca
     return {name: function for name, function in found.items() if not is_stub(function)}
 
 
-def _run_file(path: Path) -> tuple[dict, str]:
+def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
     """Run a learner's file as a module of its own; its namespace, and its name for messages."""
     name = path.name
     try:
@@ -131,9 +132,9 @@ def _run_file(path: Path) -> tuple[dict, str]:
     folder = str(path.resolve().parent)
     sys.path.insert(0, folder)  # the learner's file may import its neighbours
     try:
-        guard.call(exec, (code, vars(module)), LOAD_SECONDS)
+        guard.call(exec, (code, vars(module)), seconds)
     except guard.TimedOut:
-        raise TranslatorError(f"{name}: loading it did not finish within {LOAD_SECONDS:g} s (an endless loop at the top level?)") from None
+        raise TranslatorError(f"{name}: loading it did not finish within {seconds:g} s (an endless loop at the top level?)") from None
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - SystemExit too: a file that exits does not load

@@ -1,0 +1,291 @@
+"""The learner's chapter-05 translator used for real: `python -m tutorial grade FILE.py`,
+`load_translator`, the replay of recorded requests, and `serve --translator` answering the
+real `anthropic` SDK over loopback.
+
+The translator graded here is tests/data/learner/my_translator.py, a chapter-05 solution
+written by hand that does not import the package."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tutorial
+from tutorial.cli import main
+from tutorial.notebook.build_it import TranslatorError, load_translator, replay
+from tutorial.notebook.build_it.replay import compare_request
+
+ROOT = Path(__file__).resolve().parent.parent
+LEARNER = ROOT / "tests" / "data" / "learner" / "my_translator.py"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TUTORIAL_LANG": "en"}
+KEEPS_ID = ('call = {"type": "function", "function"', 'call = {"id": block["id"], "type": "function", "function"')
+
+
+def variant(tmp_path: Path, old: str, new: str, name: str = "yours.py") -> Path:
+    """The learner's file with one change, written beside the test."""
+    text = LEARNER.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path = tmp_path / name
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def grade(capsys, *arguments: str) -> tuple[int, list[str], str]:
+    status = main(["grade", *arguments])
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err
+
+
+def test_the_fixture_does_not_lean_on_the_package():
+    code = "".join(line for line in LEARNER.read_text(encoding="utf-8").split('"""', 2)[2].splitlines(keepends=True))
+    assert "tutorial" not in code  # below its docstring
+    assert not re.search(r"^\s*(import|from)\s", code, re.MULTILINE)
+
+
+def test_a_right_solution_written_by_hand_gets_exit_0_and_a_tick_per_check(capsys):
+    status, lines, err = grade(capsys, str(LEARNER), "--lang", "en")
+    assert (status, err) == (0, "")
+    assert lines[0] == "my_translator.py: chapter 05's functions against the package"
+    checks = lines[1:-1]
+    assert [line.split(":")[0] for line in checks] == [
+        "✓ flatten_content", "✓ user_block_message", "✓ assistant_message", "✓ translate_messages",
+        "✓ tools_to_chat_tools", "✓ translate", "✓ tool_result_messages",
+        "✓ translate on the 93 bodies the anthropic SDK sends", "✓ translate on the 2 requests of the recorded Claude Code session",
+    ]  # fmt: skip
+    assert lines[-1].startswith("all agree")
+
+
+def test_keeping_the_tool_use_id_gets_exit_1_and_a_line_naming_the_id_key(capsys, tmp_path):
+    status, lines, err = grade(capsys, str(variant(tmp_path, *KEEPS_ID)), "--lang", "en")
+    assert (status, err) == (1, "")
+    blamed = next(line for line in lines if line.startswith("✗ assistant_message:"))
+    assert 'the first is the trap "one call"' in blamed
+    assert 'at result["tool_calls"][0]["id"]: expected (no such key), got \'toolu_a\'' in blamed
+    assert blamed.endswith("no id; the key is there only when there are calls")  # the rule it breaks
+    # The functions that call it are not blamed for it; the recorded requests show it too.
+    assert "✗ translate_messages: calls your assistant_message, which does not agree yet (see its line); fix it first" in lines
+    assert any(line.startswith("✗ translate on the 93 bodies") and '["tool_calls"][0]["id"]' in line for line in lines)
+    assert any(line.startswith("✗ translate on the 2 requests") and "Claude Code request 2" in line for line in lines)
+    assert lines[-1].startswith("not yet")
+
+
+def test_a_file_with_translate_only_is_graded_on_translate(capsys, tmp_path):
+    path = tmp_path / "only.py"
+    path.write_text("import tutorial\n\ndef translate(body):\n    return tutorial.translate(body)\n", encoding="utf-8")
+    status, lines, _ = grade(capsys, str(path))
+    assert status == 0
+    assert "– flatten_content: not defined in the file, not checked" in lines and lines[6].startswith("✓ translate:")
+
+
+def test_a_translate_that_raises_is_a_located_difference(capsys, tmp_path):
+    path = variant(tmp_path, 'def translate(body):\n    return', 'def translate(body):\n    body["tools"]\n    return')
+    status, lines, err = grade(capsys, str(path), "--lang", "en")
+    assert status == 1 and "Traceback" not in "".join(lines) + err
+    line = next(line for line in lines if line.startswith("✗ translate:"))
+    assert 'the trap "the README example without tools"' in line and "it raised KeyError: 'tools' (yours.py, line " in line
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("def translate(body)\n    return body\n", r"^error: bad\.py, line 1, column \d+: SyntaxError: expected ':'$"),
+        ("import no_such_module_here\n", r"^error: bad\.py, line 1: ModuleNotFoundError: No module named 'no_such_module_here'$"),
+        ("def flatten_content(content):\n    return ''\n", r"^error: bad\.py: defines no function translate .*it defines flatten_content$"),
+        ("rows = {}\nrows['a']\n", r"^error: bad\.py, line 2: KeyError: 'a'$"),
+        ("import sys\nsys.exit(3)\n", r"^error: bad\.py, line 2: it calls exit\(\) while loading$"),
+        ("def translate(body):\n    ...  # your code here\n", r"^error: bad\.py: translate is not written yet"),
+        ("translate = 1\n", r"^error: bad\.py: defines no function translate"),
+        (b"\xff\xfe\x00", r"^error: bad\.py: not UTF-8 text"),
+    ],
+    ids=["syntax", "import", "no translate", "raises at import", "exits", "stub", "not a function", "not utf-8"],
+)
+def test_a_file_that_does_not_load_gets_exit_2_and_one_located_line(capsys, tmp_path, text, message):
+    path = tmp_path / "bad.py"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    status, lines, err = grade(capsys, str(path))
+    assert (status, lines) == (2, [])
+    assert re.search(message, err.strip()), err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_missing_file_gets_exit_2(capsys, tmp_path):
+    status, _, err = grade(capsys, str(tmp_path / "nowhere.py"))
+    assert status == 2 and err.startswith("error: ") and "nowhere.py: cannot read" in err
+
+
+def test_endless_loops_end_in_a_located_line_not_a_hang(tmp_path):
+    """Run as a real process: the threads left looping end with it."""
+    loading = tmp_path / "loops_at_import.py"
+    loading.write_text("while True:\n    pass\n", encoding="utf-8")
+    calling = variant(tmp_path, "def translate(body):\n", "def translate(body):\n    while True:\n        pass\n", "loops.py")
+    done = subprocess.run([sys.executable, "-m", "tutorial", "grade", str(loading), "--timeout", "1"],
+                          capture_output=True, text=True, env=ENV, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "loops_at_import.py: loading it did not finish within 1 s" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "tutorial", "grade", str(calling), "--timeout", "1"],
+                          capture_output=True, text=True, env=ENV, timeout=300)  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert '✗ translate: did not finish on the trap "the README example without tools"' in done.stdout
+    assert "it did not finish within 1 s (an endless loop?)" in done.stdout
+    assert done.stdout.splitlines()[1].startswith("✓ flatten_content")
+
+
+def test_the_command_line_exit_statuses(tmp_path):
+    for path, status in ((LEARNER, 0), (variant(tmp_path, *KEEPS_ID), 1), (tmp_path / "none.py", 2)):
+        done = subprocess.run([sys.executable, "-m", "tutorial", "grade", str(path)], capture_output=True, text=True, env=ENV, timeout=300)
+        assert done.returncode == status, done.stdout + done.stderr
+
+
+def test_the_report_speaks_chinese(capsys, tmp_path):
+    status, lines, _ = grade(capsys, str(variant(tmp_path, *KEEPS_ID)), "--lang", "zh")
+    assert status == 1 and lines[0] == "yours.py：第 05 章的函数与本包对照"
+    assert any(line.startswith("✗ assistant_message：") or line.startswith("✗ assistant_message:") for line in lines)
+    assert any("陷阱「一次调用」" in line for line in lines)
+
+
+# ---------------------------------------------------------------------------
+# load_translator and the replay
+
+
+def test_load_translator_from_a_file_and_from_a_namespace():
+    from_file = load_translator(LEARNER)
+    assert from_file.origin == "my_translator.py" and from_file(tutorial.readme_request()) == tutorial.translate(tutorial.readme_request())
+    namespace = {"translate": lambda body: tutorial.translate(body), "flatten_content": tutorial.flatten_content}
+    from_namespace = load_translator(namespace)
+    assert from_namespace.origin == "your notebook" and set(from_namespace.functions) == {"translate", "flatten_content"}
+
+
+def test_the_translator_reports_what_went_wrong_in_one_located_line(tmp_path):
+    raising = load_translator(variant(tmp_path, 'def translate(body):\n    return', 'def translate(body):\n    body["x"]\n    return'))
+    with pytest.raises(TranslatorError, match=r"^your translate raised KeyError: 'x' \(yours\.py, line \d+, in translate\)$"):
+        raising(tutorial.readme_request())
+    shaped = load_translator({"translate": lambda body: {"messages": []}})
+    with pytest.raises(TranslatorError, match=r"returned a dict; it should return \(messages, tools\)"):
+        shaped({"messages": []})
+    body = tutorial.readme_request()
+    mutating = load_translator({"translate": lambda given: (given.clear(), None)})
+    mutating(body)
+    assert body == tutorial.readme_request()  # it got a copy
+
+
+def test_replaying_the_recorded_requests_locates_the_first_difference_per_request(tmp_path):
+    right = replay(load_translator(LEARNER), lang="en")
+    assert right.agree and len(right.rows) == 95 and len(right.compared) == 95
+    assert right.summary() == "95 of 95 requests translate exactly as the package's (0 left out)"
+    wrong = replay(load_translator(variant(tmp_path, *KEEPS_ID)), lang="en")
+    differing = [row for row in wrong.rows if row.state == "differs"]
+    assert [row.name for row in differing][-1] == "Claude Code request 2"
+    assert all(row.difference.place.endswith('["tool_calls"][0]["id"]') for row in differing)
+    assert all(row.state == "same" for row in wrong.rows if not any(
+        block.get("type") == "tool_use" for message in _body(row.name)["messages"] if isinstance(message["content"], list)
+        for block in message["content"]))  # fmt: skip
+
+
+def _body(name: str) -> dict:
+    from tutorial.notebook.build_it import recorded_requests
+
+    return dict(recorded_requests())[name]
+
+
+def test_tools_the_chapter_does_not_teach_are_taken_out_of_both_sides():
+    body = _body("SDK tool_bash_20250124")
+    found = compare_request(load_translator(LEARNER), body)
+    assert found["agrees"] and "Anthropic-defined client tools" in found["note"]
+    # The package gives the bash tool the schema Anthropic documents; the chapter's rules cannot.
+    assert tutorial.translate(body)[1][0]["function"]["parameters"] != {"type": "object", "properties": {}}
+
+
+# ---------------------------------------------------------------------------
+# serve --translator, with the real SDK over loopback
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`python -m tutorial serve --translator` in a process of its own: (url, process)."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+
+    def start(translator: Path):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tutorial", "serve", "--port", "0", "--translator", str(translator)],
+            stderr=subprocess.PIPE, text=True, env=ENV, cwd=tmp_path,
+        )  # fmt: skip
+        started.append(process)
+        banner = [process.stderr.readline() for _ in range(4)]
+        url = re.search(r"listening on (http://127\.0\.0\.1:\d+)", banner[0]).group(1)
+        assert f"your translator:       {translator.name}, compared with the package's on every request" in banner[3]
+        return url, process
+
+    started: list = []
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT if os.name != "nt" else signal.SIGTERM)
+            process.communicate(timeout=30)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Ctrl-C cannot be sent to a child process this way on Windows")
+def test_serve_with_a_translator_answers_the_sdk_and_every_capture_says_where_it_differs(served, tmp_path):
+    anthropic = pytest.importorskip("anthropic")
+    httpx = pytest.importorskip("httpx")
+    url, process = served(variant(tmp_path, *KEEPS_ID))
+    client = anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0)
+    reply = client.messages.create(model="local", **tutorial.readme_request())
+    text = "".join(block.text for block in reply.content if block.type == "text")
+    assert reply.stop_reason == "end_turn"
+    assert text.endswith('Your translator: differs at translated[2]["tool_calls"][0]["id"]: expected (no such key), got '
+                         "'toolu_demo'. The rule: (assistant_message) each `tool_use` gives `{\"type\": \"function\", "
+                         '"function": {"name": ..., "arguments": ...}}` in `tool_calls`, arguments being the block\'s '
+                         "`input` (or `{}`), no id; the key is there only when there are calls")  # fmt: skip
+    with client.messages.stream(model="local", max_tokens=64, messages=[{"role": "user", "content": "你好"}]) as stream:
+        assert "Your translator: agrees with the package" in stream.get_final_text()
+    session = tutorial.examples.claude_code_session()["requests"][1]
+    raw = httpx.post(url + session["path"], json=session["body"], headers={"anthropic-version": "2023-06-01"}, timeout=60)
+    assert raw.status_code == 200
+    captures = [httpx.get(f"{url}/captures/{item['id']}").json() for item in httpx.get(url + "/captures").json()["data"]]
+    assert [capture["yours"]["agrees"] for capture in captures] == [False, True, False]
+    first, _, agent = captures
+    assert first["yours"]["difference"]["place"] == 'translated[2]["tool_calls"][0]["id"]'
+    assert first["yours"]["difference"]["absent"] == "expected" and first["yours"]["difference"]["actual"] == "toolu_demo"
+    assert first["yours"]["translator"] == "yours.py" and first["yours"]["translated"][2]["tool_calls"][0]["id"] == "toolu_demo"
+    assert agent["yours"]["difference"]["place"].endswith('["tool_calls"][0]["id"]')
+    process.send_signal(signal.SIGINT)
+    _, log = process.communicate(timeout=30)
+    assert '  your translator: differs at translated[2]["tool_calls"][0]["id"]' in log
+    assert "  your translator: agrees with the package" in log
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Ctrl-C cannot be sent to a child process this way on Windows")
+def test_serve_with_a_right_translator_agrees_on_every_capture(served):
+    anthropic = pytest.importorskip("anthropic")
+    httpx = pytest.importorskip("httpx")
+    url, _ = served(LEARNER)
+    client = anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0)
+    client.messages.create(model="local", **tutorial.readme_request())
+    client.messages.create(model="local", max_tokens=64, system="简短。", messages=[{"role": "user", "content": "你好"}])
+    listing = httpx.get(url + "/captures").json()["data"]
+    assert [httpx.get(f"{url}/captures/{item['id']}").json()["yours"]["agrees"] for item in listing] == [True, True]
+    assert httpx.get(url + "/").json()["translator"] == "my_translator.py"
+
+
+def test_serve_refuses_a_translator_that_does_not_load(tmp_path, capsys):
+    pytest.importorskip("starlette")
+    from tutorial.serve.cli import main as serve
+
+    path = tmp_path / "broken.py"
+    path.write_text("def translate(body)\n", encoding="utf-8")
+    assert serve(["--port", "0", "--translator", str(path)]) == 2
+    assert re.fullmatch(r"error: broken\.py, line 1, column \d+: SyntaxError: expected ':'\n", capsys.readouterr().err)
+
+
+def test_the_captures_of_a_translator_are_json(tmp_path):
+    weird = load_translator({"translate": lambda body: ([{"role": "user", "content": {1, 2}}], None)})
+    found = compare_request(weird, {"messages": [{"role": "user", "content": "x"}]})
+    json.dumps(found)
+    assert found["agrees"] is False and found["difference"]["actual"] == "{1, 2}"
