@@ -338,7 +338,7 @@ def test_the_model_answers_show_only_when_asked(chapter, lang):
     for item in understanding.RECALL[chapter]:
         question, answer = (item.zh_question, item.zh_answer) if lang == "zh" else (item.question, item.answer)
         assert question in shown and answer in shown
-    cell = "".join(_english_chapter(chapter)["cells"][[i for i, c in enumerate(_english_chapter(chapter)["cells"]) if c.get("metadata", {}).get("tags") == ["reveal"] and "recall(" in "".join(c["source"])][0]]["source"])
+    [cell] = ["".join(c["source"]) for c in _english_chapter(chapter)["cells"] if "recall(" in "".join(c["source"])]
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(cell.replace("show=False", "show=True"), {})

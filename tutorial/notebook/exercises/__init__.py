@@ -262,7 +262,8 @@ def check(key: str, answer: Any) -> Verdict:
     if exercise.any_order:
         where = _collection_difference(answer, expected, exercise.spelling)
         if where:
-            return Verdict("wrong", text["mistake"].format(hint=f"{where[0].upper()}{where[1:]}. {hint}" if lang == "en" else f"{where}。{hint}"))
+            sentence = f"{where[0].upper()}{where[1:]}. {hint}" if lang == "en" else f"{where}。{hint}"
+            return Verdict("wrong", text["mistake"].format(hint=sentence))
     place = first_difference(answer, expected, exercise.spelling)
     if place:
         return Verdict("wrong", text["differs"].format(place=place[0], detail=place[1], hint=hint))
@@ -389,15 +390,10 @@ def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[An
         return "", ""
     location, why = found
     place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location) or text["top"]
-    detail = {
-        "missing_key": text["missing_key"],
-        "extra_key": text["extra_key"],
-        "close": text["close"],
-        "kind": text["kind_there"],
-        "value": "",
-        "count": text["count"].format(count=len(_at(answer, location)) if isinstance(_at(answer, location), (list, tuple)) else "?"),
-    }[why]
-    return place, detail
+    if why == "count":
+        return place, text["count"].format(count=len(_at(answer, location)))
+    detail = {"missing_key": text["missing_key"], "extra_key": text["extra_key"], "close": text["close"], "kind": text["kind_there"]}
+    return place, detail.get(why, "")
 
 
 def _at(value: Any, location: tuple) -> Any:
