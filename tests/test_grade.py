@@ -19,7 +19,7 @@ import pytest
 
 import tutorial
 from tutorial.cli import main
-from tutorial.notebook.build_it import TranslatorError, load_translator, replay
+from tutorial.notebook.build_it import TranslatorError, load_translator, replay, save_translator
 from tutorial.notebook.build_it.replay import compare_request
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,3 +289,27 @@ def test_the_captures_of_a_translator_are_json(tmp_path):
     found = compare_request(weird, {"messages": [{"role": "user", "content": "x"}]})
     json.dumps(found)
     assert found["agrees"] is False and found["difference"]["actual"] == "{1, 2}"
+
+
+def test_save_translator_writes_a_file_that_grade_accepts(tmp_path, capsys):
+    """What chapter 05's SAVE cell does, from a namespace whose functions have their source."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("learner_notebook", LEARNER)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["learner_notebook"] = module
+    spec.loader.exec_module(module)
+    namespace = {**vars(module), "content_part": tutorial.openai_target.content_part, "unused": object()}
+    saved = save_translator(namespace, tmp_path / "saved.py")
+    text = saved.read_text(encoding="utf-8")
+    assert "def _text_of(part):" in text and "IMAGE_TYPES = " in text  # the helpers and constants it uses
+    assert "unused" not in text
+    status, lines, _ = grade(capsys, str(saved))
+    assert status == 0, lines
+    with pytest.raises(TranslatorError, match="translate is not written yet"):
+        save_translator({"translate": _stub}, tmp_path / "stub.py")
+    assert not (tmp_path / "stub.py").exists()
+
+
+def _stub(body):
+    ...

@@ -16,8 +16,9 @@ before it, so the earliest wrong function is the one blamed.
 After the chapter, the learner's functions stand where the package's do:
 
     load_translator("my_translator.py")   # or globals(): a guarded translate(body) -> (messages, tools)
+    save_translator(globals(), "my_translator.py")   # the notebook's functions into a file
     replay(translator)                    # the recorded SDK bodies and Claude Code session, compared
-    python -m tutorial grade my_translator.py        # every stage, one line each; exit 0 / 1 / 2
+    python -m tutorial grade my_translator.py        # every stage, one line each; exit 0 / 1 / 2 (tutorial/cli/grade.py)
     python -m tutorial serve --translator my_translator.py   # a real client through it
 
     texts.py    every sentence, both languages; the bullets of each stage's rule
@@ -27,14 +28,13 @@ After the chapter, the learner's functions stand where the package's do:
     guard.py    running the learner's code with a time limit; where an exception came from
     learner.py  load_translator, TranslatorError
     replay.py   recorded requests through the learner's translator
-    grade.py    what `python -m tutorial grade` prints
     yours.py    the learner's translate beside the playground
 
 May import: the lesson, `watch/` and the rest of `notebook/` (the exercise framework's Verdict).
 """
 
 from .checker import GENERATED, all_cases, cases, check_stage, examine, is_stub
-from .learner import CHAPTER_FUNCTIONS, Translator, TranslatorError, load_translator
+from .learner import CHAPTER_FUNCTIONS, Translator, TranslatorError, load_translator, save_translator
 from .replay import Difference, Replay, difference, recorded_requests, replay, sdk_bodies
 from .stages import STAGES, Stage, source, stage_names
 from .texts import RULES, SUMMARIES, TEXT
@@ -74,6 +74,7 @@ __all__ = [
     "load_translator",
     "recorded_requests",
     "replay",
+    "save_translator",
     "sdk_bodies",
     "source",
     "stage_names",

@@ -155,3 +155,49 @@ def _load_failure(name: str, error: BaseException) -> str:
         return f"{place}: it calls exit() while loading"
     message = str(error).splitlines()[0] if str(error) else ""
     return f"{place}: {type(error).__name__}{': ' + message if message else ''}"
+
+
+def save_translator(namespace: Mapping[str, Any], path: Union[str, os.PathLike]) -> Path:
+    """Write the chapter's functions defined in `namespace` (a notebook's `globals()`) to a
+    file that `load_translator`, `grade` and `serve --translator` read: their source, the
+    helpers and constants they use, and imports for what they use from elsewhere. Raises
+    `TranslatorError` when there is no written `translate`."""
+    import inspect
+
+    chapter_functions(namespace, "your notebook")  # translate must be there and written
+    home = namespace.get("__name__", "__main__")
+    imports: dict[str, str] = {}
+    constants: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    waiting = [name for name in CHAPTER_FUNCTIONS if callable(namespace.get(name)) and not is_stub(namespace[name])]
+    while waiting:
+        name = waiting.pop(0)
+        if name in sources or name in imports or name in constants or name not in namespace:
+            continue
+        value = namespace[name]
+        if isinstance(value, types.ModuleType):
+            imports[name] = f"import {value.__name__}" + (f" as {name}" if value.__name__ != name else "")
+        elif isinstance(value, types.FunctionType) and value.__module__ == home:
+            try:
+                sources[name] = inspect.getsource(value).rstrip() + "\n"
+            except (OSError, TypeError):
+                raise TranslatorError(f"your notebook: the source of {name} cannot be found; copy its cell into the file") from None
+            waiting += sorted(_names_used(value.__code__))
+        elif getattr(value, "__module__", None) and getattr(sys.modules.get(value.__module__), name, None) is value:
+            imports[name] = f"from {value.__module__} import {name}"
+        elif isinstance(value, (str, int, float, bool, tuple, list, dict, set, frozenset, type(None))):
+            constants[name] = f"{name} = {value!r}\n"
+    header = '"""My chapter-05 translator, saved from the notebook by save_translator."""\n'
+    parts = [header, "\n".join(sorted(imports.values())) + "\n" if imports else "", "".join(constants.values())]
+    text = "\n\n".join(part for part in parts if part) + "\n\n" + "\n\n".join(sources.values())
+    target = Path(path)
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def _names_used(code: Any) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _names_used(constant)
+    return names
