@@ -318,7 +318,7 @@ def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1680, "height": 1100})
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60 * MS)
             page.goto(f"{base}/lab/tree/{NOTEBOOK}?token={token}")
             page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=90 * MS)
@@ -335,8 +335,13 @@ def test_editing_the_request_changes_the_translation_and_the_diagram(lab):
             # The notebook's last cell went back to the README example.
             expect(status).to_contain_text("target chat_template: 5 message(s)")
             expect(translated).to_contain_text('"name": "read_file"')
+            # At 1400 px, the file browser open, the tab titles sit on one row, whole.
+            playground.scroll_into_view_if_needed()
+            assert page.evaluate(FILE_BROWSER), "the file browser should be open, as a learner has it"
+            assert page.evaluate(CUT_TAB_TITLES) == [], "tab titles cut in JupyterLab at 1400 px"
+            assert page.evaluate(TAB_ROWS) == 1, f"the tab titles wrap in JupyterLab at 1400 px: {page.evaluate(TAB_WIDTHS)}"
             tab(page, "diagram")
-            expect(diagram).to_contain_text("read_file", timeout=30 * MS)
+            expect(diagram).to_contain_text("read_file", timeout=60 * MS)
             expect(diagram.locator("svg")).to_have_count(1)
             diagram_before = diagram.inner_html()
             playground.screenshot(path=str(ARTIFACTS / "playground-start.png"))
@@ -419,6 +424,11 @@ PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 TAB_ROWS = """() => new Set([...document.querySelectorAll('.tp-tabs .lm-TabBar-tab')]
   .map(tab => Math.round(tab.getBoundingClientRect().top))).size"""
 
+# The tab bar's width and what its titles need, for the message when they wrap.
+TAB_WIDTHS = """() => ({bar: document.querySelector('.tp-tabs > .lm-TabBar').getBoundingClientRect().width,
+  titles: [...document.querySelectorAll('.tp-tabs .lm-TabBar-tab')].map(t => Math.round(t.getBoundingClientRect().width)),
+  editor: document.querySelector('.tp-editor').getBoundingClientRect().width})"""
+
 # Where the parts of the app sit in the window, and what the page shows besides the playground.
 APP_LAYOUT = """() => {
   const box = selector => { const e = document.querySelector(selector); if (!e) return null;
@@ -493,7 +503,7 @@ def check_app_view(page, url: str, width: int, height: int) -> None:
     assert layout["scrollsDown"] <= 8, f"the app scrolls down by {layout['scrollsDown']} px"
     assert layout["editorFont"] >= 12, f"the editor's text is {layout['editorFont']} px"
     assert page.evaluate(CUT_TAB_TITLES) == [], "tab titles cut at this width"
-    assert page.evaluate(TAB_ROWS) == 1, "the tab titles wrap to a second row"
+    assert page.evaluate(TAB_ROWS) == 1, f"the tab titles wrap to a second row: {page.evaluate(TAB_WIDTHS)}"
     assert page.evaluate(PAGE_OVERFLOW) <= 0, "the page scrolls sideways"
     icon = page.evaluate(ICON_FONT)
     assert icon["width"] > 0 and "Font Awesome" in icon["family"] and icon["loaded"], f"the button's icon is not drawn: {icon}"

@@ -1158,3 +1158,131 @@ def test_yours_follows_every_edit_in_the_widget():
     assert pg.results["yours"].state == "same"
     assert "✓ yours gives the same translated and tools_schema" in pane_text(pg, "tp-translated")
     pg.wait()
+
+
+# ---------------------------------------------------------------------------
+# The prompt tab: the request through a model family's real chat template
+
+prompt_module = importlib.import_module("tutorial.notebook.playground.prompt")
+
+
+def real_templates() -> bool:
+    """Whether this machine can render the real templates (the sdist fetched, transformers there)."""
+    import tutorial
+
+    try:
+        tutorial.render([{"role": "user", "content": "hi"}], None, template="qwen3")
+    except Exception:  # noqa: BLE001 - any reason means: not here
+        return False
+    return True
+
+
+needs_real = pytest.mark.skipif(not real_templates(), reason="the real chat templates are not fetched (python3 tasks.py setup)")
+
+
+def test_the_family_picker_lists_the_real_families(pg):
+    import tutorial
+
+    assert prompt_module.families() == tuple(tutorial.template_families())
+    assert pg.family == "qwen3"
+    with pytest.raises(ValueError, match="no template family named 'qwen9'; choose one of: deepseek-v3.1"):
+        pg.family = "qwen9"
+    assert list(by_class(pg.widget, "tp-family").options) == list(tutorial.template_families())
+
+
+@needs_real
+def test_the_prompt_is_what_render_gives_with_its_token_count(pg):
+    import tutorial
+
+    prompt = pg.prompt
+    translated, tools_schema = pg.results["translated"], pg.results["tools_schema"]
+    assert prompt.text == tutorial.render(translated, tools_schema, template="qwen3")
+    assert prompt.tokens == len(tutorial.render(translated, tools_schema, template="qwen3", tokenize=True))
+    assert "<tool_call>" in prompt.text and prompt.refusal is None and prompt.missing is None
+    page = pg_module.prompt_html(pg, prompt)
+    assert f"<b>{prompt.tokens:,}</b> tokens" in page and "&lt;|im_start|&gt;system" in page
+    # It follows the request.
+    pg.request_text = pg.request_text.replace("read_file", "open_file")
+    assert "open_file" in pg.prompt.text and "read_file" not in pg.prompt.text
+    # A family without a vocabulary in the sdist still shows its prompt, and says why no count.
+    pg.family = "kimi-k2"
+    assert pg.prompt.text and pg.prompt.tokens is None and "no token ids for kimi-k2" in pg.prompt.tokens_note
+    assert "token count unknown (no token ids for kimi-k2" in pg_module.prompt_html(pg, pg.prompt)
+
+
+@needs_real
+def test_a_template_s_refusal_is_shown_in_its_own_words(pg):
+    pg.family = "mistral-small-3.2"  # the README example has a tool message followed by a user message
+    prompt = pg.prompt
+    assert prompt.text is None and prompt.refusal == (
+        "After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")
+    page = pg_module.prompt_html(pg, prompt)
+    assert "The <b>mistral-small-3.2</b> template refuses these messages, in its own words:" in page
+    assert "Traceback" not in page and "RenderError" not in page
+
+
+def test_what_rendering_lacks_is_one_line_on_how_to_get_it(pg, monkeypatch):
+    import tutorial
+    from tutorial.llama_cpp.sdist import FETCH_HINT, SdistMissing
+
+    def no_transformers(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'transformers'", name="transformers")
+
+    monkeypatch.setattr(tutorial, "render", no_transformers)
+    prompt = prompt_module.render_prompt(pg.trace, "qwen3")
+    assert prompt.missing == "rendering a real template needs the Python package transformers; python3 tasks.py setup installs it"
+    assert "The prompt cannot be rendered here: rendering a real template needs" in pg_module.prompt_html(pg, prompt)
+
+    def no_sdist(*args, **kwargs):
+        try:
+            raise SdistMissing(f"llama.cpp's files are not fetched yet; run: {FETCH_HINT}")
+        except SdistMissing as missing:
+            raise ValueError("chat template 'qwen3': cannot be read") from missing
+
+    monkeypatch.setattr(tutorial, "render", no_sdist)
+    prompt = prompt_module.render_prompt(pg.trace, "qwen3")
+    assert prompt.missing.startswith("llama.cpp's files are not fetched yet; run: python3 tasks.py setup")
+    assert "\n" not in prompt.missing
+
+
+class SlowPrompt:
+    """A render_prompt that waits for `release` and records which requests it rendered."""
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.rendered: list[str] = []
+
+    def __call__(self, trace, family, lang="en"):
+        assert self.release.wait(30)
+        last = trace.translated[-1]["content"]
+        self.rendered.append(last)
+        return prompt_module.Prompt(family, text=f"<|im_start|>user\n{last}<|im_end|>", tokens=7)
+
+
+def test_the_prompt_is_rendered_off_the_keystroke_path_and_the_newest_request_wins(pg, monkeypatch):
+    slow = SlowPrompt()
+    monkeypatch.setattr(view_module, "render_prompt", slow)
+    root = pg.widget
+    view, editor, pane = pg._view, by_class(root, "tp-editor"), by_class(root, "tp-prompt")
+    view.select("tab_translated")
+    editor.value = editor.value.replace("read_file", "open_file")
+    pg.flush()
+    assert view.renderings == 0  # not while its tab is hidden
+    view.select("tab_prompt")
+    assert "Rendering the prompt with the <b>qwen3</b> chat template" in pane.value
+    body = readme_request()
+    started = time.monotonic()
+    for n in range(1, 4):  # three edits while the first rendering is still under way
+        body["messages"][-1]["content"][-1]["text"] = f"edit {n}"
+        editor.value = as_json(body)
+        pg.flush()
+        assert f"edit {n}" in as_json(pg.results["translated"])
+    assert time.monotonic() - started < 5  # nothing waited for the template
+    slow.release.set()
+    assert pg.wait(30)
+    assert slow.rendered == ["请用一句话概括。", "edit 3"]  # the first, then only the newest request
+    assert "edit 3" in pane.value and "earlier request" not in pane.value and "<b>7</b> tokens" in pane.value
+    # Another family: rendered again, for the same request.
+    by_class(root, "tp-family").value = "llama-3.3"
+    assert pg.wait(30) and slow.rendered[-1] == "edit 3" and len(slow.rendered) == 3
+    assert "<b>llama-3.3</b>" in pane.value and pg.prompt.family == "llama-3.3"

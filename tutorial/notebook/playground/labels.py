@@ -111,7 +111,7 @@ LABELS: dict[str, dict[str, str]] = {
         "prompt_needs_extra": "rendering a real template needs the Python package {module}; "
         "python3 tasks.py setup installs it",
         "prompt_no_tokenizer": "this version of tutorial.render cannot tokenize",
-        "prompt_failed": "The prompt could not be rendered: {error}",
+        "prompt_failed": "The <b>{family}</b> template could not render these messages:",
         # the learner's translator ("yours")
         "reference": "the package's",
         "yours": "yours",
@@ -233,7 +233,7 @@ LABELS: dict[str, dict[str, str]] = {
         "prompt_missing": "这里无法渲染提示词：{how}",
         "prompt_needs_extra": "渲染真实模板需要 Python 包 {module}；python3 tasks.py setup 会安装它",
         "prompt_no_tokenizer": "这个版本的 tutorial.render 不能分词",
-        "prompt_failed": "无法渲染提示词：{error}",
+        "prompt_failed": "<b>{family}</b> 模板无法渲染这些消息：",
         "reference": "本包的",
         "yours": "你的",
         "yours_same": "✓ 你的 translate 给出的 translated 和 tools_schema 与本包相同。",

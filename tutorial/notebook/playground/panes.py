@@ -69,9 +69,11 @@ CSS = """<style>
 .tp-prompt-text { background: #f7f7f7; padding: 4px; }
 .tp-diagram-box svg { display: block; height: auto; }
 .tp-drawing { color: #555; background: #f3f6fa; border-left: 4px solid #8aa4c8; padding: 3px 8px; margin-bottom: 6px; }
-/* Tab titles: as wide as their text, never cut; on a narrow screen they wrap to a second row. */
+/* Tab titles: as wide as their text, never cut; one row at 1400 px (JupyterLab, file browser
+   open); on a narrower screen they wrap to a second row. */
 .jupyter-widgets.tp-tabs > .lm-TabBar > .lm-TabBar-content { flex-wrap: wrap; }
-.jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; padding: 0 7px; }
+.jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; padding: 0 7px;
+  font-size: 12px; }
 .jupyter-widgets.tp-tabs > .lm-TabBar .lm-TabBar-tabLabel { overflow: visible; text-overflow: clip; }
 .jupyter-widgets.tp-tabs > .widget-tab-contents { padding: 4px; }  /* the width goes to the panes */
 </style>"""
@@ -272,6 +274,9 @@ def prompt_html(model: Model, prompt: Optional[Prompt], current: bool = True) ->
         parts.append(f'<div class="tp-bad">{_l(model, "prompt_refused", family=prompt.family)}'
                      f'<pre style="margin-top:4px">{_e(prompt.refusal)}</pre></div>')
         parts.append(_note(_l(model, "prompt_refused_note")))
+    elif prompt.failure is not None:
+        parts.append(f'<div class="tp-bad">{_l(model, "prompt_failed", family=prompt.family)}'
+                     f'<pre style="margin-top:4px">{_e(prompt.failure)}</pre></div>')
     elif prompt.text is not None:
         if prompt.tokens is not None:
             tokens = _l(model, "prompt_tokens", count=f"{prompt.tokens:,}")

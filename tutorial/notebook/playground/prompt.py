@@ -33,14 +33,16 @@ class Prompt:
 
     text: the prompt (None when it could not be rendered); tokens: how many token ids the
     family's vocabulary gives (None when it could not count them, `tokens_note` says why);
-    refusal: the template's own message when it refused the messages; missing: one line
-    on how to get what rendering needs (the real templates, transformers)."""
+    refusal: the template's own message when it refused the messages (its raise_exception);
+    failure: what else stopped the render (the sandbox, an error inside the template);
+    missing: one line on how to get what rendering needs (the real templates, transformers)."""
 
     family: str
     text: Optional[str] = None
     tokens: Optional[int] = None
     tokens_note: Optional[str] = None
     refusal: Optional[str] = None
+    failure: Optional[str] = None
     missing: Optional[str] = None
 
 
@@ -79,7 +81,10 @@ def render_prompt(trace: Trace, family: str, lang: str = "en") -> Prompt:
         missing = _missing(error, lang)
         if missing is not None:
             return Prompt(family, missing=missing)
-        return Prompt(family, refusal=_refusal(error))
+        problem = str(getattr(error, "problem", "") or "")
+        if problem.startswith(REFUSED):
+            return Prompt(family, refusal=problem[len(REFUSED):])
+        return Prompt(family, failure=problem or _one_line(error))
     try:
         ids = render(messages, tools, template=family, tokenize=True)
         tokens, note = len(ids), None
@@ -88,7 +93,7 @@ def render_prompt(trace: Trace, family: str, lang: str = "en") -> Prompt:
         if isinstance(error, TypeError) and "tokenize" in str(error):
             note = label(lang, "prompt_no_tokenizer")
         else:
-            note = _missing(error, lang) or _refusal(error)
+            note = _missing(error, lang) or str(getattr(error, "problem", "") or "") or _one_line(error)
     return Prompt(family, text=text, tokens=tokens, tokens_note=note)
 
 
@@ -104,10 +109,8 @@ def _missing(error: BaseException, lang: str) -> Optional[str]:
     return None
 
 
-def _refusal(error: BaseException) -> str:
-    """The template's own words: a RenderError's `problem`, else the error's first line."""
-    problem = getattr(error, "problem", None)
-    return str(problem) if problem else _one_line(error)
+REFUSED = "refused the messages: "
+"""How `RenderError.problem` begins when the template itself refused (its raise_exception)."""
 
 
 def _one_line(error: Any) -> str:

@@ -136,7 +136,7 @@ class View:
                                  self._guarded(self._on_rendered))
 
         self.preset = w.Dropdown(options=list(model.presets), value=model.from_preset,
-                                 description=label(lang, "preset"), layout=w.Layout(width="440px"))
+                                 description=label(lang, "preset"), layout=w.Layout(width="400px"))
         self.preset_note = w.HTML()  # "your own request", once the editor no longer holds the preset
         targets = list(target_names())
         self.target = w.ToggleButtons(options=targets, value=model.target,
@@ -182,8 +182,10 @@ class View:
             self.captures_note = w.HTML()
             rows.append(w.HBox([self.captured, self.refresh, self.captures_note],
                                layout=w.Layout(align_items="center", flex_flow="row wrap")))
-        editor_column = w.VBox([self.editor], layout=w.Layout(flex="42 1 320px", min_width="300px"))
-        output_column = w.VBox([self.tabs], layout=w.Layout(flex="58 1 520px", min_width="0"))
+        # The output column gets the larger share: its eight tab titles must fit on one row
+        # beside the editor in JupyterLab at 1400 px with the file browser open.
+        editor_column = w.VBox([self.editor], layout=w.Layout(flex="36 1 280px", min_width="280px"))
+        output_column = w.VBox([self.tabs], layout=w.Layout(flex="64 1 500px", min_width="0"))
         rows += [self.status, w.HBox([editor_column, output_column], layout=w.Layout(width="100%", flex_flow="row wrap")),
                  self.log]
         self.root = w.VBox(rows)
@@ -426,7 +428,7 @@ class View:
         """On the prompt's thread: keep the prompt; show it if it is still the current request's."""
         trace, family = job
         if isinstance(result, Exception):  # render_prompt says everything itself; this is a bug's net
-            result = Prompt(family, missing=label(self.model.lang, "prompt_failed", error=f"{type(result).__name__}: {result}"))
+            result = Prompt(family, failure=f"{type(result).__name__}: {result}")
         with self._render_lock:
             self.renderings += 1
             self._rendered = (trace, result)
