@@ -98,17 +98,26 @@ class pictures:  # noqa: N801 - used like the module it stands for
 
 
 def format_location(location) -> str:
-    """The place as errors write it; a key with a line break is written as a JSON string in
-    brackets, so that the error stays one line."""
+    """The place as errors write it; a key with a line break, or one UTF-8 cannot carry (a
+    lone surrogate), is written as a JSON string in brackets, so that the error stays one
+    line a console can print."""
     text = ""
     for part in location:
         if isinstance(part, int) and not isinstance(part, bool):
             text += f"[{part}]"
-        elif isinstance(part, str) and "".join(part.splitlines()) != part:
+        elif isinstance(part, str) and ("".join(part.splitlines()) != part or not _encodes(part)):
             text += f"[{json.dumps(part)}]"
         else:
             text += f".{part}" if text else str(part)
     return text or "body"
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Outcome:
@@ -436,6 +445,21 @@ def test_objects_shared_between_places_translate_like_copies(entry):
         assert shared_outcome.value == plain
 
 
+@pytest.mark.parametrize("width", [40, 1000])
+@pytest.mark.parametrize("entry", list(ALL_ENTRIES))
+def test_one_object_in_a_billion_places_is_counted_not_walked(entry, width):
+    """A shallow value whose arrays share one object: `width`**4 values written out (2.6
+    million, or a trillion), a few kilobytes in memory. It is refused as too many values,
+    located under the tool input, in seconds: nothing walks it place by place."""
+    row = ["a"] * width
+    outcome, problems = run_entry(entry, H.tool_use_body({"x": [[[row] * width] * width] * width}), anchor=H.TOOL_INPUT_PATH,
+                                  words=re.compile("values"))  # fmt: skip
+    assert not problems, problems
+    if "messages" in entry or entry in REQUEST_ENTRIES:
+        assert outcome.status == "refused", outcome.describe()
+    assert outcome.seconds < SLOW, f"{outcome.seconds:.1f} s"
+
+
 # ---------------------------------------------------------------------------
 # Values JSON or a console cannot carry
 
@@ -530,6 +554,145 @@ def test_surrogates_nul_and_control_characters_everywhere(entry, text):
         _, problems = run_entry(entry, body, anchor=anchor)
         failures += [f"{label}: {p}" for p in problems]
     assert not failures, failures
+
+
+# ---------------------------------------------------------------------------
+# Keys that are not valid Unicode (issue 23.9): a lone surrogate, as JSON text escapes it
+
+
+def surrogate_key_bodies(key: str = "\ud800") -> list[tuple[str, dict, tuple, bool]]:
+    """(label, body, anchor, named) with `key` as a key at one place, from the body down to
+    a free value seven levels deep. `named`: the place is one of the contract's own objects,
+    whose keys it compares with its field names, so a refusal must name the key itself."""
+    deep: Any = {key: 1}
+    for level in range(6):
+        deep = {f"level_{level}": deep}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "future_block", key: 1}]}
+    return [
+        ("body", {"messages": [{"role": "user", "content": "hi"}], key: 1}, (), True),
+        ("tool", {"messages": [{"role": "user", "content": "hi"}], "tools": [{"name": "f", key: 1}]}, ("tools", 0), True),
+        ("defined_tool", {"messages": [{"role": "user", "content": "hi"}], "tools": [{"type": "bash_20250124", "name": "bash", key: 1}]},
+         ("tools", 0), True),
+        ("unknown_block", {"messages": [{"role": "user", "content": [{"type": "future_block", key: 1}]}]}, ("messages", 0, "content", 0), True),
+        ("image_source", {"messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png", key: 1}}]}]},
+         ("messages", 0, "content", 0, "source"), True),
+        ("search_result", {"messages": [{"role": "user", "content": [{"type": "search_result", "content": [], key: 1}]}]},
+         ("messages", 0, "content", 0), True),
+        ("inside_tool_result", {"messages": [{"role": "user", "content": [result]}]}, ("messages", 0, "content", 0, "content", 0), True),
+        ("message", {"messages": [{"role": "user", "content": "hi", key: 1}]}, ("messages", 0), False),
+        ("text_block", {"messages": [{"role": "user", "content": [{"type": "text", "text": "x", key: 1}]}]}, ("messages", 0, "content", 0), False),
+        ("cache_control", {"system": [{"type": "text", "text": "s", "cache_control": {key: "ephemeral"}}],
+                           "messages": [{"role": "user", "content": "hi"}]}, ("system", 0), False),
+        ("tool_input", H.tool_use_body({key: 1}), H.TOOL_INPUT_PATH, False),
+        ("tool_input_7_deep", H.tool_use_body(deep), H.TOOL_INPUT_PATH, False),
+        ("input_schema_7_deep", {"messages": [{"role": "user", "content": "hi"}], "tools": [{"name": "f", "input_schema": deep}]},
+         ("tools", 0, "input_schema"), False),
+        ("metadata", {"messages": [{"role": "user", "content": "hi"}], "metadata": {"user": {key: 1}}}, ("metadata",), False),
+    ]  # fmt: skip
+
+
+def surrogate_value_bodies(value: str = "\udfff") -> list[tuple[str, dict, tuple]]:
+    """(label, body, anchor) with a lone surrogate as a value the contract compares
+    (a role, a block's or a source's type) or carries (a tool's name, a deep free value)."""
+    deep: Any = value
+    for level in range(7):
+        deep = {f"level_{level}": deep}
+    return [
+        ("role", {"messages": [{"role": value, "content": "hi"}]}, ("messages", 0)),
+        ("block_type", {"messages": [{"role": "user", "content": [{"type": value}]}]}, ("messages", 0, "content", 0)),
+        ("source_type", {"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": value}}]}]},
+         ("messages", 0, "content", 0)),
+        ("tool_type", {"messages": [{"role": "user", "content": "hi"}], "tools": [{"type": value, "name": "f"}]}, ("tools", 0)),
+        ("tool_name", {"messages": [{"role": "user", "content": "hi"}], "tools": [{"name": value}]}, ("tools", 0)),
+        ("tool_input_7_deep", H.tool_use_body(deep), H.TOOL_INPUT_PATH),
+        ("nested_text", {"messages": [{"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": value}]}]}]}, ("messages", 0, "content", 0)),
+    ]  # fmt: skip
+
+
+def _bytes_entry(target: str) -> Callable:
+    return lambda body: tutorial.translate_json(json.dumps(body).encode(), target=target)  # ASCII escapes, as clients send
+
+
+KEY_ENTRIES = {**{name: ALL_ENTRIES[name][0] for name in ALL_ENTRIES},
+               "translate_json": _bytes_entry("chat_template"), "translate_json[openai]": _bytes_entry("openai")}  # fmt: skip
+KEY_ROOTS = {**{name: ALL_ENTRIES[name][1] for name in ALL_ENTRIES}, "translate_json": lambda b: b, "translate_json[openai]": lambda b: b}
+
+
+@pytest.mark.parametrize("key", ["\ud800", "\udfff", "a\udc80b", "\ud83d"])
+@pytest.mark.parametrize("entry", list(KEY_ENTRIES))
+def test_a_key_that_is_not_valid_unicode_is_refused_at_the_key(entry, key):
+    """Where the contract compares keys with its field names, a lone surrogate in one is
+    refused at that very key (not at the body, not as "unable to parse raw data"); inside
+    a free value it travels like one in a string value. Dicts and bytes alike."""
+    failures = []
+    for label, body, anchor, named in surrogate_key_bodies(key):
+        if entry in PART_ENTRIES and not anchor[:1] == (("tools",) if entry.startswith("tools") else ("messages",)):
+            continue  # this entry is not given the part that holds the key
+        before = H.fingerprint(body)
+        outcome = attempt(KEY_ENTRIES[entry], body)
+        failures += [f"{label}: {p}" for p in judge(outcome, KEY_ROOTS[entry](body), anchor=anchor)]
+        if changed(body, before):
+            failures.append(f"{label}: the input was changed")
+        if outcome.status == "refused":
+            text = str(outcome.value)
+            if "unable to parse raw data" in text or not _encodes(text):
+                failures.append(f"{label}: {ascii(text)[:200]}")
+            if named and (outcome.value.location[-1:] != (key,) or "not valid Unicode" not in text):
+                failures.append(f"{label}: refused, but not at the key: {ascii(text)[:200]}")
+        elif named:
+            failures.append(f"{label}: accepted a key the contract cannot compare")
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("entry", list(KEY_ENTRIES))
+def test_a_value_that_is_not_valid_unicode_is_refused_where_it_is_or_carried(entry):
+    failures = []
+    for label, body, anchor in surrogate_value_bodies():
+        if entry in PART_ENTRIES and not anchor[:1] == (("tools",) if entry.startswith("tools") else ("messages",)):
+            continue
+        outcome = attempt(KEY_ENTRIES[entry], body)
+        failures += [f"{label}: {p}" for p in judge(outcome, KEY_ROOTS[entry](body), anchor=anchor)]
+        if outcome.status == "refused" and ("unable to parse raw data" in str(outcome.value) or not _encodes(str(outcome.value))):
+            failures.append(f"{label}: {ascii(str(outcome.value))[:200]}")
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("entry", ["translate", "translate_json", "translate[openai]", "translate_json[openai]", "trace"])
+def test_the_dict_and_bytes_entries_agree_on_a_surrogate_key(entry):
+    """The same body as a dict and as the bytes a client sends gets the same answer."""
+    dict_entry = KEY_ENTRIES[entry.replace("translate_json", "translate")]
+    bytes_entry = KEY_ENTRIES[entry.replace("translate[", "translate_json[") if entry != "translate" else "translate_json"]
+    for label, body, _anchor, _named in surrogate_key_bodies():
+        one, other = attempt(dict_entry, body), attempt(bytes_entry, body)
+        assert (one.status, str(one.value) if one.status == "refused" else None) == (
+            other.status, str(other.value) if other.status == "refused" else None), label
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+@pytest.mark.parametrize("command", ["translate", "walk"])
+def test_cli_names_a_surrogate_key_and_its_place(tmp_path, command, source):
+    body = {"messages": [{"role": "user", "content": [{"type": "future_block", "\ud800": 1}]}]}
+    args, stdin = _feed(tmp_path, json.dumps(body), source)
+    done = cli([command, *args], stdin)
+    problems = one_clean_error(done, re.compile("not valid Unicode"))
+    assert not problems, problems
+    assert done.stderr.decode("utf-8").count('messages[0].content[0]["\\ud800"]') == 1, done.stderr[-300:]
+
+
+def test_the_server_names_a_surrogate_key_and_its_place():
+    pytest.importorskip("starlette")
+    httpx = pytest.importorskip("httpx")
+    from tutorial import serve
+
+    raw = json.dumps({"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}],
+                      "tools": [{"name": "f", "input_schema": {"type": "object"}, "\ud800": 1}]}).encode()  # fmt: skip
+    with serve.start() as running:
+        response = httpx.post(f"{running.url}/v1/messages", content=raw, headers={"content-type": "application/json"}, timeout=30)
+    assert response.status_code == 400, response.text[:300]
+    message = response.json()["error"]["message"]
+    assert message.startswith('tools[0]["\\ud800"]: ') and "not valid Unicode" in message, message
 
 
 @pytest.mark.parametrize("label", [label for label, _ in H.big_string_bodies(16)])

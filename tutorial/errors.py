@@ -11,18 +11,30 @@ Location = tuple[Union[str, int], ...]
 def format_location(location: Location) -> str:
     """("messages", 2, "content", 0, "tool_use_id") -> "messages[2].content[0].tool_use_id".
 
-    The empty location is the body itself, written "body". A key with a line break in it
-    is written as a JSON string in brackets (`["a\\nb"]`), so an error stays one line.
+    The empty location is the body itself, written "body". A key with a line break in it,
+    or one no UTF-8 text can carry (a lone surrogate), is written as a JSON string in
+    brackets (`["a\\nb"]`, `["\\ud800"]`), so an error stays one line a console can print.
     """
     text = ""
     for part in location:
         if isinstance(part, int) and not isinstance(part, bool):
             text += f"[{part}]"
-        elif isinstance(part, str) and "".join(part.splitlines()) != part:
+        elif isinstance(part, str) and not _plain_key(part):
             text += f"[{json.dumps(part)}]"
         else:
             text += f".{part}" if text else str(part)
     return text or "body"
+
+
+def _plain_key(key: str) -> bool:
+    """Whether `key` can be written as it is: one line, and text UTF-8 can carry."""
+    if "".join(key.splitlines()) != key:
+        return False
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class RequestError(ValueError):

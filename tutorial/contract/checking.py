@@ -16,6 +16,7 @@ from pydantic_core import SchemaValidator
 
 from .. import limits
 from ..errors import Location, RequestError
+from .free_values import deepened_for_json_text
 from .shapes import ThinkingBlock, ToolUseBlock, adapter
 from .wording import raise_located
 
@@ -26,7 +27,8 @@ def _json_validator() -> SchemaValidator:
     tool_use block in a user turn is flattened: `flatten_content` looks for a `content` or
     a `text`), and where the contract checks them anyway (`extra_items`). On messages,
     text and tool_result blocks the translation reads only the named fields, so the copy
-    leaves theirs out: keeping them cost 0.1× `json.loads` on the benchmark's body."""
+    leaves theirs out: keeping them cost 0.1× `json.loads` on the benchmark's body.
+    Free values are checked in Rust all the way down (`deepened_for_json_text`)."""
     schema = copy.deepcopy(adapter("body").core_schema)
     stack = [schema]
     while stack:
@@ -37,7 +39,7 @@ def _json_validator() -> SchemaValidator:
             stack.extend(part.values())
         elif isinstance(part, list):
             stack.extend(part)
-    return SchemaValidator(schema)
+    return SchemaValidator(deepened_for_json_text(schema))
 
 
 def read_body(raw: Union[str, bytes, bytearray]) -> Optional[dict]:

@@ -28,10 +28,19 @@ def _free(value: Any) -> Any:
     return value
 
 
+# A Python value can hold one object in many places: [[[x] * 1000] * 1000] * 1000 is small
+# in memory and a billion values to walk. The shallow check in Rust does not count (check_json
+# does), so each of its arrays and objects holds at most WIDTH items: WIDTH**LEVELS values at
+# most, within limits.MAX_VALUES. A wider value takes the slow way, which counts.
+LEVELS = 4
+WIDTH = 31
+assert WIDTH**LEVELS <= limits.MAX_VALUES
+
+
 def _shallow_json(levels: int) -> core_schema.CoreSchema:
-    """JSON at most `levels` deep, checked in Rust: a union chosen by the value's Python
-    type (`type` is the discriminator, called in C), so no member is tried in vain. Each
-    level holds the one below twice, so this stays small."""
+    """JSON at most `levels` deep and WIDTH wide, checked in Rust: a union chosen by the
+    value's Python type (`type` is the discriminator, called in C), so no member is tried in
+    vain. Each level holds the one below twice, so this stays small."""
     bound = 10**limits.MAX_INT_DIGITS
     choices: dict[Any, core_schema.CoreSchema] = {
         str: core_schema.str_schema(strict=True),
@@ -42,8 +51,8 @@ def _shallow_json(levels: int) -> core_schema.CoreSchema:
     }
     if levels > 0:
         inner = _shallow_json(levels - 1)
-        choices[list] = core_schema.list_schema(inner, strict=True)
-        choices[dict] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True)
+        choices[list] = core_schema.list_schema(inner, strict=True, max_length=WIDTH)
+        choices[dict] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True, max_length=WIDTH)
     return core_schema.tagged_union_schema(choices, discriminator=type)
 
 
@@ -52,6 +61,10 @@ def _shallow_json_text(levels: int) -> core_schema.CoreSchema:
     in turn (JSON's types never overlap, and an int is tried before a float so that 2 stays
     2), as calling `type` would first turn the whole value into Python objects. The reader
     already refuses integers of more than 4300 digits."""
+    return _json_text_members(_shallow_json_text(levels - 1) if levels > 0 else None)
+
+
+def _json_text_members(inner: Optional[core_schema.CoreSchema]) -> core_schema.CoreSchema:
     members = [
         core_schema.str_schema(strict=True),
         core_schema.int_schema(strict=True),
@@ -59,8 +72,7 @@ def _shallow_json_text(levels: int) -> core_schema.CoreSchema:
         core_schema.bool_schema(strict=True),
         core_schema.none_schema(),
     ]
-    if levels > 0:
-        inner = _shallow_json_text(levels - 1)
+    if inner is not None:
         members[1:1] = [
             core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True),
             core_schema.list_schema(inner, strict=True),
@@ -68,10 +80,49 @@ def _shallow_json_text(levels: int) -> core_schema.CoreSchema:
     return core_schema.union_schema(members, mode="left_to_right")
 
 
+JSON_TEXT_LEVELS = 12
+
+
+def deepened_for_json_text(schema: core_schema.CoreSchema) -> core_schema.CoreSchema:
+    """`schema` (a body's, changed in place) with the fast check of every free value in JSON
+    text taken from 4 to `JSON_TEXT_LEVELS` levels, for `read_body`: then a deep tool schema
+    (Claude Code's reach seven levels, MCP servers' more) is checked in Rust too, not turned
+    into Python objects for `limits.check_json`. Deeper values still take that way.
+
+    Done here, on the finished schema, because pydantic takes no shared definitions from a
+    field's own schema. (pydantic-core still expands each level into the one above, so the
+    validator doubles with every level: 12 levels are about 2 MB; building them from named
+    levels is ten times quicker than from copies.) Only JSON text gets this: it cannot share
+    an object between two places, so a walk in Rust is as long as the text, while a Python
+    value can (`[x, x]` nested 40 times is 2**40 values), and there `check_json` counts."""
+    levels = JSON_TEXT_LEVELS
+    stack: list = [schema]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, dict):
+            if part.get("type") == "json-or-python" and part["json_schema"].get("type") == "union":
+                fast = part["json_schema"]["choices"][0]
+                if isinstance(fast, dict) and fast.get("custom_error_type") == "free_fast":
+                    whole = fast["schema"]["type"] == "dict"  # a free object: the levels below it
+                    inner = core_schema.definition_reference_schema(f"free-json-text-{levels - 1 if whole else levels}")
+                    fast["schema"] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True) if whole else inner
+                    continue
+            stack.extend(part.values())
+        elif isinstance(part, list):
+            stack.extend(part)
+    return core_schema.definitions_schema(schema, [_json_text_level(number) for number in range(levels + 1)])
+
+
+def _json_text_level(number: int) -> core_schema.CoreSchema:
+    """JSON text at most `number` levels deep, naming the level below instead of holding it."""
+    inner = core_schema.definition_reference_schema(f"free-json-text-{number - 1}") if number else None
+    return {**_json_text_members(inner), "ref": f"free-json-text-{number}"}
+
+
 class _FreeValue:
     """A free value of any JSON type: pydantic-core first, `_free` when that is not enough."""
 
-    levels = 4
+    levels = LEVELS
     python_type: Any = Any
 
     @classmethod
@@ -99,7 +150,8 @@ class _FreeObject(_FreeValue):
 
     @classmethod
     def _fast(cls, shallow: Any) -> core_schema.CoreSchema:
-        return core_schema.dict_schema(core_schema.str_schema(strict=True), shallow(cls.levels - 1), strict=True)
+        wide = {"max_length": WIDTH} if shallow is _shallow_json else {}
+        return core_schema.dict_schema(core_schema.str_schema(strict=True), shallow(cls.levels - 1), strict=True, **wide)
 
 
 Free = Annotated[Any, _FreeValue]  # a field the contract does not name, too

@@ -48,11 +48,25 @@ def _problem(error: dict) -> str:
         return error["ctx"]["problem"]
     elif kind == "invalid_key":
         return f"has a key of type {type(error['input']).__name__}: JSON object keys are strings"
+    elif kind == "key_not_unicode":
+        return f"is a key that is not valid Unicode: {_SURROGATE}, and the contract can only match keys that are text"
+    elif kind == "string_unicode":  # a value the contract compares (a role, a type), not free text
+        problem = f"must be valid Unicode text, got {limits.shown(error['input'])}: {_SURROGATE}"
     else:
         problem = _PROBLEMS.get(kind, error["msg"][:1].lower() + error["msg"][1:])
     if kind != "missing" and kind in _PROBLEMS:
         problem += f", got {type(error['input']).__name__}"
     return problem
+
+
+# A string that Python holds but no UTF-8 text can carry: JSON's "\\ud800" escape read alone.
+_SURROGATE = "it holds a lone surrogate (half of a UTF-16 pair)"
+
+
+def _at(value: Any, location: Location) -> Any:
+    for part in location:
+        value = value[part]
+    return value
 
 
 def _body_location(loc: tuple, value: Any, missing: bool) -> Location:
@@ -108,8 +122,13 @@ def raise_located(errors: ValidationError, value: Any, prefix: Location, root: A
             error = {**error, "type": "invalid_key", "loc": error["loc"][:-2]}
         elif error["type"] == "invalid_key":
             error = {**error, "loc": error["loc"][:-1]}
-        location = prefix + _body_location(error["loc"], value, error["type"] == "missing")
-        if error["type"] == "union_tag_not_found":  # no usable `type` on a block
+        inside = _body_location(error["loc"], value, error["type"] == "missing")
+        location = prefix + inside
+        if error["type"] == "string_unicode":  # a lone surrogate where pydantic-core needs text
+            holder = _at(value, inside)
+            if isinstance(holder, dict) and isinstance(error["input"], str) and error["input"] in holder:
+                location, error = location + (error["input"],), {**error, "type": "key_not_unicode"}  # the key itself
+        elif error["type"] == "union_tag_not_found":  # no usable `type` on a block
             location, error = location + ("type",), {**error, "type": "missing"}
         elif error["loc"][-1:] in (("OtherBlock",), ("OtherInsideBlock",)):  # not even an object where a block goes
             error = {**error, "type": "not_a_block"}
@@ -121,5 +140,5 @@ def raise_located(errors: ValidationError, value: Any, prefix: Location, root: A
         raise RequestError(prefix, "does not match the request contract") from None
     _, location, error = min(located, key=lambda item: item[0])
     problem = _problem(error)
-    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and error["type"] not in ("free_value", "invalid_key") else None
+    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and error["type"] not in ("free_value", "invalid_key", "key_not_unicode") else None
     raise RequestError(location, f"{problem} ({hint})" if hint else problem) from None
