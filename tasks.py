@@ -32,6 +32,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -83,22 +84,61 @@ def is_root() -> bool:
 # Running other programs --------------------------------------------------------------------
 
 
+class Terminated(Exception):
+    """tasks.py was asked to stop (SIGTERM) and its child has stopped too."""
+
+
+class _StopRequested(Exception):
+    """Raised by the SIGTERM handler to end a wait that had no time limit."""
+
+
+STOP_GRACE = 30  # seconds a child asked to stop may take (JupyterLab shuts its kernels down first)
+
+
 def wait(process: subprocess.Popen) -> int:
     """Wait for a child that shares our terminal. Ctrl-C reaches it too, so let it shut down
     in its own way (JupyterLab asks, then stops on a second Ctrl-C) and only then report the
-    interrupt; after a third Ctrl-C stop it ourselves."""
-    interrupts = 0
-    while True:
-        try:
-            code = process.wait()
-            break
-        except KeyboardInterrupt:
-            interrupts += 1
-            if interrupts >= 3:
-                process.terminate()
+    interrupt; after a third Ctrl-C stop it ourselves. A SIGTERM (a service manager, `kill`)
+    reaches only us, so pass it on and wait for the child to stop: JupyterLab then shuts down
+    its kernels and frees its port instead of running on without us."""
+    interrupts, terminated = 0, []
+
+    def pass_on(signum, frame):
+        terminated.append(signum)
+        if process.poll() is None:
+            process.terminate()
+        raise _StopRequested  # out of an unbounded wait, into one bounded by STOP_GRACE
+
+    previous = _handle(signal.SIGTERM, pass_on) if hasattr(signal, "SIGTERM") else None
+    try:
+        while True:
+            try:
+                code = process.wait(timeout=STOP_GRACE if terminated else None)
+                break
+            except _StopRequested:
+                continue
+            except subprocess.TimeoutExpired:
+                process.kill()  # it did not stop in time
+            except KeyboardInterrupt:
+                interrupts += 1
+                if interrupts >= 3:
+                    process.terminate()
+    finally:
+        if previous is not None:
+            _handle(signal.SIGTERM, previous)
+    if terminated:
+        raise Terminated
     if interrupts:
         raise KeyboardInterrupt
     return code
+
+
+def _handle(signum: int, handler):
+    """Install a signal handler where Python allows it (the main thread); the one it replaced."""
+    try:
+        return signal.signal(signum, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        return None
 
 
 def call(*command: str | Path, **options) -> int:
@@ -298,11 +338,46 @@ def llama_cpp_files() -> None:
             f"outputs and tests that render real templates cannot run:\n{result.stderr.strip()}")
 
 
+def quiet_jupyterlab() -> None:
+    """JupyterLab's first start asks "Would you like to get notified about official Jupyter
+    news?" in a pop-up. Answer it for this environment, as JupyterLab documents: a settings
+    override in its application settings folder (overrides.d/, one file per package), which a
+    user's own choice in Settings still overrides."""
+    folder = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.d"
+    path = folder / "anthropic-to-chat-template-tutorial.json"
+    wanted = json.dumps(JUPYTERLAB_SETTINGS, indent=1) + "\n"
+    if not path.is_file() or path.read_text(encoding="utf-8") != wanted:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted, encoding="utf-8")
+
+
+JUPYTERLAB_SETTINGS = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+NOTEBOOK_FILTER = "filter.notebook-kernel.clean"  # .gitattributes: *.ipynb filter=notebook-kernel
+
+
+def git_notebook_filter() -> None:
+    """Configure git (this clone's .git/config) to run notebooks through
+    scripts/git_notebook_filter.py, so the language_info `lab` writes is not a change; nothing
+    happens outside a git clone or without git."""
+    git = shutil.which("git")
+    if not git:
+        return
+    top = subprocess.run([git, "rev-parse", "--show-toplevel"], cwd=ROOT, capture_output=True, text=True)
+    if top.returncode or Path(top.stdout.strip()).resolve() != ROOT:
+        return
+    wanted = f'"{PYTHON.as_posix()}" scripts/git_notebook_filter.py %f'  # git runs it at the top of the clone
+    have = subprocess.run([git, "config", "--local", "--get", NOTEBOOK_FILTER], cwd=ROOT, capture_output=True, text=True)
+    if have.stdout.strip() != wanted:
+        subprocess.run([git, "config", "--local", NOTEBOOK_FILTER, wanted], cwd=ROOT, check=True)
+
+
 def setup(browser: bool = False) -> None:
     system_packages(browser)
     python_environment()
     llama_cpp_files()
     trust_notebooks()
+    quiet_jupyterlab()
+    git_notebook_filter()
 
 
 # Commands ----------------------------------------------------------------------------------
@@ -335,14 +410,53 @@ def _notebook_dir(arguments: list[str]) -> tuple[Path, list[str]]:
 def lab(arguments: list[str]) -> int:
     directory, rest = _notebook_dir(arguments)
     setup()
-    # JupyterLab marks a notebook modified when its stored language_info (Python version
-    # included) differs from this kernel's; rewrite it to this machine's, so chapters open clean.
+    match_this_kernel()
+    command = jupyter_lab(directory / "00_index.ipynb", rest)
+    say("$ " + " ".join(map(str, command)))
+    return call(*command, cwd=ROOT)
+
+
+def match_this_kernel() -> None:
+    """JupyterLab marks a notebook modified when its stored language_info (Python version
+    included) differs from what this kernel reports, so write this machine's into the chapters
+    that differ (none on the Python they were executed with), and they open unmodified. git's
+    notebook filter (git_notebook_filter) keeps that rewrite out of `git status`."""
     call(PYTHON, ROOT / "scripts" / "run_notebooks.py", "--metadata-only", cwd=ROOT, stdout=subprocess.DEVNULL)
-    command = [PYTHON, "-m", "jupyter", "lab", "--notebook-dir", directory, *rest]
+
+
+# notebook_shim, a server extension JupyterLab brings, only carries the classic Notebook's
+# configuration (NotebookApp.*) over to Jupyter Server; nothing here uses any, and on its way
+# it reads every attribute of the server, which warns that the deprecated `token` is read.
+WITHOUT_NOTEBOOK_SHIM = "--ServerApp.jpserver_extensions=notebook_shim=False"
+
+
+def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
+    """JupyterLab rooted at the repository, opening `landing` (an edition's index).
+
+    Rooted here rather than at notebooks/, every relative link in a chapter opens, whether to
+    another chapter, docs/cheat_sheet.html or tutorial/translation.py, and the lesson's modules
+    are in the file browser. Kernels talk to the server over encrypted ZeroMQ (CurveZMQ keys the
+    server makes for each kernel) where pyzmq can, so no kernel warns about plain-text TCP; no
+    news is fetched and no update check is made (set-up also answers JupyterLab's "get news?"
+    question, see quiet_jupyterlab)."""
+    command: list[str | Path] = [
+        PYTHON, "-m", "jupyterlab", WITHOUT_NOTEBOOK_SHIM,
+        f"--ServerApp.root_dir={ROOT}",
+        f"--LabApp.default_url=/lab/tree/{landing.relative_to(ROOT).as_posix()}",
+        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if _curve_available():
+        command.append("--MappingKernelManager.transport_encryption=auto")
     if is_root():
         command.append("--allow-root")
-    say("$ " + " ".join(map(str, command)))
-    return call(*command)
+    return [*command, *rest]  # the user's own options come last, and win
+
+
+def _curve_available() -> bool:
+    """Whether this environment's pyzmq can encrypt (CurveZMQ); asking for it without would stop
+    every kernel from starting."""
+    probe = subprocess.run([str(PYTHON), "-c", "import zmq; print(zmq.has('curve'))"], capture_output=True, text=True)
+    return probe.stdout.strip() == "True"
 
 
 def app(arguments: list[str]) -> int:
@@ -355,7 +469,7 @@ def app(arguments: list[str]) -> int:
     if "--lab" in rest:
         rest.remove("--lab")
         return lab([*(["--lang", directory.name] if directory != NOTEBOOKS else []),
-                    f"--LabApp.default_url=/doc/tree/{PLAYGROUND}", *rest])
+                    f"--LabApp.default_url=/doc/tree/{(directory / PLAYGROUND).relative_to(ROOT).as_posix()}", *rest])
     setup()
     # app/playground.ipynb is one cell, the playground sized to the window; app/voila/ holds
     # the "playground" template (Voila's lab template without its CDN links: works offline).
@@ -532,6 +646,9 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("\n[tasks] interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("[tasks] stopped (SIGTERM)", file=sys.stderr)
+        return 128 + 15
     except Failure as failure:
         print(f"[tasks] {failure}", file=sys.stderr)
         return 1

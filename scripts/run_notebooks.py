@@ -163,13 +163,17 @@ def answers_only(path: Path) -> int:
 
 
 def rewrite_metadata(path: Path, spec: dict, language_info: dict) -> bool:
+    """Give the notebook this kernel's description; a notebook that has it already is not
+    written at all (so neither its bytes nor its modification time change)."""
     notebook = nbformat.read(path, as_version=4)
-    before = dict(notebook.metadata)
+    before = json.loads(json.dumps(notebook.metadata))
     notebook.metadata["kernelspec"] = spec
     notebook.metadata["language_info"] = language_info
     notebook.metadata.pop("widgets", None)
+    if json.loads(json.dumps(notebook.metadata)) == before:
+        return False
     save(notebook, path)
-    return dict(notebook.metadata) != before
+    return True
 
 
 def notebook_paths(prefixes: list[str]) -> list[Path]:
@@ -189,7 +193,7 @@ def main(arguments: list[str]) -> int:
     if metadata_only:
         language_info = kernel_language_info()
         changed = [p.relative_to(NOTEBOOKS).as_posix() for p in paths if rewrite_metadata(p, spec, language_info)]
-        print(f"{len(paths)} notebooks signed; metadata rewritten in {len(changed)}: {', '.join(changed) or '-'}")
+        print(f"{len(paths)} notebooks; metadata rewritten (and signed) in {len(changed)}: {', '.join(changed) or '-'}")
         print(f"language_info: {language_info}")
         return 0
     total = 0.0

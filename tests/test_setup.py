@@ -8,6 +8,8 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import signal
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -293,3 +295,199 @@ def test_uv_trusts_what_the_system_trusts_unless_told_otherwise(monkeypatch):
     assert tasks.uv_environment(base) == {**base, "UV_SYSTEM_CERTS": "true"}
     for chosen in ({"SSL_CERT_FILE": "/corp/ca.pem"}, {"UV_NATIVE_TLS": "1"}, {"UV_SYSTEM_CERTS": "false"}):
         assert tasks.uv_environment({**base, **chosen}) == {**base, **chosen}
+
+
+# `tasks.py lab` -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_is_free(port: int) -> bool:
+    """Nothing listens there: a server may bind it again (as servers do, with SO_REUSEADDR, so
+    connections closed a moment ago and waiting out TCP's TIME_WAIT do not count)."""
+    import socket
+
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            s.listen()
+        except OSError:
+            return False
+        return True
+
+
+def lab_api(base: str, token: str, path: str, method: str = "GET"):
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(f"{base}{path}", method=method, headers={"Authorization": f"token {token}"},
+                                     data=b"{}" if method == "POST" else None)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")
+
+
+def run_in_kernel(address: str, token: str, kernel_id: str, code: str) -> str:
+    """Run `code` in a kernel through the server's websocket, as JupyterLab's page does; its stdout."""
+    import json
+    import uuid
+
+    websocket = pytest.importorskip("websocket")  # websocket-client, which Jupyter Server needs
+    connection = websocket.create_connection(f"ws://{address}/api/kernels/{kernel_id}/channels?token={token}", timeout=60)
+    try:
+        header = {"msg_id": uuid.uuid4().hex, "session": uuid.uuid4().hex, "username": "test", "msg_type": "execute_request",
+                  "version": "5.3", "date": ""}
+        connection.send(json.dumps({"header": header, "parent_header": {}, "metadata": {}, "channel": "shell", "content": {
+            "code": code, "silent": False, "store_history": False, "user_expressions": {}, "allow_stdin": False}}))
+        printed = ""
+        while True:
+            message = json.loads(connection.recv())
+            if message.get("parent_header", {}).get("msg_id") != header["msg_id"]:
+                continue
+            if message["msg_type"] == "stream":
+                printed += message["content"]["text"]
+            elif message["msg_type"] == "execute_reply":
+                assert message["content"]["status"] == "ok", message["content"]
+                return printed
+    finally:
+        connection.close()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+def test_sigterm_to_tasks_lab_stops_jupyterlab_and_its_kernels_quietly(tmp_path):
+    """The real `tasks.py lab` (set-up and the chapters' metadata step left out: they would
+    install packages and rewrite this working tree) on a free port: a kernel started through
+    the server's API, then SIGTERM to tasks.py alone, as a service manager or `kill` sends it.
+    JupyterLab and the kernel must be gone and the port free; and nothing in the log may say
+    the kernel talks in plain text, warn about the token, or leave the news question open."""
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("jupyterlab")
+    import time
+    import uuid
+
+    port, token = free_port(), uuid.uuid4().hex
+    program = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("t", {str(ROOT / 'tasks.py')!r})
+tasks = importlib.util.module_from_spec(spec); spec.loader.exec_module(tasks)
+tasks.PYTHON = __import__("pathlib").Path(sys.executable)
+tasks.setup = lambda browser=False: tasks.quiet_jupyterlab()
+tasks.match_this_kernel = lambda: None
+sys.exit(tasks.main(["lab", "--ServerApp.ip=127.0.0.1", "--ServerApp.port={port}", "--ServerApp.port_retries=0",
+                     "--ServerApp.open_browser=False", "--IdentityProvider.token={token}"]))
+"""
+    home = tmp_path / "jupyter"
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+    env.pop("PYTHONWARNINGS", None)
+    log_path = tmp_path / "lab.log"
+    with log_path.open("w", encoding="utf-8") as log:
+        tasks_process = subprocess.Popen([sys.executable, "-c", program], stdout=log, stderr=subprocess.STDOUT, env=env,
+                                         start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert tasks_process.poll() is None, log_path.read_text(encoding="utf-8")[-3000:]
+            try:
+                lab_api(base, token, "/api/status")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "JupyterLab did not answer:\n" + log_path.read_text(encoding="utf-8")[-3000:]
+                time.sleep(0.5)
+        news = lab_api(base, token, "/lab/api/settings/@jupyterlab/apputils-extension:notification")
+        # (the override becomes the setting's default: what applies while the user chose nothing)
+        assert news["schema"]["properties"]["fetchNews"]["default"] == "false", "JupyterLab would ask whether to fetch news"
+        assert "fetchNews" not in (news.get("settings") or {}), "the answer comes from set-up, not from a user setting"
+        kernel = lab_api(base, token, "/api/kernels", method="POST")
+        assert run_in_kernel(f"127.0.0.1:{port}", token, kernel["id"], "print(6 * 7)") == "42\n"
+        started = psutil.Process(tasks_process.pid).children(recursive=True)
+        commands = [" ".join(p.cmdline()) for p in started]
+        assert any("jupyterlab" in c for c in commands) and any("ipykernel" in c for c in commands), commands
+
+        os.kill(tasks_process.pid, signal.SIGTERM)  # tasks.py alone, not its process group
+        assert tasks_process.wait(timeout=60) == 128 + 15
+        gone, alive = psutil.wait_procs(started, timeout=20)
+        assert not alive, f"still running after tasks.py stopped: {[' '.join(p.cmdline()) for p in alive]}"
+        assert port_is_free(port), f"port {port} is still taken"
+    finally:
+        if tasks_process.poll() is None:
+            os.killpg(tasks_process.pid, signal.SIGKILL)
+            tasks_process.wait(timeout=10)
+    log = log_path.read_text(encoding="utf-8")
+    assert "Jupyter Server" in log and "Kernel started" in log, log[-3000:]
+    for noise in ("without encryption", "DeprecationWarning", "ServerApp.token config is deprecated"):
+        assert noise not in log, f"{noise!r} in JupyterLab's output:\n{log[-3000:]}"
+    assert "[tasks] stopped (SIGTERM)" in log
+
+
+# git stays clean -----------------------------------------------------------------------------
+
+
+def git(repo, *arguments: str) -> str:
+    return subprocess.run(["git", *arguments], cwd=repo, capture_output=True, text=True, check=True).stdout
+
+
+def test_lab_writing_this_machines_kernel_into_the_chapters_leaves_git_clean(tmp_path, monkeypatch):
+    """In a real clone with set-up's git configuration: `lab`'s metadata step on another Python
+    (Debian's 3.11.2, say) rewrites language_info, and `git status` stays clean; a change to a
+    cell still shows, and a commit of it keeps the language_info git had."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    import json
+
+    nbformat = pytest.importorskip("nbformat")
+    repo = tmp_path / "clone"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "notebooks").mkdir()
+    for name in (".gitattributes", "scripts/git_notebook_filter.py", "scripts/run_notebooks.py", "notebooks/01_request.ipynb"):
+        shutil.copyfile(ROOT / name, repo / name)
+    git(repo, "init", "-q")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "chapters")
+    tasks = load_tasks()
+    monkeypatch.setattr(tasks, "ROOT", repo.resolve())
+    monkeypatch.setattr(tasks, "PYTHON", Path(sys.executable))
+    tasks.git_notebook_filter()
+    assert "scripts/git_notebook_filter.py %f" in git(repo, "config", "--get", tasks.NOTEBOOK_FILTER)
+
+    chapter = repo / "notebooks" / "01_request.ipynb"
+    run_notebooks = importlib.util.spec_from_file_location("run_notebooks_under_test", repo / "scripts" / "run_notebooks.py")
+    module = importlib.util.module_from_spec(run_notebooks)
+    run_notebooks.loader.exec_module(module)
+    stored = json.loads(chapter.read_text(encoding="utf-8"))["metadata"]
+    other_python = {**stored["language_info"], "version": "3.11.2"}
+    assert other_python != stored["language_info"]
+    assert module.rewrite_metadata(chapter, stored["kernelspec"], other_python) is True  # what `lab` does there
+    assert json.loads(chapter.read_text(encoding="utf-8"))["metadata"]["language_info"]["version"] == "3.11.2"
+    assert git(repo, "status", "--porcelain") == "", "a kernel-only change shows in git status"
+    assert git(repo, "diff") == ""
+    assert module.rewrite_metadata(chapter, stored["kernelspec"], other_python) is False, "written again with nothing to change"
+
+    notebook = nbformat.read(chapter, as_version=4)
+    notebook.cells[0].source += "\n\nA line a learner added."
+    nbformat.write(notebook, chapter)
+    assert git(repo, "status", "--porcelain").strip() == "M notebooks/01_request.ipynb", "a real change is hidden"
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-am", "a learner's line")
+    committed = json.loads(git(repo, "show", "HEAD:notebooks/01_request.ipynb"))
+    assert "".join(committed["cells"][0]["source"]).endswith("A line a learner added.")
+    assert committed["metadata"]["language_info"]["version"] == "3.11.2", "the edit carries the kernel it was made with"
+
+
+def test_the_filter_passes_anything_but_a_kernel_only_change_through_unchanged():
+    spec = importlib.util.spec_from_file_location("git_notebook_filter", ROOT / "scripts" / "git_notebook_filter.py")
+    notebook_filter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(notebook_filter)
+    committed = b'{"cells": [], "metadata": {"language_info": {"version": "3.11.7"}, "kernelspec": {"name": "python3"}}}\n'
+    kernel_only = b'{"metadata": {"kernelspec": {"name": "python3"}, "language_info": {"version": "3.13.1"}}, "cells": []}'
+    other_metadata = b'{"cells": [], "metadata": {"language_info": {"version": "3.11.7"}, "kernelspec": {"name": "python3"}, "x": 1}}'
+    assert notebook_filter.clean(kernel_only, committed) == committed
+    assert notebook_filter.clean(other_metadata, committed) == other_metadata
+    assert notebook_filter.clean(b"<<<<<<< ours", committed) == b"<<<<<<< ours"
+    assert notebook_filter.clean(kernel_only, None) == kernel_only  # a new notebook
