@@ -179,7 +179,9 @@ def test_the_engine_gets_the_openai_translation_and_the_sampling_parameters(engi
         "temperature": 0.2,
         "top_p": 0.9,
         "top_k": 40,
-        "stop": ["END"],
+        # stop sequences stay with the bridge, which watches the engine's stream for them
+        "stream": True,
+        "stream_options": {"include_usage": True},
     }
     assert headers["authorization"] == f"Bearer {ENGINE_KEY}"  # the engine's key, never the client's
     assert SECRET not in json.dumps(headers)
@@ -262,9 +264,14 @@ def test_engine_failures_become_envelopes(client, bridge, model, status, kind, w
     ],
 )
 def test_an_answer_that_is_no_chat_completion_is_a_502(client, model, stream, words):
-    with pytest.raises(anthropic.InternalServerError) as raised:
-        client.messages.create(**body(model), stream=stream)
-    assert raised.value.status_code == 502 and raised.value.body["error"]["type"] == "api_error"
+    if not stream:
+        with pytest.raises(anthropic.InternalServerError) as raised:
+            client.messages.create(**body(model))
+        assert raised.value.status_code == 502 and raised.value.response.headers["x-should-retry"] == "false"
+    else:  # the stream has begun (message_start went out at once): the failure is an `error` event
+        with pytest.raises(anthropic.APIStatusError) as raised:
+            list(client.messages.create(**body(model), stream=True))
+    assert raised.value.body["type"] == "error" and raised.value.body["error"]["type"] == "api_error"
     assert words in raised.value.body["error"]["message"]
 
 

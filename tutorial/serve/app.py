@@ -125,18 +125,14 @@ class Endpoints:
             from tutorial.notebook.build_it.replay import compare_request
 
             capture["yours"] = await run_in_threadpool(compare_request, self.translator, body)
+        message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
+        if self.forwarder is not None and body.get("stream"):  # relayed while the engine streams
+            return await self._relayed(body, analysis, capture, message_id, model)
         if self.forwarder is not None:
             reply = await self._forwarded(body, analysis, capture)
         else:
             reply = await run_in_threadpool(self._respond, body, analysis, capture.get("yours"))
-        message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
-        message = message_object(reply, message_id=message_id, model=model)
-        capture["reply"] = message
-        try:  # the way back's last step: the reply as the chat message a trajectory store keeps
-            capture["reply_as_chat_message"] = tutorial.response_to_message(message)
-        except tutorial.RequestError as error:
-            raise ApiError(500, f"the reply is not a valid message: {error}")
-        capture["summary"] = summary(body, analysis, reply)
+        message = self._record_reply(body, analysis, capture, reply, message_id, model)
         if not body.get("stream"):
             return JSONResponse(message)
         try:
@@ -144,6 +140,16 @@ class Endpoints:
         except tutorial.RequestError as error:
             raise ApiError(500, f"the reply cannot be streamed: {error}")
         return StreamingResponse(_chunks(events), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+
+    def _record_reply(self, body: dict, analysis: dict, capture: dict, reply: Reply, message_id: str, model: str) -> dict:
+        message = message_object(reply, message_id=message_id, model=model)
+        capture["reply"] = message
+        try:  # the way back's last step: the reply as the chat message a trajectory store keeps
+            capture["reply_as_chat_message"] = tutorial.response_to_message(message)
+        except tutorial.RequestError as error:
+            raise ApiError(500, f"the reply is not a valid message: {error}")
+        capture["summary"] = summary(body, analysis, reply)
+        return message
 
     async def _answer_count_tokens(self, body: dict, capture: dict) -> Response:
         await self._analyse(body, capture)
@@ -172,9 +178,14 @@ class Endpoints:
         try:
             return run_responder(self.responder, body)
         except Exception as error:
-            raise ApiError(500, f"the responder failed: {type(error).__name__}: {error}") from error
+            # A responder that fails on this body fails again on it: tell the client not to retry.
+            raise ApiError(500, f"the responder failed: {type(error).__name__}: {error}", retry=False) from error
 
     async def _forwarded(self, body: dict, analysis: dict, capture: dict) -> Reply:
+        record = self._engine_record(body, analysis, capture)
+        return await self.forwarder.reply(body, record["request"], record)
+
+    def _engine_record(self, body: dict, analysis: dict, capture: dict) -> dict:
         from .forward import left_behind
 
         refused = refusal(analysis, "openai")
@@ -185,7 +196,28 @@ class Endpoints:
             record["request"] = self.forwarder.engine_request(body)
         except tutorial.RequestError as error:
             raise ApiError(400, str(error))
-        return await self.forwarder.reply(body, record["request"], record)
+        return record
+
+    async def _relayed(self, body: dict, analysis: dict, capture: dict, message_id: str, model: str) -> Response:
+        """The engine's stream relayed as it comes; the capture is kept when the stream ends."""
+        record = self._engine_record(body, analysis, capture)
+        stream = await self.forwarder.open_stream(body, record["request"], record, message_id=message_id, model=model)
+
+        async def on_end(reply: Optional[Reply], failure: Optional[ApiError]) -> None:
+            try:
+                if reply is not None:
+                    self._record_reply(body, analysis, capture, reply, message_id, model)
+                elif failure is not None:
+                    capture["reply"] = failure.envelope()
+                    capture["summary"] = f"{failure.kind} mid-stream: {failure.message[:200]}"
+                else:
+                    capture["summary"] = "the client went away; the engine's request was closed"
+            except ApiError as error:
+                capture["summary"] = f"{error.kind}: {error.message[:200]}"
+            await self._keep(capture, 200, response.started)
+
+        response = RelayedResponse(stream.sse(on_end), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+        return response
 
     # --- the capture around every API call -------------------------------------
 
@@ -200,6 +232,9 @@ class Endpoints:
         except Exception as error:  # a bug here must still reach the client as an envelope
             self._log_exception(error)
             response = self._failed(ApiError(500, f"internal error: {type(error).__name__}"), capture)
+        if isinstance(response, RelayedResponse):
+            response.started = started  # its capture is kept when the stream ends
+            return response
         await self._keep(capture, response.status_code, started)
         return response
 
@@ -291,6 +326,12 @@ class Endpoints:
         self._log_exception(error)
         envelope = ApiError(500, f"internal error: {type(error).__name__}").envelope()
         return JSONResponse(envelope, status_code=500)
+
+
+class RelayedResponse(StreamingResponse):
+    """An engine's stream on its way to the client; its capture is kept when it ends."""
+
+    started = 0.0
 
 
 async def read_limited(request: Request, limit: int) -> bytes:

@@ -7,34 +7,52 @@ its message (assembled from the chunks when streamed) becomes the `parsed` form
 `tutorial.build_reply` takes, and build_reply makes the reply blocks and stop reason.
 
 Whatever goes wrong on the engine's side becomes an `ApiError`, so the client always
-gets an Anthropic error envelope, never a hang: the engine cannot be reached or breaks
-the connection (502 api_error), it is busy (502 overloaded_error), it does not answer
-within the timeout (504 overloaded_error), or its answer is not a chat completion (502
-api_error). One exception, on purpose: when the engine refuses the request itself
-(HTTP 400, 413 or 422 — a prompt longer than its context, say), the client gets a 400
-invalid_request_error with the engine's words. A 5xx would make the SDKs and agent CLIs
-send the same doomed request again and again.
+gets an Anthropic error envelope, never a hang, and an `x-should-retry` header that says
+whether the same request can succeed later (the SDKs and agent CLIs obey it):
 
-Streaming is used on the engine's side when the client asked for a stream: the timeout
-then bounds the wait for each chunk rather than for the whole answer, so a long
-generation is not cut off. The reply is relayed once the engine has finished, because
-the way back (`build_reply`, `sse_events`) works on a whole reply.
+    the engine refuses the request (HTTP 400, 413, 422)   400 invalid_request_error   no retry
+    the engine fails on it (HTTP 500, 501, other 4xx)     502 api_error                no retry
+    the engine is busy (HTTP 429, 503, 529)                502 overloaded_error         retry
+    it cannot be reached, breaks the connection, or
+      answers 502/504 itself                               502 api_error                retry
+    it does not answer within the timeout                  504 api_error                retry
+    its answer is not a chat completion                    502 api_error                no retry
+
+An engine's 500 is usually its own code refusing this very request ("image input is not
+supported"), so sending it again only fails again.
+
+Streaming is used on the engine's side when the client asked for a stream, and then the
+answer is relayed as it comes (`relay.py`): message_start as soon as the engine has accepted
+the request, a ping whenever the engine is silent for PING_SECONDS, and every thinking, text
+and tool-argument delta as the engine sends it. The timeout then bounds the wait for each
+chunk, not for the whole answer. Once the stream has begun its status is sent, so a later
+failure is an `error` event, as Anthropic's API sends one. When the client goes away, the
+engine's request is closed, which stops its generation (llama.cpp's server, vLLM and SGLang
+all abort a request whose connection closes).
+
+Stop sequences are applied by the bridge (see `relay.py`): they are not sent to the engine,
+and a request with stop sequences is streamed from the engine even when the client did not
+ask for a stream, so the bridge can close it at the match.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Any, Optional
+from typing import Any, AsyncIterator, Awaitable, Callable, Optional
 
+import anyio
 import httpx
 
 import tutorial
 
 from .analysis import prompt_tokens, rough_token_count
+from .relay import Relay, partial_json
 from .responder import Reply
-from .wire import ApiError
+from .wire import ApiError, sse_text
 
 DEFAULT_TIMEOUT = 300.0  # seconds: a local engine can take minutes for a long answer
+PING_SECONDS = 5.0  # a silent engine still gets a ping to the client this often
 
 # Anthropic sampling parameters with the same meaning (and name) on the Chat Completions API.
 SAME_NAME = ("max_tokens", "temperature", "top_p", "top_k")
@@ -93,56 +111,208 @@ class Forwarder:
         for name in SAME_NAME:
             if body.get(name) is not None:
                 request[name] = body[name]
-        if body.get("stop_sequences"):
-            request["stop"] = body["stop_sequences"]
-        if body.get("stream"):
+        if body.get("stream") or body.get("stop_sequences"):  # stop sequences: the bridge closes the stream at one
             request["stream"] = True
             request["stream_options"] = {"include_usage": True}  # the usage comes in the last chunk
         return request
 
     async def reply(self, body: dict, request: dict, record: dict) -> Reply:
-        """Send `request` and turn the engine's answer into a Reply. `record` (the
+        """Send `request` and turn the engine's whole answer into a Reply. `record` (the
         capture's "forward" entry) is filled with what came back, even on failure."""
-        if self._client is None:
-            raise ApiError(500, "the forwarder is not open (the server's startup did not run)")
-        try:
-            if request.get("stream"):
-                choice, usage = await self._streamed(request, record)
-            else:
-                choice, usage = await self._whole(request, record)
-        except httpx.TimeoutException:
-            late = f"the engine at {self.url} did not answer within {self.timeout:g} s"
-            raise ApiError(504, late, kind="overloaded_error")
-        except httpx.ConnectError as error:
-            raise ApiError(502, f"cannot reach the engine at {self.url} ({_why(error)})")
-        except httpx.HTTPError as error:  # the connection broke after it was made
-            raise ApiError(502, f"the connection to the engine at {self.url} failed ({_why(error)})")
+        if request.get("stream"):  # the client wants one reply, but the bridge must watch the text
+            stream = await self.open_stream(body, request, record)
+            return await stream.collect()
+        async with engine_errors(self):
+            response = await self._require_client().post(self.url, json=request)
+            record["status"] = response.status_code
+            if response.status_code >= 300:
+                raise engine_refusal(response.status_code, response.text)
+            choice, usage = whole_answer(response.text)
         record["answer"] = {"choice": choice, "usage": usage}
         return reply_from_choice(choice, usage, body)
 
-    async def _whole(self, request: dict, record: dict) -> tuple[dict, Optional[dict]]:
-        response = await self._client.post(self.url, json=request)
+    async def open_stream(self, body: dict, request: dict, record: dict, *, message_id: str = "", model: str = "") -> "EngineStream":
+        """Send the streamed `request` and wait until the engine has accepted it (its status
+        and headers): a refusal raises ApiError here, before the client has been sent anything."""
+        client = self._require_client()
+        async with engine_errors(self):
+            response = await client.send(client.build_request("POST", self.url, json=request), stream=True)
         record["status"] = response.status_code
-        if response.status_code >= 300:
-            raise engine_refusal(response.status_code, response.text)
-        return whole_answer(response.text)
-
-    async def _streamed(self, request: dict, record: dict) -> tuple[dict, Optional[dict]]:
-        async with self._client.stream("POST", self.url, json=request) as response:
-            record["status"] = response.status_code
+        try:
             if response.status_code >= 300:
-                raise engine_refusal(response.status_code, (await response.aread()).decode("utf-8", "replace"))
-            if response.headers.get("content-type", "").startswith("application/json"):
+                async with engine_errors(self):
+                    text = (await response.aread()).decode("utf-8", "replace")
+                raise engine_refusal(response.status_code, text)
+        except BaseException:
+            await response.aclose()
+            raise
+        relay = Relay(
+            message_id=message_id,
+            model=model,
+            input_tokens=prompt_tokens(body),
+            stop_sequences=body.get("stop_sequences"),
+        )
+        return EngineStream(self, response, relay, record)
+
+    def _require_client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            raise ApiError(500, "the forwarder is not open (the server's startup did not run)")
+        return self._client
+
+
+class engine_errors:
+    """Inside it, httpx's failures become ApiErrors that say whether to retry."""
+
+    def __init__(self, forwarder: Forwarder):
+        self.forwarder = forwarder
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, kind, error, traceback):
+        if error is None or not isinstance(error, httpx.HTTPError):
+            return False
+        url = self.forwarder.url
+        if isinstance(error, httpx.TimeoutException):
+            late = f"the engine at {url} did not answer within {self.forwarder.timeout:g} s"
+            raise ApiError(504, late, kind="overloaded_error", retry=True) from None
+        if isinstance(error, httpx.ConnectError):
+            raise ApiError(502, f"cannot reach the engine at {url} ({_why(error)})", retry=True) from None
+        # the connection broke after it was made
+        raise ApiError(502, f"the connection to the engine at {url} failed ({_why(error)})", retry=True) from None
+
+
+class EngineStream:
+    """An accepted streamed request: its chunks, turned into Anthropic events by a Relay."""
+
+    def __init__(self, forwarder: Forwarder, response: httpx.Response, relay: Relay, record: dict):
+        self.forwarder, self.response, self.relay, self.record = forwarder, response, relay, record
+        self.whole: Optional[tuple[dict, Optional[dict]]] = None  # an engine that answered without streaming
+
+    async def events(self, ping_seconds: float = PING_SECONDS) -> AsyncIterator[dict]:
+        """Every Anthropic event, as soon as it can be sent; the engine's request is closed
+        when this ends for any reason (the answer is complete, the client went away, a
+        stop sequence matched)."""
+        lines: asyncio.Queue = asyncio.Queue()
+        reader = asyncio.create_task(self._read(lines))
+        try:
+            for event in self.relay.opening():
+                yield event
+            if self.response.headers.get("content-type", "").startswith("application/json"):
                 # An engine that does not stream answers the whole completion at once.
-                return whole_answer((await response.aread()).decode("utf-8", "replace"))
-            stream = ChunkAssembler()
-            async for line in response.aiter_lines():
-                if not stream.feed(line):
+                body = await self._whole_body(reader)
+                for event in self._replay(body):
+                    yield event
+                return
+            while True:
+                try:
+                    line = await asyncio.wait_for(lines.get(), ping_seconds)
+                except asyncio.TimeoutError:
+                    yield {"event": "ping", "data": {"type": "ping"}}
+                    continue
+                if isinstance(line, BaseException):
+                    raise line
+                if line is None:  # the stream ended
                     break
-        record["chunks"] = stream.chunks
-        if not stream.chunks:
-            raise ApiError(502, "the engine's stream ended without a single chunk")
-        return stream.choice(), stream.usage
+                chunk = read_chunk(line)
+                if chunk is DONE:
+                    break
+                if chunk is None:
+                    continue
+                for event in self.relay.feed(chunk):
+                    yield event
+                if self.relay.stopped:  # the bridge matched a stop sequence: the rest is not wanted
+                    break
+            self.record["chunks"] = self.relay.chunks
+            if not self.relay.chunks:
+                raise ApiError(502, "the engine's stream ended without a single chunk", retry=False)
+            for event in self.relay.closing():
+                yield event
+        finally:
+            reader.cancel()
+            with anyio.CancelScope(shield=True):  # even when the client's disconnect cancelled us
+                await self.response.aclose()
+                self.record["closed_early"] = self.relay.finish_reason is None and self.whole is None
+
+    async def _read(self, lines: asyncio.Queue) -> None:
+        try:
+            async with engine_errors(self.forwarder):
+                async for line in self.response.aiter_lines():
+                    await lines.put(line)
+            await lines.put(None)
+        except (ApiError, httpx.HTTPError) as error:
+            await lines.put(error)
+
+    async def _whole_body(self, reader: asyncio.Task) -> str:
+        reader.cancel()
+        async with engine_errors(self.forwarder):
+            return (await self.response.aread()).decode("utf-8", "replace")
+
+    def _replay(self, text: str) -> list[dict]:
+        """A whole answer, relayed as if it had been streamed in one chunk."""
+        choice, usage = whole_answer(text)
+        self.whole = (choice, usage)
+        message = choice["message"]
+        delta = {key: message.get(key) for key in ("content", "reasoning_content", "reasoning") if message.get(key)}
+        calls = [
+            {"index": i, "id": call.get("id"), "function": call.get("function") or {}}
+            for i, call in enumerate(message.get("tool_calls") or [])
+            if isinstance(call, dict)
+        ]
+        for call in calls:
+            if not isinstance(call["function"].get("arguments"), str):
+                call["function"] = {**call["function"], "arguments": json.dumps(call["function"].get("arguments") or {})}
+        if calls:
+            delta["tool_calls"] = calls
+        chunk = {"choices": [{"index": 0, "delta": delta, "finish_reason": choice.get("finish_reason")}], "usage": usage}
+        for name in ("matched_stop", "stop_reason"):
+            if name in choice:
+                chunk["choices"][0][name] = choice[name]
+        return self.relay.feed(chunk) + self.relay.closing()
+
+    async def collect(self) -> Reply:
+        """The whole reply, for a client that did not ask for a stream."""
+        async for _event in self.events(ping_seconds=self.forwarder.timeout):
+            pass
+        return self.relay.reply()
+
+    async def sse(self, on_end: Callable[[Optional[Reply], Optional[ApiError]], Awaitable[None]]) -> AsyncIterator[str]:
+        """The events as SSE text; a failure after the first event is an `error` event.
+        `on_end` gets the reply (or the error) once the stream is over, whatever ended it."""
+        reply, failure = None, None
+        try:
+            async for event in self.events():
+                for text in sse_text([event]):
+                    yield text
+            reply = self.relay.reply()
+        except ApiError as error:
+            failure = error
+            for text in sse_text([{"event": "error", "data": error.envelope()}]):
+                yield text
+        finally:
+            with anyio.CancelScope(shield=True):
+                await on_end(reply, failure)
+
+
+DONE = object()
+
+
+def read_chunk(line: str) -> Any:
+    """One line of the engine's SSE stream -> a chunk (dict), DONE, or None (not data)."""
+    if not line.startswith("data:"):
+        return None  # blank separators, comments, event names
+    data = line[5:].strip()
+    if data == "[DONE]":
+        return DONE
+    try:
+        chunk = json.loads(data)
+    except ValueError:
+        raise ApiError(502, f"the engine's stream sent a chunk that is not JSON: {data[:200]!r}", retry=False)
+    if not isinstance(chunk, dict):
+        raise ApiError(502, f"the engine's stream sent a chunk that is not an object: {data[:200]!r}", retry=False)
+    if "error" in chunk:
+        raise ApiError(502, f"the engine failed while streaming: {_error_text(chunk)}", retry=False)
+    return chunk
 
 
 def whole_answer(text: str) -> tuple[dict, Optional[dict]]:
@@ -150,12 +320,12 @@ def whole_answer(text: str) -> tuple[dict, Optional[dict]]:
     try:
         answer = json.loads(text)
     except ValueError as error:
-        raise ApiError(502, f"the engine's answer is not JSON ({error}): {text[:200]!r}")
+        raise ApiError(502, f"the engine's answer is not JSON ({error}): {text[:200]!r}", retry=False)
     if not isinstance(answer, dict) or not isinstance(answer.get("choices"), list) or not answer["choices"]:
-        raise ApiError(502, f"the engine's answer has no choices: {text[:200]!r}")
+        raise ApiError(502, f"the engine's answer has no choices: {text[:200]!r}", retry=False)
     choice = answer["choices"][0]
     if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
-        raise ApiError(502, "the engine's answer has no choices[0].message")
+        raise ApiError(502, "the engine's answer has no choices[0].message", retry=False)
     return choice, answer.get("usage")
 
 
@@ -187,74 +357,14 @@ def left_behind(body: dict) -> list[str]:
     return [key for key in body if key not in USED]
 
 
-class ChunkAssembler:
-    """Joins the chunks of a streamed chat completion into one choice, as if not streamed."""
-
-    def __init__(self):
-        self.text, self.reasoning = "", ""
-        self.calls: dict[int, dict] = {}
-        self.finish_reason: Optional[str] = None
-        self.matched_stop: Any = None
-        self.usage: Optional[dict] = None
-        self.chunks = 0
-
-    def feed(self, line: str) -> bool:
-        """Read one line of the stream; False at its end ("data: [DONE]")."""
-        if not line.startswith("data:"):
-            return True  # blank separators, comments, event names
-        data = line[5:].strip()
-        if data == "[DONE]":
-            return False
-        try:
-            chunk = json.loads(data)
-        except ValueError:
-            raise ApiError(502, f"the engine's stream sent a chunk that is not JSON: {data[:200]!r}")
-        if not isinstance(chunk, dict):
-            raise ApiError(502, f"the engine's stream sent a chunk that is not an object: {data[:200]!r}")
-        if "error" in chunk:
-            raise ApiError(502, f"the engine failed while streaming: {_error_text(chunk)}")
-        self.chunks += 1
-        self.usage = chunk.get("usage") or self.usage
-        for choice in chunk.get("choices") or []:
-            if isinstance(choice, dict) and choice.get("index", 0) == 0:
-                self._add(choice)
-        return True
-
-    def _add(self, choice: dict) -> None:
-        delta = choice.get("delta") or {}
-        self.text += delta.get("content") or ""
-        self.reasoning += delta.get("reasoning_content") or delta.get("reasoning") or ""
-        for call in delta.get("tool_calls") or []:
-            slot = self.calls.setdefault(call.get("index", len(self.calls)), {"id": None, "name": "", "arguments": ""})
-            slot["id"] = call.get("id") or slot["id"]
-            function = call.get("function") or {}
-            slot["name"] += function.get("name") or ""
-            slot["arguments"] += function.get("arguments") or ""
-        self.finish_reason = choice.get("finish_reason") or self.finish_reason
-        for name in ("matched_stop", "stop_reason"):
-            if choice.get(name) is not None:
-                self.matched_stop = choice[name]
-
-    def choice(self) -> dict:
-        message: dict = {"role": "assistant", "content": self.text}
-        if self.reasoning:
-            message["reasoning_content"] = self.reasoning
-        if self.calls:
-            message["tool_calls"] = [
-                {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}}
-                for _, call in sorted(self.calls.items())
-            ]
-        return {"index": 0, "message": message, "finish_reason": self.finish_reason, "matched_stop": self.matched_stop}
-
-
 def reply_from_choice(choice: dict, usage: Optional[dict], body: dict) -> Reply:
     """The engine's choice -> build_reply's `parsed` form -> the reply blocks."""
     try:
-        parsed = parsed_from_message(choice["message"])
+        parsed = parsed_from_message(choice["message"], cut=choice.get("finish_reason") == "length")
         parsed["matched_stop"] = _matched_stop(choice)
         blocks, stop_reason, _kept = tutorial.build_reply(parsed, choice.get("finish_reason"))
     except tutorial.RequestError as error:
-        raise ApiError(502, f"the engine's answer cannot be turned into a reply: choices[0].{error}")
+        raise ApiError(502, f"the engine's answer cannot be turned into a reply: choices[0].{error}", retry=False)
     stop_sequence = parsed["matched_stop"] if stop_reason == "stop_sequence" else None
     usage = usage if isinstance(usage, dict) else {}
     return Reply(
@@ -266,9 +376,10 @@ def reply_from_choice(choice: dict, usage: Optional[dict], body: dict) -> Reply:
     )
 
 
-def parsed_from_message(message: dict) -> dict:
+def parsed_from_message(message: dict, *, cut: bool = False) -> dict:
     """A Chat Completions message -> {"reasoning", "text", "tool_uses"}, the arguments'
-    JSON text read back into objects (located errors if it is not JSON)."""
+    JSON text read back into objects (located errors if it is not JSON). `cut`: the answer
+    was cut by max_tokens, so a call's arguments keep the members that arrived whole."""
     content = message.get("content")
     if isinstance(content, list):  # some engines send content parts
         content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
@@ -279,20 +390,25 @@ def parsed_from_message(message: dict) -> dict:
             raise tutorial.RequestError(("message", "tool_calls", i, "function"), "is required")
         if not isinstance(function.get("name"), str):
             raise tutorial.RequestError(("message", "tool_calls", i, "function", "name"), "must be a string")
-        uses.append({"name": function["name"], "input": _arguments(function.get("arguments"), i)})
+        uses.append({"name": function["name"], "input": _arguments(function.get("arguments"), i, cut)})
     return {"reasoning": message.get("reasoning_content") or message.get("reasoning"), "text": content, "tool_uses": uses}
 
 
-def _arguments(arguments: Any, i: int) -> Any:
+def _arguments(arguments: Any, i: int, cut: bool = False) -> Any:
     if not isinstance(arguments, str):
         return arguments  # already an object (or None: a call without arguments)
     if not arguments.strip():
         return {}
+    where = ("message", "tool_calls", i, "function", "arguments")
     try:
         return json.loads(arguments)
     except ValueError as error:
-        where = ("message", "tool_calls", i, "function", "arguments")
-        raise tutorial.RequestError(where, f"is not valid JSON ({error})") from None
+        if not cut:
+            raise tutorial.RequestError(where, f"is not valid JSON ({error})") from None
+    try:
+        return partial_json(arguments) or {}
+    except ValueError as error:
+        raise tutorial.RequestError(where, f"is not the start of a JSON object ({error})") from None
 
 
 def _matched_stop(choice: dict) -> Any:
@@ -310,12 +426,15 @@ def _count(reported: Any, rough) -> int:
 
 
 def engine_refusal(status: int, text: str) -> ApiError:
+    """The engine's failure status -> the client's, and whether trying again can help."""
     message = _error_text_from(text)
     if status in (400, 413, 422):
-        return ApiError(400, f"the engine refused the request (HTTP {status}): {message}")
+        return ApiError(400, f"the engine refused the request (HTTP {status}): {message}", retry=False)
     if status in (429, 503, 529):
-        return ApiError(502, f"the engine is busy (HTTP {status}): {message}", kind="overloaded_error")
-    return ApiError(502, f"the engine answered HTTP {status}: {message}")
+        return ApiError(502, f"the engine is busy (HTTP {status}): {message}", kind="overloaded_error", retry=True)
+    if status in (502, 504):  # a proxy in front of the engine could not reach it: that may pass
+        return ApiError(502, f"the engine answered HTTP {status}: {message}", retry=True)
+    return ApiError(502, f"the engine answered HTTP {status}: {message}", retry=False)
 
 
 def _error_text_from(text: str) -> str:
