@@ -15,6 +15,8 @@
     python3 tasks.py bench             run the benchmarks
     python3 tasks.py workshop DIR      a copy of the chapters for a class, answers hidden (notebooks/README.md)
     python3 tasks.py doctor            check the environment and print the fix for what is missing
+    python3 tasks.py engine            build llama.cpp's server from the sdist (cmake, about 6 minutes,
+                                       once) and write the tiny hand-wired models, all into .cache/
     python3 tasks.py pins              check that constraints.txt resolves for every Python and
                                        platform it names (needs the network; uses uv)
 
@@ -50,7 +52,7 @@ PLAYGROUND = "07_playground.ipynb"
 EXTRAS = "notebooks,serve,test,real"  # one environment for every command
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
-DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None}
+DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
 DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
 INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
 
@@ -487,9 +489,31 @@ def serve(arguments: list[str]) -> int:
     return call(PYTHON, "-m", "tutorial", "serve", *arguments, cwd=ROOT)
 
 
+def engine_files(required: bool = False) -> None:
+    """llama.cpp's server built from the sdist and the tiny models written, in .cache/ (cached:
+    a stamp per version). When it cannot be done, tests that need the engine skip, except in
+    CI or when `required`, where that is a failure."""
+    code = call(PYTHON, "-m", "tutorial.llama_cpp.engine", "prepare", cwd=ROOT)
+    if code and (required or _in_ci()):
+        raise Failure("the real engine could not be prepared (the reason is above)")
+    if code:
+        say("info: the real engine is not built (the reason is above), so the tests that use it skip")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def engine(arguments: list[str]) -> int:
+    setup()
+    engine_files(required=True)
+    return 0
+
+
 def test(arguments: list[str]) -> int:
     setup(browser=True)
     agent_cli()
+    engine_files()
     # Everything: the unit and property tests, the browser test, and every notebook
     # under nbval in strict mode (stored outputs must match a fresh run).
     nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg")]
@@ -631,7 +655,8 @@ def pins(arguments: list[str]) -> int:
 
 
 COMMANDS = {"lab": lab, "test": test, "setup": setup_only, "app": app, "serve": serve, "notebooks": notebooks,
-            "diagrams": diagrams, "bench": bench, "workshop": workshop, "doctor": doctor, "pins": pins}
+            "diagrams": diagrams, "bench": bench, "workshop": workshop, "doctor": doctor, "pins": pins,
+            "engine": engine}
 
 
 def main(argv: list[str]) -> int:
