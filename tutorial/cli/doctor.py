@@ -148,7 +148,16 @@ def check_sdist() -> tuple[bool, str]:
     return sdist.status()
 
 
-OPTIONAL = {"chromium", "agent cli"}  # only some tests need them: reported, not counted as a failure
+def check_engine() -> tuple[bool, str] | None:
+    """llama.cpp's server, built from the sdist (`python3 tasks.py engine`): the real engine behind the bridge."""
+    try:
+        from tutorial.llama_cpp import build
+    except ImportError:  # before the package is installed: the sdist line says what to do first
+        return None
+    return build.status()
+
+
+OPTIONAL = {"chromium", "agent cli", "engine"}  # only some tests need them: reported, not counted as a failure
 
 
 def checks() -> list[tuple[str, bool, str]]:
@@ -156,7 +165,7 @@ def checks() -> list[tuple[str, bool, str]]:
     results += [(name, *check_package(name, purpose)) for name, purpose in PACKAGES.items()]
     results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()), ("chromium", *check_chromium())]
     results.append(("llama.cpp sdist", *check_sdist()))
-    for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli)):
+    for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli), ("engine", check_engine)):
         result = check()
         if result is not None:
             results.append((name, *result))
