@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Set-up and everyday commands, in plain Python so they work on Linux, macOS and Windows.
 
-    python3 tasks.py lab [--lang zh]   set everything up, then open JupyterLab on notebooks/
-                                       (on notebooks/zh/ with --lang zh)
+    python3 tasks.py lab [--lang zh]   set everything up, then open JupyterLab on this folder at
+                                       notebooks/00_index.ipynb (notebooks/zh/ with --lang zh)
     python3 tasks.py test              set everything up, then run the whole test suite
     python3 tasks.py setup [--system-only]
                                        set up what `test` needs and run nothing (--system-only:

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -192,3 +193,203 @@ def test_chapter_links_point_at_chapters_that_exist(path):
     text = "\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
     for target in re.findall(r"\]\(([0-9]{2}_[a-z_]+\.ipynb)\)", text):
         assert (ROOT / "notebooks" / target).is_file(), f"{path.name} links to {target}, which does not exist"
+
+
+# ---------------------------------------------------------------------------
+# In a real browser: the printed cheat sheet, and the tables as JupyterLab shows them
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SMALLEST_PRINTED_PT = 8
+MOST_PRINTED_PAGES = 2
+
+
+def chromium():
+    """Debian's Chromium through playwright; skipped without them, failed under CI."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
+            pytest.fail(f"{CHROMIUM} is missing under CI")
+        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    return sync_api.sync_playwright()
+
+
+# Every element that holds text itself, and its computed font size in CSS px (1 pt = 4/3 px).
+FONT_SIZES = """() => [...document.querySelectorAll('body *')]
+  .filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+  .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+
+
+@pytest.mark.browser
+def test_the_printed_cheat_sheet_is_at_least_8_pt_on_at_most_two_a4_pages():
+    """Printed by Chromium as a reader's browser prints it: the page's own @page size (A4
+    landscape), backgrounds on. The PDF's pages are counted, and the smallest text is measured
+    in the page as laid out for print."""
+    with chromium() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto((ROOT / "docs" / "cheat_sheet.html").as_uri())
+            page.emulate_media(media="print")
+            sizes = page.evaluate(FONT_SIZES)
+            pdf = page.pdf(prefer_css_page_size=True, print_background=True)
+        finally:
+            browser.close()
+    assert len(sizes) > 100, "the table's text was measured"
+    smallest = min(sizes) * 0.75
+    assert smallest >= SMALLEST_PRINTED_PT, f"printed text as small as {smallest:.2f} pt"
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+    sizes_pt = {round(w * 72 / 25.4) for w in (297, 210)}
+    media = {tuple(round(float(n)) for n in box.split()[2:]) for box in re.findall(rb"/MediaBox\s*\[([^\]]+)\]", pdf)}
+    assert media == {(max(sizes_pt), min(sizes_pt))}, f"not A4 landscape: {media}"
+    assert 1 <= pages <= MOST_PRINTED_PAGES, f"{pages} pages"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The cells of output tables: how each is aligned, and where it sits in its output area.
+TABLE_LAYOUT = """selector => [...document.querySelectorAll(selector)].map(table => {
+  const area = table.closest('.jp-OutputArea-output').getBoundingClientRect(), box = table.getBoundingClientRect();
+  const cells = [...table.querySelectorAll('th, td')];
+  const misaligned = cells.filter(c => !['left', 'start'].includes(getComputedStyle(c).textAlign))
+                          .map(c => c.textContent.slice(0, 30));
+  // a group row spans the table: its text must start at the left, not at the far right
+  const groupOffsets = [...table.querySelectorAll('th[colspan]')].map(th => {
+    const range = document.createRange(); range.selectNodeContents(th);
+    return range.getBoundingClientRect().left - th.getBoundingClientRect().left; });
+  return {leftGap: box.left - area.left, misaligned, groupOffsets, cells: cells.length};
+})"""
+
+# Where JSON in a table cell wraps. A line break between two word characters ("be b|rief",
+# "abe|b63f") splits a word of the JSON; that is allowed only for a word wider than the whole
+# cell, which must break somewhere. (Breaks at spaces, and the line-break opportunities the
+# browser finds at punctuation such as `"|[image`, do not split a word.)
+MID_TOKEN_BREAKS = """selector => {
+  const found = [], word = /[A-Za-z0-9_]/;
+  for (const code of document.querySelectorAll(selector)) {
+    const cell = code.closest('td, th'), style = getComputedStyle(cell);
+    const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const text = code.textContent, node = code.firstChild;
+    if (!node || node.nodeType !== 3 || node.length !== text.length) continue;  // one text node, as written
+    const top = i => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                       const rects = r.getClientRects(); return rects.length ? rects[0].top : null; };
+    for (let i = 1; i < text.length; i++) {
+      if (!word.test(text[i - 1]) || !word.test(text[i])) continue;
+      const above = top(i - 1), here = top(i);
+      if (above === null || here === null || here <= above + 2) continue;
+      let start = i, end = i;
+      while (start > 0 && !/\\s/.test(text[start - 1])) start--;
+      while (end < text.length && !/\\s/.test(text[end])) end++;
+      const r = document.createRange(); r.setStart(node, start); r.setEnd(node, end);
+      const width = [...r.getClientRects()].reduce((sum, rect) => sum + rect.width, 0);
+      if (width <= room) found.push(text.slice(Math.max(0, i - 12), i) + '|' + text.slice(i, i + 12));
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.browser
+def test_tables_sit_left_in_jupyterlab_and_json_wraps_between_tokens(tmp_path):
+    """Chapter 12's cheat sheet and chapter 10's peer tables in JupyterLab as `tasks.py lab`
+    starts it, at 1400x1000 with the file browser open, nothing run: every cell left-aligned,
+    each table at the left edge of its output, group rows' text at the left, and the JSON in
+    the cells broken only between tokens. Screenshots go to artifacts/."""
+    pytest.importorskip("jupyterlab")
+    nbformat = pytest.importorskip("nbformat")
+    from nbformat.sign import NotebookNotary
+    import time
+    import urllib.request
+    import uuid
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        import tasks
+    finally:
+        sys.path.remove(str(ROOT))
+    home = tmp_path / "jupyter"
+    for plugin, values in {"@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+                           "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}.items():
+        settings = home / "settings" / f"{plugin}.jupyterlab-settings"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        settings.write_text(json.dumps(values), encoding="utf-8")
+    chapters = ["notebooks/12_cheat_sheet.ipynb", "notebooks/10_where_stacks_disagree.ipynb"]
+    (home / "data").mkdir(parents=True)
+    notary = NotebookNotary(data_dir=str(home / "data"))  # trusted, as set-up makes them: their <style> is kept
+    for chapter in chapters:
+        notary.sign(nbformat.read(ROOT / chapter, as_version=4))
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+           "JUPYTER_DATA_DIR": str(home / "data")}
+    port, token = free_port(), uuid.uuid4().hex
+    command = tasks.jupyter_lab(ROOT / "notebooks" / "00_index.ipynb", [
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}"])
+    log = (tmp_path / "lab.log").open("w", encoding="utf-8")
+    server = subprocess.Popen([str(part) for part in command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    artifacts = ROOT / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, (tmp_path / "lab.log").read_text(encoding="utf-8")[-3000:]
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "JupyterLab did not answer"
+                time.sleep(0.5)
+        with chromium() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.set_default_timeout(90_000)
+                results = {}
+                for chapter, table, code in [(chapters[0], ".cheat-sheet table", ".cheat-sheet td code"),
+                                             (chapters[1], ".tp-peer-tables table", ".tp-peer-tables td code")]:
+                    page.goto(f"{base}/lab/tree/{chapter}?token={token}")
+                    page.wait_for_selector(table, state="attached")
+                    page.wait_for_timeout(1000)  # fonts and layout settle
+                    page.evaluate("s => document.querySelector(s).scrollIntoView()", table)
+                    page.screenshot(path=str(artifacts / f"tables-{Path(chapter).stem}.png"))
+                    results[chapter] = (page.evaluate(TABLE_LAYOUT, table), page.evaluate(MID_TOKEN_BREAKS, code))
+            finally:
+                browser.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+    for chapter, (tables, breaks) in results.items():
+        assert tables and all(t["cells"] for t in tables), f"{chapter}: no table drawn"
+        for t in tables:
+            assert t["misaligned"] == [], f"{chapter}: cells not left-aligned: {t['misaligned'][:5]}"
+            assert abs(t["leftGap"]) <= 1, f"{chapter}: a table sits {t['leftGap']:.0f} px from the left of its output"
+            assert all(offset < 12 for offset in t["groupOffsets"]), f"{chapter}: a group row's text is not at the left"
+        assert breaks == [], f"{chapter}: JSON broken inside a token: {breaks[:5]}"
+
+
+@pytest.mark.browser
+def test_the_break_finder_sees_a_word_split_in_two():
+    """The check above can fail: `word-break: break-all` (the old cheat sheet's style) splits
+    words of a short JSON value; wrapping at spaces does not."""
+    row = '<td style="width:9em;padding:0"><code style="white-space:pre-wrap;{}">{{"role": "system", "content": "be brief"}}</code></td>'
+    with chromium() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.set_content(f"<table><tr>{row.format('word-break:break-all')}</tr></table>")
+            split = page.evaluate(MID_TOKEN_BREAKS, "td code")
+            page.set_content(f"<table><tr>{row.format('word-break:normal;overflow-wrap:break-word')}</tr></table>")
+            whole = page.evaluate(MID_TOKEN_BREAKS, "td code")
+        finally:
+            browser.close()
+    assert split and whole == [], (split, whole)
