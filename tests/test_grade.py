@@ -313,3 +313,22 @@ def test_save_translator_writes_a_file_that_grade_accepts(tmp_path, capsys):
 
 def _stub(body):
     ...
+
+
+def test_hostile_results_are_reported_not_raised(capsys, tmp_path):
+    """A result that contains itself, objects whose == and repr raise, exit() inside translate."""
+    path = tmp_path / "hostile.py"
+    path.write_text(
+        "class Weird:\n"
+        "    def __eq__(self, other):\n        raise RuntimeError('no comparing me')\n"
+        "    def __repr__(self):\n        raise RuntimeError('no showing me')\n\n"
+        "def translate_messages(messages, system):\n    loop = []\n    loop.append(loop)\n    return loop\n\n"
+        "def tools_to_chat_tools(tools):\n    return Weird()\n\n"
+        "def translate(body):\n    import sys\n    if body.get('system') == '回答要简短。':\n        sys.exit(4)\n    return [Weird()], None\n",
+        encoding="utf-8",
+    )
+    status, lines, err = grade(capsys, str(path), "--lang", "en")
+    assert (status, err) == (1, "")
+    assert any(line.startswith("✗ translate_messages:") and "its result cannot be compared" in line for line in lines)
+    assert any(line.startswith("✗ tools_to_chat_tools:") and "got <a Weird that cannot be shown>" in line for line in lines)
+    assert lines[-1].startswith("not yet")

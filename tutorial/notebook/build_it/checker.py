@@ -137,7 +137,10 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     for case in every:
         expected = stage.reference(*copy.deepcopy(case.args))
         got = run(function, case.args, seconds)
-        problem, location = explain(case.args, got, expected, lang, root=_root(name))
+        try:
+            problem, location = explain(case.args, got, expected, lang, root=_root(name))
+        except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
+            problem, location = words["uncomparable"].format(error=f"{type(error).__name__}: {error}"), None
         if problem:
             failures.append((case, problem, _rule(stage, case, location, expected)))
             if isinstance(got.raised, guard.TimedOut):
@@ -277,7 +280,7 @@ def run(function: Callable, args: tuple, seconds: Optional[float] = None) -> Out
     given = copy.deepcopy(args)
     try:
         value = guard.call(function, given, seconds)
-    except Exception as error:  # the learner's code: report it, never let it escape
+    except (Exception, SystemExit) as error:  # the learner's code: report it, never let it escape
         return Outcome(raised=error)
     try:
         changed = _plain(given) != _plain(args)
@@ -371,5 +374,8 @@ def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:
     """A value as the learner would write it in Python (Chinese stays readable), cut at `limit`."""
     if isinstance(value, Missing):
         return TEXT[language.resolve(lang)][value.what]
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - the learner's object, whose __repr__ may fail
+        text = f"<a {type(value).__name__} that cannot be shown>"
     return text if len(text) <= limit else text[: limit - 1] + "…"

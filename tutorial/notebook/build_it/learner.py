@@ -66,7 +66,7 @@ class Translator:
             result = guard.call(translate, (copy.deepcopy(body),), self.seconds)
         except guard.TimedOut as error:
             raise TranslatorError(f"your {error}") from None
-        except Exception as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
             raise TranslatorError(f"your translate raised {guard.describe(error)}") from None
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
             shape = f"a {type(result).__name__}" + (f" of {len(result)} items" if isinstance(result, (tuple, list)) else "")

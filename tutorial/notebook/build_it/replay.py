@@ -198,7 +198,11 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
         except Exception as error:  # noqa: BLE001 - a plain function given as the translator
             rows.append(Row(name, "error", note=f"{type(error).__name__}: {error}"))
             continue
-        found = difference(yours, expected, body, lang)
+        try:
+            found = difference(yours, expected, body, lang)
+        except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
+            rows.append(Row(name, "error", note=f"its result cannot be compared: {type(error).__name__}: {error}"))
+            continue
         rows.append(Row(name, "differs" if found else "same", found, note))
     return Replay(rows, lang)
 
@@ -241,7 +245,10 @@ def compare_request(translator: Callable, body: Any, lang: Optional[str] = None)
         return {**kept, "compared": True, "agrees": False, "error": str(error)}
     except Exception as error:  # noqa: BLE001 - a plain function given as the translator
         return {**kept, "compared": True, "agrees": False, "error": f"{type(error).__name__}: {error}"}
-    found = difference(yours, expected, chapter, lang)
+    try:
+        found = difference(yours, expected, chapter, lang)
+    except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
+        return {**kept, "compared": True, "agrees": False, "error": f"its result cannot be compared: {type(error).__name__}: {error}"}
     translated, tools_schema = yours if isinstance(yours, (tuple, list)) and len(yours) == 2 else (yours, None)
     return {
         **kept,
