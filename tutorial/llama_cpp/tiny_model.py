@@ -384,6 +384,58 @@ def write(path: Path, *, endless: bool = False, vocab: Optional[Vocabulary] = No
 
 
 # ---------------------------------------------------------------------------
+# The same model in numpy: what llama.cpp computes, for the last position only
+
+
+def next_token(tensors: dict, ids: list[int]) -> int:
+    """The token the model picks after `ids` (greedy), computed the way llama.cpp's Qwen2
+    graph does: embedding, RMSNorm, attention with NEOX RoPE, the (zero) feed-forward block,
+    RMSNorm, output rows."""
+    import numpy as np
+
+    x = tensors["token_embd.weight"][ids].astype(np.float64)  # (positions, WIDTH)
+    normed = np.stack([rms_normalised(row) for row in x]) * tensors["blk.0.attn_norm.weight"]
+    q = normed[-1] @ tensors["blk.0.attn_q.weight"].T + tensors["blk.0.attn_q.bias"]
+    k = normed @ tensors["blk.0.attn_k.weight"].T + tensors["blk.0.attn_k.bias"]
+    v = normed @ tensors["blk.0.attn_v.weight"].T + tensors["blk.0.attn_v.bias"]
+    positions = np.arange(len(ids))
+    heads = []
+    for head in range(HEADS):
+        part = slice(head * HEAD_WIDTH, (head + 1) * HEAD_WIDTH)
+        q_head = _rope(q[part][None, :], positions[-1:])[0]
+        k_head = _rope(k[:, part], positions)
+        scores = k_head @ q_head / np.sqrt(HEAD_WIDTH)
+        weights_ = np.exp(scores - scores.max())
+        heads.append((weights_ / weights_.sum()) @ v[:, part])
+    residual = x[-1] + np.concatenate(heads) @ tensors["blk.0.attn_output.weight"].T
+    # (the feed-forward block's weights are zero: it adds nothing, so it is left out here)
+    final = rms_normalised(residual) * tensors["output_norm.weight"]
+    return int(np.argmax(tensors["output.weight"] @ final))
+
+
+def _rope(rows, positions):
+    """NEOX-style rotary embedding: dimension i turns with dimension i + 32, by position x base^(-2i/64)."""
+    import numpy as np
+
+    half = HEAD_WIDTH // 2
+    angles = positions[:, None] * ROPE_BASE ** (-np.arange(half) * 2 / HEAD_WIDTH)[None, :]
+    first, second = rows[:, :half], rows[:, half:]
+    return np.concatenate([first * np.cos(angles) - second * np.sin(angles), first * np.sin(angles) + second * np.cos(angles)], axis=1)
+
+
+def generate(tensors: dict, ids: list[int], limit: int = 64) -> list[int]:
+    """Greedy generation up to <|im_end|> (included) or `limit` tokens."""
+    ids, produced = list(ids), []
+    while len(produced) < limit:
+        token = next_token(tensors, ids)
+        produced.append(token)
+        ids.append(token)
+        if token == IM_END:
+            break
+    return produced
+
+
+# ---------------------------------------------------------------------------
 # The models in the cache
 
 MODEL_NAMES = {"tiny": False, "tiny-endless": True}  # file stem -> endless
