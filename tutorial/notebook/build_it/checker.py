@@ -28,7 +28,7 @@ from ...examples import readme_request
 from ...watch import language
 from ...watch.jsondiff import differences
 from ..exercises import Verdict
-from . import guard, stages  # noqa: I001
+from . import guard, stages
 from .inputs import README
 from .texts import LABELS_ZH, SUMMARIES, TEXT
 
