@@ -64,8 +64,13 @@ def _tool_call_token_count() -> int:
     return len(ids) - len(render([{"role": "user", "content": ""}], template="qwen3", tokenize=True, add_generation_prompt=False))
 
 
+def _spelt(value):
+    """A family name written with or without spaces (case and newlines count, as everywhere)."""
+    return value.replace(" ", "") if isinstance(value, str) else value
+
+
 def _names(answer) -> set:
-    return {str(item).strip().lower() for item in answer}
+    return {_spelt(item) for item in answer}
 
 
 add(
@@ -116,7 +121,7 @@ add(
         "qwen2.5, qwen3, qwen3-coder and qwen3.5 refuse to render it? Give a list of names.",
         expected=_mid_system_refusers,
         any_order=True,
-        spelling=lambda item: str(item).strip().lower(),
+        spelling=_spelt,
         mistakes=(
             Mistake(
                 list(QWEN_LINE),
@@ -152,7 +157,7 @@ add(
         "qwen3-coder and qwen3.5 refuse the README example in that form? Give a list of names.",
         expected=_text_arguments_refusers,
         any_order=True,
-        spelling=lambda item: str(item).strip().lower(),
+        spelling=_spelt,
         mistakes=(
             Mistake(
                 ["qwen3", "qwen3-coder", "qwen3.5"],
@@ -194,6 +199,12 @@ add(
                 "That is how a vocabulary without Qwen3's added tokens splits it (<, tool, _call, >). Qwen3 adds "
                 "<tool_call> as one token of its own.",
                 "没有 Qwen3 添加词元的词表会这样切分（<、tool、_call、>）。Qwen3 把 <tool_call> 作为一个独立的词元加入。",
+            ),
+            Mistake(
+                11,
+                "That is its length in characters. A tokenizer does not read characters one by one: it matches "
+                "added tokens whole, then merges bytes into the longest pieces its vocabulary knows.",
+                "那是它的字符数。分词器不是逐个字符读的：它先整体匹配添加词元，再把字节合并成词表里已有的最长片段。",
             ),
         ),
         hint="Render a user message whose content is '<tool_call>' with tokenize=True and compare with an empty one.",
