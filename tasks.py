@@ -429,7 +429,8 @@ def match_this_kernel() -> None:
 # notebook_shim, a server extension JupyterLab brings, only carries the classic Notebook's
 # configuration (NotebookApp.*) over to Jupyter Server; nothing here uses any, and on its way
 # it reads every attribute of the server, which warns that the deprecated `token` is read.
-WITHOUT_NOTEBOOK_SHIM = "--ServerApp.jpserver_extensions=notebook_shim=False"
+WITHOUT_NOTEBOOK_SHIM = "notebook_shim=False"
+SAME_OPTION = {"--notebook-dir": "--ServerApp.root_dir"}  # JupyterLab's short names for options set here
 
 
 def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
@@ -440,18 +441,23 @@ def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
     are in the file browser. Kernels talk to the server over encrypted ZeroMQ (CurveZMQ keys the
     server makes for each kernel) where pyzmq can, so no kernel warns about plain-text TCP; no
     news is fetched and no update check is made (set-up also answers JupyterLab's "get news?"
-    question, see quiet_jupyterlab)."""
-    command: list[str | Path] = [
-        PYTHON, "-m", "jupyterlab", WITHOUT_NOTEBOOK_SHIM,
-        f"--ServerApp.root_dir={ROOT}",
-        f"--LabApp.default_url=/lab/tree/{landing.relative_to(ROOT).as_posix()}",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]
+    question, see quiet_jupyterlab). An option in `rest` replaces the one set here (JupyterLab
+    refuses an option given twice)."""
+    options = {
+        "--ServerApp.root_dir": str(ROOT),
+        "--LabApp.default_url": f"/lab/tree/{landing.relative_to(ROOT).as_posix()}",
+        "--LabApp.news_url": "None",
+        "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+        "--ServerApp.jpserver_extensions": WITHOUT_NOTEBOOK_SHIM,
+    }
     if _curve_available():
-        command.append("--MappingKernelManager.transport_encryption=auto")
+        options["--MappingKernelManager.transport_encryption"] = "auto"
+    given = {SAME_OPTION.get(name, name) for name in (item.split("=", 1)[0] for item in rest if item.startswith("--"))}
+    command: list[str | Path] = [PYTHON, "-m", "jupyterlab"]
+    command += [f"{name}={value}" for name, value in options.items() if name not in given]
     if is_root():
         command.append("--allow-root")
-    return [*command, *rest]  # the user's own options come last, and win
+    return [*command, *rest]
 
 
 def _curve_available() -> bool:

@@ -24,7 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-CHAPTERS = sorted(NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb")) + sorted(NOTEBOOKS.glob("*/[0-9][0-9]*_*.ipynb"))
+CHAPTERS = [p for p in sorted(NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb")) + sorted(NOTEBOOKS.glob("*/[0-9][0-9]*_*.ipynb"))
+            if not p.parent.name.startswith(".")]  # not JupyterLab's .ipynb_checkpoints/
 
 
 def load_tasks():

@@ -491,3 +491,16 @@ def test_the_filter_passes_anything_but_a_kernel_only_change_through_unchanged()
     assert notebook_filter.clean(other_metadata, committed) == other_metadata
     assert notebook_filter.clean(b"<<<<<<< ours", committed) == b"<<<<<<< ours"
     assert notebook_filter.clean(kernel_only, None) == kernel_only  # a new notebook
+
+
+def test_an_option_given_to_lab_replaces_the_one_lab_sets():
+    """JupyterLab stops with "only accepts one value" when an option comes twice, so `tasks.py app
+    --lab`'s landing page, or a user's --notebook-dir, must replace lab's own."""
+    tasks = load_tasks()
+    landing = tasks.NOTEBOOKS / "00_index.ipynb"
+    command = [str(part) for part in tasks.jupyter_lab(landing, ["--LabApp.default_url=/doc/tree/x.ipynb", "--notebook-dir=/tmp"])]
+    names = [part.split("=", 1)[0] for part in command if part.startswith("--")]
+    assert names.count("--LabApp.default_url") == 1 and "--LabApp.default_url=/doc/tree/x.ipynb" in command
+    assert "--ServerApp.root_dir" not in names and "--notebook-dir=/tmp" in command
+    plain = [str(part) for part in tasks.jupyter_lab(landing, [])]
+    assert f"--ServerApp.root_dir={tasks.ROOT}" in plain and "--LabApp.default_url=/lab/tree/notebooks/00_index.ipynb" in plain

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -299,9 +300,10 @@ MID_TOKEN_BREAKS = """selector => {
 @pytest.mark.browser
 def test_tables_sit_left_in_jupyterlab_and_json_wraps_between_tokens(tmp_path):
     """Chapter 12's cheat sheet and chapter 10's peer tables in JupyterLab as `tasks.py lab`
-    starts it, at 1400x1000 with the file browser open, nothing run: every cell left-aligned,
-    each table at the left edge of its output, group rows' text at the left, and the JSON in
-    the cells broken only between tokens. Screenshots go to artifacts/."""
+    starts it (served from a scratch copy, as JupyterLab writes checkpoints of what it opens),
+    at 1400x1000 with the file browser open, nothing run: every cell left-aligned, each table
+    at the left edge of its output, group rows' text at the left, and the JSON in the cells
+    broken only between tokens. Screenshots go to artifacts/."""
     pytest.importorskip("jupyterlab")
     nbformat = pytest.importorskip("nbformat")
     from nbformat.sign import NotebookNotary
@@ -321,19 +323,23 @@ def test_tables_sit_left_in_jupyterlab_and_json_wraps_between_tokens(tmp_path):
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text(json.dumps(values), encoding="utf-8")
     chapters = ["notebooks/12_cheat_sheet.ipynb", "notebooks/10_where_stacks_disagree.ipynb"]
+    served = tmp_path / "served"
+    for chapter in chapters:
+        (served / chapter).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / chapter, served / chapter)
     (home / "data").mkdir(parents=True)
     notary = NotebookNotary(data_dir=str(home / "data"))  # trusted, as set-up makes them: their <style> is kept
     for chapter in chapters:
-        notary.sign(nbformat.read(ROOT / chapter, as_version=4))
+        notary.sign(nbformat.read(served / chapter, as_version=4))
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
            "JUPYTER_DATA_DIR": str(home / "data")}
     port, token = free_port(), uuid.uuid4().hex
     command = tasks.jupyter_lab(ROOT / "notebooks" / "00_index.ipynb", [
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}"])
+        "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}"])
     log = (tmp_path / "lab.log").open("w", encoding="utf-8")
-    server = subprocess.Popen([str(part) for part in command], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    server = subprocess.Popen([str(part) for part in command], cwd=served, env=env, stdout=log, stderr=subprocess.STDOUT,
                               start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     artifacts = ROOT / "artifacts"
