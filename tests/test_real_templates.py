@@ -307,6 +307,29 @@ def test_seed_002_mixed_tool_result_with_the_real_glm_template():
     assert "找到一个匹配的工具：" in whole
 
 
+ODD_MESSAGES = [
+    [],
+    [{"role": "user", "content": None}],
+    [{"role": 5, "content": "hi"}],
+    [{"content": [1, {"type": "image"}, None]}],
+    [{"role": "assistant", "tool_calls": "not a list"}],
+    [{"role": "assistant", "tool_calls": [{"function": {"name": None, "arguments": [1, 2]}}]}],
+    [{"role": "tool", "content": {"nested": {"deep": True}}}],
+    [{"role": "user", "content": "{{ 7 * 7 }} {% raise %} <|im_end|>"}],
+]
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_odd_messages_give_text_or_a_render_error_never_another_exception(name):
+    for messages in ODD_MESSAGES:
+        try:
+            text = render(messages, [{"odd": "tool"}], template=name)
+        except RenderError as error:
+            assert error.problem and "\n" not in str(error)
+        else:
+            assert isinstance(text, str) and "49" not in text  # content is data, never template
+
+
 # ---------------------------------------------------------------------------
 # Without the cache, and the import cost
 
