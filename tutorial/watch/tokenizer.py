@@ -36,6 +36,7 @@ second. tests/test_real_templates.py checks that both readers agree.
 
 from __future__ import annotations
 
+import os
 import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -278,7 +279,12 @@ def _check_ids(tokenizer: Any, vocab: Vocabulary) -> None:
 
 
 def fast_tokenizer(name: str, chat_template: Optional[str] = None):
-    """The vocabulary as a transformers `PreTrainedTokenizerFast` (what `apply_chat_template` runs on)."""
+    """The vocabulary as a transformers `PreTrainedTokenizerFast` (what `apply_chat_template` runs on).
+
+    Built from the tokenizer object alone: transformers reads no file and reaches no hub
+    (HF_HUB_OFFLINE is set before it loads, unless the caller set it otherwise).
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from transformers import PreTrainedTokenizerFast
 
     vocab = vocabulary(name)
