@@ -32,7 +32,8 @@ How, in three parts:
 it starts the answer again, so it talks until max_tokens (the disconnect tests need a long
 generation).
 
-Needs numpy and gguf (the `real` extra); reads the sdist fetched by set-up (`sdist.py`).
+Needs numpy and gguf (the `real` extra); reads the sdist fetched by set-up (`sdist.py`) through
+`tutorial.watch.tokenizer`, the vocabulary the package's own tokenizer uses.
 """
 
 from __future__ import annotations
@@ -49,60 +50,22 @@ from . import sdist
 # ---------------------------------------------------------------------------
 # The vocabulary: Qwen2's, with Qwen3's added tokens in its pad slots
 
-# Qwen3's added tokens that Qwen2's vocabulary leaves as [PADnnnnnn]: id -> (text, GGUF token type).
-# Type 3 is "control" (never shown in text), 4 "user defined" (shown, and parsed from the prompt
-# text): Qwen3's tokenizer marks <tool_call>, <think> and their kin as not special, so they are
-# written out in the engine's text, where its parsers find them.
-CONTROL, USER_DEFINED = 3, 4
-QWEN3_ADDED = {
-    151646: ("<|object_ref_start|>", CONTROL),
-    151647: ("<|object_ref_end|>", CONTROL),
-    151648: ("<|box_start|>", CONTROL),
-    151649: ("<|box_end|>", CONTROL),
-    151650: ("<|quad_start|>", CONTROL),
-    151651: ("<|quad_end|>", CONTROL),
-    151652: ("<|vision_start|>", CONTROL),
-    151653: ("<|vision_end|>", CONTROL),
-    151654: ("<|vision_pad|>", CONTROL),
-    151655: ("<|image_pad|>", CONTROL),
-    151656: ("<|video_pad|>", CONTROL),
-    151657: ("<tool_call>", USER_DEFINED),
-    151658: ("</tool_call>", USER_DEFINED),
-    151659: ("<|fim_prefix|>", USER_DEFINED),
-    151660: ("<|fim_middle|>", USER_DEFINED),
-    151661: ("<|fim_suffix|>", USER_DEFINED),
-    151662: ("<|fim_pad|>", USER_DEFINED),
-    151663: ("<|repo_name|>", USER_DEFINED),
-    151664: ("<|file_sep|>", USER_DEFINED),
-    151665: ("<tool_response>", USER_DEFINED),
-    151666: ("</tool_response>", USER_DEFINED),
-    151667: ("<think>", USER_DEFINED),
-    151668: ("</think>", USER_DEFINED),
-}
 IM_END = 151645  # <|im_end|>: the end of a turn, so the end of every answer
 NEWLINE = 198  # "\n": the last token of the generation prompt `<|im_start|>assistant\n`
 TOOL_CALL, TOOL_RESPONSE = 151657, 151665
+NORMAL = 1  # GGUF's token type of an ordinary (byte-level BPE) token
 
 
-@dataclass
-class Vocabulary:
-    tokens: list[str]  # GPT-2 byte-level spelling, e.g. "Ġthe" for " the"
-    types: list[int]
-    merges: list[str]
+def vocabulary():
+    """Qwen3's vocabulary (`tutorial.watch.tokenizer.qwen3_vocabulary`): Qwen2's tokens and
+    merges from the sdist, with Qwen3's added tokens (<tool_call> 151657 ... </think> 151668) in
+    its pad slots, typed as a GGUF model file wants them: <|im_start|> and kin CONTROL (never
+    written out), <tool_call>, <think> and kin USER_DEFINED (written out, so the engine's
+    parsers find them in its text). The package's tokenizer reads the same vocabulary, which
+    is why its token ids can be compared with the engine's."""
+    from tutorial.watch.tokenizer import qwen3_vocabulary  # (watch/ reads the sdist too)
 
-
-def vocabulary() -> Vocabulary:
-    """Qwen2's vocabulary from the sdist, with Qwen3's added tokens in the pad slots. (Qwen3
-    kept Qwen2's 151,643 byte-level tokens and merges and only named more special tokens.)"""
-    import gguf
-
-    reader = gguf.GGUFReader(sdist.vocab_file("qwen2"))
-    tokens = list(reader.fields["tokenizer.ggml.tokens"].contents())
-    types = list(reader.fields["tokenizer.ggml.token_type"].contents())
-    merges = list(reader.fields["tokenizer.ggml.merges"].contents())
-    for token_id, (text, kind) in QWEN3_ADDED.items():
-        tokens[token_id], types[token_id] = text, kind
-    return Vocabulary(tokens, types, merges)
+    return qwen3_vocabulary()
 
 
 def _byte_of_char() -> dict[str, int]:
@@ -119,12 +82,12 @@ def _byte_of_char() -> dict[str, int]:
     return chars
 
 
-def token_bytes(vocab: Vocabulary) -> dict[bytes, int]:
+def token_bytes(vocab) -> dict[bytes, int]:
     """Every ordinary token's bytes -> its id (the pieces `segment` may cut a text into)."""
     alphabet = _byte_of_char()
     pieces = {}
-    for token_id, (token, kind) in enumerate(zip(vocab.tokens, vocab.types)):
-        if kind == 1 and all(char in alphabet for char in token):
+    for token_id, (token, kind) in enumerate(zip(vocab.tokens, vocab.token_types)):
+        if kind == NORMAL and all(char in alphabet for char in token):
             pieces[bytes(alphabet[char] for char in token)] = token_id
     return pieces
 
@@ -203,7 +166,7 @@ class Chains:
     answer_start: int  # where in `answer` the answer proper begins (after </think>)
 
 
-def chains(vocab: Optional[Vocabulary] = None) -> Chains:
+def chains(vocab=None) -> Chains:
     vocab = vocab or vocabulary()
     pieces = token_bytes(vocab)
     used = {NEWLINE, IM_END}  # the start and the end stay out of the texts
@@ -341,7 +304,7 @@ def template() -> str:
     return (sdist.templates_dir() / "Qwen-Qwen3-0.6B.jinja").read_text(encoding="utf-8")
 
 
-def write(path: Path, *, endless: bool = False, vocab: Optional[Vocabulary] = None) -> Path:
+def write(path: Path, *, endless: bool = False, vocab=None) -> Path:
     """Write the model as a GGUF file (about 80 MB: the two 151,936 x 128 matrices in f16)."""
     import gguf
     import numpy as np
@@ -365,7 +328,7 @@ def write(path: Path, *, endless: bool = False, vocab: Optional[Vocabulary] = No
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre("qwen2")
     writer.add_token_list(vocab.tokens)
-    writer.add_token_types(vocab.types)
+    writer.add_token_types(vocab.token_types)
     writer.add_token_merges(vocab.merges)
     writer.add_eos_token_id(IM_END)
     writer.add_bos_token_id(151643)
@@ -388,9 +351,15 @@ def write(path: Path, *, endless: bool = False, vocab: Optional[Vocabulary] = No
 
 
 def next_token(tensors: dict, ids: list[int]) -> int:
-    """The token the model picks after `ids` (greedy), computed the way llama.cpp's Qwen2
-    graph does: embedding, RMSNorm, attention with NEOX RoPE, the (zero) feed-forward block,
-    RMSNorm, output rows."""
+    """The token the model picks after `ids` (greedy)."""
+    import numpy as np
+
+    return int(np.argmax(logits(tensors, ids)))
+
+
+def logits(tensors: dict, ids: list[int]):
+    """The last position's logits, computed the way llama.cpp's Qwen2 graph does: embedding,
+    RMSNorm, attention with NEOX RoPE, the (zero) feed-forward block, RMSNorm, output rows."""
     import numpy as np
 
     x = tensors["token_embd.weight"][ids].astype(np.float64)  # (positions, WIDTH)
@@ -410,7 +379,7 @@ def next_token(tensors: dict, ids: list[int]) -> int:
     residual = x[-1] + np.concatenate(heads) @ tensors["blk.0.attn_output.weight"].T
     # (the feed-forward block's weights are zero: it adds nothing, so it is left out here)
     final = rms_normalised(residual) * tensors["output_norm.weight"]
-    return int(np.argmax(tensors["output.weight"] @ final))
+    return tensors["output.weight"] @ final
 
 
 def _rope(rows, positions):

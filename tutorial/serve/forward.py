@@ -365,6 +365,8 @@ def reply_from_choice(choice: dict, usage: Optional[dict], body: dict) -> Reply:
         blocks, stop_reason, _kept = tutorial.build_reply(parsed, choice.get("finish_reason"))
     except tutorial.RequestError as error:
         raise ApiError(502, f"the engine's answer cannot be turned into a reply: choices[0].{error}", retry=False)
+    if choice.get("finish_reason") == "length":  # even with a tool call in it: the call was cut
+        stop_reason = "max_tokens"
     stop_sequence = parsed["matched_stop"] if stop_reason == "stop_sequence" else None
     usage = usage if isinstance(usage, dict) else {}
     return Reply(

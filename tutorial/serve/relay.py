@@ -127,6 +127,8 @@ class Relay:
             reason, stop_sequence = "stop_sequence", self.stopped
         else:
             reason = _stop_reason(bool(uses), self.finish_reason, self.matched_stop)
+            if cut:  # a call cut half way is not one the client can run: Anthropic says max_tokens
+                reason = "max_tokens"
             stop_sequence = self.matched_stop if reason == "stop_sequence" else None
         usage = self.usage or {}
         output_tokens = usage.get("completion_tokens")
