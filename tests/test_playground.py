@@ -9,6 +9,7 @@ import ast
 import html
 import importlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -1286,3 +1287,24 @@ def test_the_prompt_is_rendered_off_the_keystroke_path_and_the_newest_request_wi
     by_class(root, "tp-family").value = "llama-3.3"
     assert pg.wait(30) and slow.rendered[-1] == "edit 3" and len(slow.rendered) == 3
     assert "<b>llama-3.3</b>" in pane.value and pg.prompt.family == "llama-3.3"
+
+
+def test_without_the_fetched_templates_the_prompt_tab_says_how_to_fetch_them(tmp_path):
+    """A fresh process whose cache folder is empty, as on a machine set up offline."""
+    code = ("from tutorial.notebook.playground import Playground, prompt_html\n"
+            "pg = Playground()\n"
+            "print(pg.prompt.missing)\n"
+            "print(prompt_html(pg, pg.prompt))\n")
+    env = {**os.environ, "TUTORIAL_CACHE": str(tmp_path / "empty")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    missing, page = done.stdout.split("\n", 1)
+    assert missing.startswith("llama.cpp's files are not fetched yet (") and missing.endswith(
+        "run: python3 tasks.py setup (fetches llama.cpp's real chat templates and vocabularies, about 37 MB)")
+    assert "The prompt cannot be rendered here: llama.cpp's files are not fetched yet" in page
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_yours_from_a_notebook_s_functions(pg):
+    pg.yours = {"translate": right_translate, "flatten_content": lambda content: content}
+    assert pg.results["yours"].state == "same"
