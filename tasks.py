@@ -449,6 +449,10 @@ def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
         "--LabApp.news_url": "None",
         "--LabApp.check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
         "--ServerApp.jpserver_extensions": WITHOUT_NOTEBOOK_SHIM,
+        # Jupyter Server pings a notebook's websocket every 30 s and would wait 90 s for the
+        # answer; Tornado waits at most the interval, and says so on every connection. Ask for
+        # the 30 s Tornado uses anyway.
+        "--ServerApp.tornado_settings": "ws_ping_timeout=30000",
     }
     if _curve_available():
         options["--MappingKernelManager.transport_encryption"] = "auto"

@@ -422,7 +422,7 @@ sys.exit(tasks.main(["lab", "--ServerApp.ip=127.0.0.1", "--ServerApp.port={port}
             tasks_process.wait(timeout=10)
     log = log_path.read_text(encoding="utf-8")
     assert "Jupyter Server" in log and "Kernel started" in log, log[-3000:]
-    for noise in ("without encryption", "DeprecationWarning", "ServerApp.token config is deprecated"):
+    for noise in ("without encryption", "DeprecationWarning", "ServerApp.token config is deprecated", "websocket_ping_timeout"):
         assert noise not in log, f"{noise!r} in JupyterLab's output:\n{log[-3000:]}"
     assert "[tasks] stopped (SIGTERM)" in log
 
