@@ -16,6 +16,7 @@ stays light; install them with the `serve` extra.
     responder.py  the replies: the teaching responder, tool_then_text
     captures.py   the bounded capture store, secrets left out, --save as JSON Lines
     forward.py    the bridge to an OpenAI-compatible /v1/chat/completions
+    relay.py      the engine's stream relayed as Anthropic's while it arrives
     wire.py       the Anthropic side of the wire: message objects, SSE text, error envelopes
     cli.py        `python -m tutorial serve`
 """
