@@ -21,7 +21,9 @@ alike), on the same bytes:
 
 It prints the median of each as a ratio to json.loads of that body (flat ratios across the
 sizes mean linear cost), then the peak memory of translate and trace as a ratio to the
-parsed body's own. Run: python benchmarks/translate_cost.py [ROUNDS]
+parsed body's own. Times are this process's CPU time (`time.process_time`), not the wall
+clock: on a machine shared with other jobs, waiting for a core then slows no case.
+Run: python benchmarks/translate_cost.py [ROUNDS]
 """
 
 from __future__ import annotations
@@ -74,10 +76,10 @@ def interleaved(raw: bytes, rounds: int, calls: int) -> dict[str, float]:
     for _ in range(rounds):
         for name, function in CASES.items():
             gc.collect()  # each case starts from the same heap, not from the previous one's garbage
-            start = time.perf_counter()
+            start = time.process_time()
             for _ in range(calls):
                 function(raw)
-            times[name].append((time.perf_counter() - start) / calls)
+            times[name].append((time.process_time() - start) / calls)
     return {name: statistics.median(values) for name, values in times.items()}
 
 

@@ -14,7 +14,7 @@ from pydantic import AfterValidator, Discriminator, Field, Tag, TypeAdapter
 from pydantic_core import PydanticCustomError
 from typing_extensions import NotRequired, TypedDict
 
-from .free_values import Free, FreeObject, InJsonText
+from .free_values import ByType, Free, FreeObject, InJsonText
 
 # ---------------------------------------------------------------------------
 # Content blocks. Unknown block types are allowed (the protocol keeps adding them):
@@ -152,44 +152,22 @@ KnownInsideBlock = Annotated[
 NestedItem = Annotated[Union[str, KnownInsideBlock, OtherInsideBlock], Field(union_mode="left_to_right")]
 
 
-def _tool_result_content_kind(value: Any) -> Optional[str]:
-    return "no content" if value is None else _content_kind(value)
-
-
 ToolResultContent = Annotated[
-    Union[
-        Annotated[None, Tag("no content")],
-        Annotated[str, Tag("string content")],
-        Annotated[list[NestedItem], Tag("block list")],
-    ],
-    Discriminator(
-        _tool_result_content_kind,
-        custom_error_type="bad_content",
-        custom_error_message="must be a string or a list of content blocks",
+    Union[None, str, list[NestedItem]],
+    ByType(
+        {list: list[NestedItem], str: str, type(None): None},
+        "bad_content",
+        "must be a string or a list of content blocks",
     ),
-    InJsonText(list[NestedItem], str, None),
 ]
 
 _KNOWN_BLOCKS = frozenset(("text", "image", "thinking", "tool_use", "tool_result", "search_result"))
 _KNOWN_INSIDE = _KNOWN_BLOCKS - {"tool_result"}
 
 
-def _content_kind(value: Any) -> Optional[str]:
-    if isinstance(value, str):
-        return "string content"
-    if isinstance(value, list):
-        return "block list"
-    return None
-
-
 Content = Annotated[
-    Union[Annotated[str, Tag("string content")], Annotated[list[Block], Tag("block list")]],
-    Discriminator(
-        _content_kind,
-        custom_error_type="bad_content",
-        custom_error_message="must be a string or a list of content blocks",
-    ),
-    InJsonText(list[Block], str),
+    Union[str, list[Block]],
+    ByType({list: list[Block], str: str}, "bad_content", "must be a string or a list of content blocks"),
 ]
 
 
@@ -235,24 +213,9 @@ Tool = Annotated[
 ]
 
 
-def _system_kind(value: Any) -> Optional[str]:
-    if value is None:
-        return "no system"
-    return _content_kind(value)
-
-
 System = Annotated[
-    Union[
-        Annotated[None, Tag("no system")],
-        Annotated[str, Tag("string content")],
-        Annotated[list[TextBlock], Tag("block list")],
-    ],
-    Discriminator(
-        _system_kind,
-        custom_error_type="bad_system",
-        custom_error_message="must be a string or a list of text blocks",
-    ),
-    InJsonText(list[TextBlock], str, None),
+    Union[None, str, list[TextBlock]],
+    ByType({list: list[TextBlock], str: str, type(None): None}, "bad_system", "must be a string or a list of text blocks"),
 ]
 
 
