@@ -78,7 +78,7 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
     """A long, made-up Claude Code session for the benchmarks, built on the recorded one
     (`claude_code_session()`): its system prompt blocks (with cache_control), its mid-list
     system message, its tools (long descriptions, schemas up to seven levels deep) plus
-    `extra_tools` MCP-style ones (ten levels deep), then `turns` rounds of thinking, a line of text and a
+    `extra_tools` MCP-style ones (eleven levels deep), then `turns` rounds of thinking, a line of text and a
     Read, Bash, Grep or Edit call, answered by a tool_result of numbered file lines."""
     recorded = claude_code_session()["requests"][1]["body"]
     body = {key: value for key, value in recorded.items() if key not in ("messages", "tools")}
@@ -86,7 +86,7 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
     tools = list(recorded["tools"])
     for i in range(extra_tools):
         leaf = {"type": "object", "properties": {"value": {"type": "string", "description": "The value to set."}}}
-        for level in range(3):  # deep schemas (ten levels), as MCP servers generate them
+        for level in range(3):  # deep schemas (eleven levels), as MCP servers generate them
             leaf = {"type": "object", "description": f"Level {level} of the nested options.", "properties": {f"options_{level}": leaf}}
         tools.append({
             "name": f"mcp__workspace__tool_{i}",
