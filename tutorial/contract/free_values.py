@@ -52,7 +52,8 @@ def _shallow_json(levels: int) -> core_schema.CoreSchema:
     if levels > 0:
         inner = _shallow_json(levels - 1)
         choices[list] = core_schema.list_schema(inner, strict=True, max_length=WIDTH)
-        choices[dict] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True, max_length=WIDTH)
+        key = core_schema.str_schema(strict=True)
+        choices[dict] = core_schema.dict_schema(key, inner, strict=True, max_length=WIDTH)
     return core_schema.tagged_union_schema(choices, discriminator=type)
 
 
@@ -105,7 +106,8 @@ def deepened_for_json_text(schema: core_schema.CoreSchema) -> core_schema.CoreSc
                 if isinstance(fast, dict) and fast.get("custom_error_type") == "free_fast":
                     whole = fast["schema"]["type"] == "dict"  # a free object: the levels below it
                     inner = core_schema.definition_reference_schema(f"free-json-text-{levels - 1 if whole else levels}")
-                    fast["schema"] = core_schema.dict_schema(core_schema.str_schema(strict=True), inner, strict=True) if whole else inner
+                    key = core_schema.str_schema(strict=True)
+                    fast["schema"] = core_schema.dict_schema(key, inner, strict=True) if whole else inner
                     continue
             stack.extend(part.values())
         elif isinstance(part, list):
@@ -151,7 +153,8 @@ class _FreeObject(_FreeValue):
     @classmethod
     def _fast(cls, shallow: Any) -> core_schema.CoreSchema:
         wide = {"max_length": WIDTH} if shallow is _shallow_json else {}
-        return core_schema.dict_schema(core_schema.str_schema(strict=True), shallow(cls.levels - 1), strict=True, **wide)
+        key = core_schema.str_schema(strict=True)
+        return core_schema.dict_schema(key, shallow(cls.levels - 1), strict=True, **wide)
 
 
 Free = Annotated[Any, _FreeValue]  # a field the contract does not name, too

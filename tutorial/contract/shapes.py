@@ -215,7 +215,11 @@ Tool = Annotated[
 
 System = Annotated[
     Union[None, str, list[TextBlock]],
-    ByType({list: list[TextBlock], str: str, type(None): None}, "bad_system", "must be a string or a list of text blocks"),
+    ByType(
+        {list: list[TextBlock], str: str, type(None): None},
+        "bad_system",
+        "must be a string or a list of text blocks",
+    ),
 ]
 
 

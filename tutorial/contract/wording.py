@@ -140,5 +140,6 @@ def raise_located(errors: ValidationError, value: Any, prefix: Location, root: A
         raise RequestError(prefix, "does not match the request contract") from None
     _, location, error = min(located, key=lambda item: item[0])
     problem = _problem(error)
-    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and error["type"] not in ("free_value", "invalid_key", "key_not_unicode") else None
+    own_words = error["type"] in ("free_value", "invalid_key", "key_not_unicode")  # they say all there is
+    hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and not own_words else None
     raise RequestError(location, f"{problem} ({hint})" if hint else problem) from None

@@ -78,8 +78,9 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
     """A long, made-up Claude Code session for the benchmarks, built on the recorded one
     (`claude_code_session()`): its system prompt blocks (with cache_control), its mid-list
     system message, its tools (long descriptions, schemas up to seven levels deep) plus
-    `extra_tools` MCP-style ones (eleven levels deep), then `turns` rounds of thinking, a line of text and a
-    Read, Bash, Grep or Edit call, answered by a tool_result of numbered file lines."""
+    `extra_tools` MCP-style ones (eleven levels deep), then `turns` rounds of thinking, a
+    line of text and a Read, Bash, Grep or Edit call, answered by a tool_result of numbered
+    file lines. About 0.55 MB of JSON as it stands."""
     recorded = claude_code_session()["requests"][1]["body"]
     body = {key: value for key, value in recorded.items() if key not in ("messages", "tools")}
     first_user, environment = recorded["messages"][0], recorded["messages"][1]  # the second is a system message
@@ -87,7 +88,7 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
     for i in range(extra_tools):
         leaf = {"type": "object", "properties": {"value": {"type": "string", "description": "The value to set."}}}
         for level in range(3):  # deep schemas (eleven levels), as MCP servers generate them
-            leaf = {"type": "object", "description": f"Level {level} of the nested options.", "properties": {f"options_{level}": leaf}}
+            leaf = {"type": "object", "description": f"Level {level} of the options.", "properties": {f"options_{level}": leaf}}
         tools.append({
             "name": f"mcp__workspace__tool_{i}",
             "description": f"Workspace tool {i} from an MCP server. " + "It reads, searches or edits the project as the options say. " * 12,
@@ -99,7 +100,7 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
         ("Bash", lambda t: {"command": f"python -m pytest tests/test_{t}.py -q", "description": "Run the module's tests"}),
         ("Grep", lambda t: {"pattern": f"function_{t}", "path": "/tmp/project/src", "output_mode": "content"}),
         ("Edit", lambda t: {"file_path": f"/tmp/project/src/module_{t}.py", "old_string": "return value", "new_string": "return value + 1"}),
-    ]
+    ]  # fmt: skip
     messages = [first_user, environment]
     for turn in range(turns):
         name, arguments = calls[turn % len(calls)]
@@ -112,7 +113,8 @@ def claude_code_request(turns: int = 155, extra_tools: int = 8) -> dict:
         result: dict = {"type": "tool_result", "tool_use_id": call_id, "content": source}
         content = [result]
         if turn % 10 == 9:
-            content.append({"type": "text", "text": "<system-reminder>\nThe task list is unchanged.\n</system-reminder>"})
+            reminder = "<system-reminder>\nThe task list is unchanged.\n</system-reminder>"
+            content.append({"type": "text", "text": reminder})
         messages.append({"role": "user", "content": content})
     messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
     return {**body, "messages": messages, "tools": tools}
