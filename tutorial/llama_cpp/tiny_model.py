@@ -159,6 +159,15 @@ def segment(text: str, pieces: dict[bytes, int], used: set[int]) -> list[int]:
     return ids + (segment(tail, pieces, used) if tail else [])
 
 
+def pieces(vocab, ids: list[int]) -> list[str]:
+    """Each token's text, as the engine writes it out (added tokens such as <think> whole)."""
+    alphabet = _byte_of_char()
+    return [
+        token if kind != NORMAL else bytes(alphabet[char] for char in token).decode("utf-8", "replace")
+        for token, kind in ((vocab.tokens[i], vocab.token_types[i]) for i in ids)
+    ]
+
+
 @dataclass
 class Chains:
     tool: list[int]  # the tool call, token by token
