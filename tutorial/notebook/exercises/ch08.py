@@ -3,6 +3,9 @@
 Every right answer is computed from the package: both translations of the README example,
 the loss report, the echo of a reply, the split of a mixed tool result and its rendering
 through the two templates shipped with the package.
+
+Over 600 lines, kept as one idea that reads better whole: chapter 08's exercises in the
+chapter's order, each beside its named mistakes and their hints in both languages.
 """
 
 from __future__ import annotations
