@@ -113,7 +113,7 @@ def test_every_loss_reason_has_chinese():
     import tutorial
     from tutorial.watch.losses import reason_in
 
-    data = json.loads((ROOT / "tests" / "data" / "sdk_bodies.json").read_text(encoding="utf-8"))
+    data = json.loads((ROOT / "tutorial" / "examples" / "sdk" / "bodies.json").read_text(encoding="utf-8"))
     bodies = [entry["body"] if isinstance(entry, dict) and "body" in entry else entry for entry in data.values()]
     bodies += [tutorial.readme_request()]
     seen, untranslated = 0, set()
