@@ -3,7 +3,7 @@
 `requests()` draws bodies the default target takes; `requests(openai=True)` only what
 the "openai" target carries (no documents, redacted thinking, server-tool or unknown
 blocks; every custom tool has an input_schema). Tool inputs nest deeper than
-pydantic-core's shallow check (contract.py), so both ways of checking a free value run.
+pydantic-core's shallow check (tutorial/contract/), so both ways of checking a free value run.
 """
 
 from __future__ import annotations
