@@ -102,16 +102,16 @@ ANSWER = "Hello from a tiny model wired by hand!"
 
 # Hermes form, as the Qwen3 template writes a call, with two differences the token cut needs.
 # "\n" alone is token 198, which this model reads as "the generation prompt ends here", and no
-# other token starts with "\n" except runs of whitespace, so the newlines inside the texts are
-# such runs ("\n\n", "\n\n\n"): the engine's parsers skip whitespace there. And the JSON is
-# compact: with json.dumps's ": " the three colons would need three different tokens holding
-# a colon followed by a space or nothing, and the vocabulary has only two (`":` and `:`).
+# token starts with "\n" but runs of whitespace, so the call opens with "\n\n" (llama.cpp's
+# tool-call grammar allows one or two newlines there; it would reject three). It closes with the
+# token `"}}\n`. And the JSON is compact: with json.dumps's ": " the three colons would need three
+# different tokens holding a colon followed by a space or nothing, and the vocabulary has two.
 TOOL_TEXT = (
     "<tool_call>\n\n"
     + json.dumps({"name": TOOL_NAME, "arguments": TOOL_ARGUMENTS}, separators=(",", ":"))
-    + "\n\n\n</tool_call>"
+    + "\n</tool_call>"
 )
-THINKING_TEXT = f"<think>{REASONING}</think>\n\n\n\n"
+THINKING_TEXT = f"<think>{REASONING}</think>"
 ANSWER_TEXT = THINKING_TEXT + ANSWER
 SPECIAL_IN_TEXTS = {"<tool_call>": 151657, "</tool_call>": 151658, "<think>": 151667, "</think>": 151668}
 
