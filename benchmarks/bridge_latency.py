@@ -11,9 +11,9 @@ sends the same requests two ways, alternating, over loopback with httpx:
 For each way: the median whole-request time of a non-streamed request (the bridge's added
 latency is the difference, and the ratio), and, streamed, the median time to the first event
 (the engine's first chunk; the bridge's message_start) and to the last. The endless model with
-max_tokens 400 makes the streamed answers long enough for "first" and "last" to differ.
+max_tokens 200 makes the streamed answers long enough for "first" and "last" to differ.
 
-Run: python benchmarks/bridge_latency.py [ROUNDS]   (default 30 rounds; about a minute)
+Run: python benchmarks/bridge_latency.py [ROUNDS]   (default 20 rounds; about two minutes)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tutorial import serve  # noqa: E402
 from tutorial.llama_cpp import engine as llama  # noqa: E402
 
 USER = {"role": "user", "content": "Say hello"}
-STREAM_TOKENS = 400
+STREAM_TOKENS = 200
 
 
 def timed(client: httpx.Client, url: str, body: dict) -> tuple[float, float]:
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
     if reason:
         print(f"bridge_latency: skipped: {reason}")
         return 0
-    rounds = int(argv[0]) if argv else 30
+    rounds = int(argv[0]) if argv else 20
     anthropic_body = {"model": "tiny", "max_tokens": 100, "messages": [USER]}
     messages, _tools = tutorial.translate(anthropic_body, target="openai")
     openai_body = {"model": "tiny", "max_tokens": 100, "messages": messages}
