@@ -49,7 +49,7 @@ PIP_LOG = VENV / "pip.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 NOTEBOOKS = ROOT / "notebooks"
 PLAYGROUND = "07_playground.ipynb"
-EXTRAS = "notebooks,serve,test,real"  # one environment for every command
+EXTRAS = "notebooks,real,serve,test"  # one environment for every command
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine

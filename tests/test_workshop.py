@@ -182,7 +182,7 @@ def test_the_printable_cheat_sheet_is_chapter_12s_table():
 
 def test_the_run_sheet_names_every_chapter_and_only_chapters_that_exist():
     run_sheet = (ROOT / "notebooks" / "README.md").read_text(encoding="utf-8")
-    linked = set(re.findall(r"\(([0-9]{2}_[a-z_]+\.ipynb)\)", run_sheet))
+    linked = set(re.findall(r"\(([0-9]{2}[a-z]?_[a-z0-9_]+\.ipynb)\)", run_sheet))
     present = {p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")}
     assert linked <= present, f"the run-sheet links chapters that do not exist: {sorted(linked - present)}"
     assert present <= linked, f"chapters the run-sheet does not mention: {sorted(present - linked)}"
@@ -192,7 +192,7 @@ def test_the_run_sheet_names_every_chapter_and_only_chapters_that_exist():
 @pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")), ids=lambda p: p.name)
 def test_chapter_links_point_at_chapters_that_exist(path):
     text = "\n".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
-    for target in re.findall(r"\]\(([0-9]{2}_[a-z_]+\.ipynb)\)", text):
+    for target in re.findall(r"\]\(([0-9]{2}[a-z]?_[a-z0-9_]+\.ipynb)\)", text):
         assert (ROOT / "notebooks" / target).is_file(), f"{path.name} links to {target}, which does not exist"
 
 
