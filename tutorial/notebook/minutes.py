@@ -84,8 +84,8 @@ CHAPTERS: tuple[Chapter, ...] = (
             "start a local endpoint, point the official SDK at it, read what a real agent CLI sends",
             "a live `/v1/messages` server in the kernel: the SDK, a streamed reply, the echo;"
             " what Claude Code really sends and what stays behind", 45, 20),
-    Chapter("12_cheat_sheet.ipynb", "12 Cheat sheet", "every field and block kind, what each target makes of it, on one page",
-            "the one-page table, computed; hand out the printed page", 5, 5),
+    Chapter("12_cheat_sheet.ipynb", "12 Cheat sheet", "every field and block kind, what each target makes of it, on two printed pages",
+            "the table, computed; hand out the printed pages", 5, 5),
 )
 
 
