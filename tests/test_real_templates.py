@@ -391,3 +391,21 @@ if __name__ == "__main__":
         regenerate()
     else:
         print("usage: python tests/test_real_templates.py --regenerate   (writes tests/data/real_templates/)")
+
+
+def test_the_families_picture_shows_each_familys_own_outcome():
+    """Chapter 04b's picture: every family's template file, its token count where a vocabulary
+    ships, its prompt length where none does, and Mistral's own refusal."""
+    from tutorial.pictures.families import families_picture
+
+    translated, tools_schema = tutorial.translate(tutorial.readme_request())
+    dot = families_picture(translated, tools_schema)
+    for name in tutorial.template_families():
+        assert name in dot and families.family(name).template_file in dot, name
+    with frozen_today(datetime.datetime(2026, 1, 1)):
+        qwen3_ids = render(translated, tools_schema, template="qwen3", tokenize=True)
+        kimi_text = render(translated, tools_schema, template="kimi-k2")
+    assert f"{len(qwen3_ids)} token ids" in dot
+    assert f"{len(kimi_text)} characters" in dot and "(no vocabulary in the sdist)" in dot
+    assert "refused:" in dot and "After the optional system" in dot
+    assert dot.count("token ids") == sum(1 for n in tutorial.template_families() if families.family(n).vocabulary)

@@ -15,6 +15,7 @@ committed `diagrams/`.
     tools.py      tools_path: tool definitions -> function tools, field by field
     split.py      mixed_result_split: one tool_result -> tool messages
     way_back.py   reply_flow, echo_flow, wire_flow: Action 3.5 and back to the wire
+    families.py   families_picture: one message list through every family's real template
     render.py     render_svg, show, svg_size
     committed.py  sources, write_all: the files in diagrams/
 
