@@ -2,12 +2,15 @@
 """Keep the Chinese edition (notebooks/zh/) in step with the English chapters.
 
     python scripts/zh_edition.py sync [NN ...]   rebuild every zh chapter's cells from the English one:
-                                                 code cells copied, translations kept by cell id
+                                                 code cells copied (choosing "zh"), translations kept by cell id
     python scripts/zh_edition.py todo [NN ...]   write the English prose that needs (re)translating,
                                                  as {cell id: text} JSON, to stdout
     python scripts/zh_edition.py put NN FILE     store translations ({cell id: Chinese text}) into chapter NN,
                                                  each marked with the hash of the English text it translates
     python scripts/zh_edition.py status          per chapter: cells translated, stale, missing
+    python scripts/zh_edition.py reflow          join the lines of every Chinese paragraph (chapters,
+                                                 notebooks/zh/*.md, README.zh.md): a line break inside a
+                                                 Chinese sentence shows as a space in JupyterLab and on GitHub
 
 A translated cell records `metadata.translation.en_sha`, the hash of the English cell it
 translates; tests/test_zh_edition.py fails, naming the cell, when the English text changes
@@ -20,10 +23,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
 import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 ZH = NOTEBOOKS / "zh"
@@ -42,6 +48,11 @@ def zh_path(english: Path) -> Path:
     return ZH / english.name
 
 
+def zh_code(source: str) -> str:
+    """The Chinese chapter's code: the English code, byte for byte, except the language it chooses."""
+    return source.replace('tutorial.use_language("en")', 'tutorial.use_language("zh")')
+
+
 def sync_one(english_path: Path) -> nbformat.NotebookNode:
     english = nbformat.read(english_path, as_version=4)
     target = zh_path(english_path)
@@ -49,10 +60,12 @@ def sync_one(english_path: Path) -> nbformat.NotebookNode:
     cells = []
     for cell in english.cells:
         if cell.cell_type != "markdown":
-            new = copy.deepcopy(cell)  # code: byte for byte; outputs come from executing it in zh/
+            new = copy.deepcopy(cell)  # code: byte for byte but the language; outputs come from executing it
+            new.source = zh_code(cell.source)
             previous = old.get(cell.get("id"))
-            new.outputs = previous.outputs if previous is not None and previous.cell_type == "code" and previous.source == cell.source else []
-            if previous is not None and previous.cell_type == "code" and previous.source == cell.source:
+            same = previous is not None and previous.cell_type == "code" and previous.source == new.source
+            new.outputs = previous.outputs if same else []
+            if same:
                 new.execution_count = previous.execution_count
             cells.append(new)
             continue
@@ -127,7 +140,70 @@ def status(_arguments: list[str]) -> int:
     return 0
 
 
-COMMANDS = {"sync": sync, "todo": todo, "put": put, "status": status}
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+WIDE_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+BLOCK_START = re.compile(r"\s*(#|\||>|```|[-*+] |\d+[.)] |<|!\[|\$\$)")
+LIST_ITEM = re.compile(r"\s*([-*+]|\d+[.)]) ")
+
+
+def _joinable(previous: str, line: str, fenced: bool) -> bool:
+    if fenced or not previous.strip() or not line.strip():
+        return False
+    if previous.lstrip().startswith(("#", "|", "```", "<", "$$")) or previous.endswith(("  ", "\\", "<br>", "<br/>")):
+        return False
+    if BLOCK_START.match(line):
+        return False
+    if line.startswith("    ") and not LIST_ITEM.match(previous) and not previous.startswith(" "):
+        return False  # an indented code block
+    return bool(CJK.search(previous) or CJK.search(line))
+
+
+def _glue(previous: str, line: str) -> str:
+    left, right = previous.rstrip(), line.strip()
+    wide_left, wide_right = CJK.match(left[-1]), CJK.match(right[0])
+    if WIDE_PUNCTUATION.match(left[-1]) or WIDE_PUNCTUATION.match(right[0]) or (wide_left and wide_right):
+        return left + right
+    return left + " " + right
+
+
+def reflow_text(text: str) -> str:
+    """`text` with each Chinese paragraph (or list item) on one line; code, tables and headings untouched."""
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if out and _joinable(out[-1], line, fenced):
+            out[-1] = _glue(out[-1], line)
+            continue
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        out.append(line)
+    return "\n".join(out)
+
+
+def chinese_markdown_files() -> list[Path]:
+    return [ROOT / "README.zh.md", *sorted(ZH.glob("*.md"))]
+
+
+def reflow(_arguments: list[str]) -> int:
+    for path in sorted(ZH.glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        changed = 0
+        for cell in notebook.cells:
+            if cell.cell_type == "markdown" and reflow_text(cell.source) != cell.source:
+                cell.source = reflow_text(cell.source)
+                changed += 1
+        if changed:
+            nbformat.write(notebook, path)
+            print(f"{path.relative_to(ROOT)}: {changed} cells reflowed")
+    for path in chinese_markdown_files():
+        text = path.read_text(encoding="utf-8")
+        if reflow_text(text) != text:
+            path.write_text(reflow_text(text), encoding="utf-8")
+            print(f"{path.relative_to(ROOT)}: reflowed")
+    return 0
+
+
+COMMANDS = {"sync": sync, "todo": todo, "put": put, "status": status, "reflow": reflow}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

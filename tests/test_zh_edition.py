@@ -44,7 +44,8 @@ def test_same_cells_same_code(path):
     )
     for en, cn in zip(english, zh):
         if en["cell_type"] == "code":
-            assert cn["source"] == en["source"], f"{path.name} cell {en.get('id')}: code differs from the English cell"
+            english_code = "".join(en["source"]).replace('use_language("en")', 'use_language("zh")')
+            assert "".join(cn["source"]) == english_code, f"{path.name} cell {en.get('id')}: code differs from the English cell"
             assert cn["metadata"].get("tags", []) == en["metadata"].get("tags", []), f"{path.name} cell {en.get('id')}: tags differ"
 
 
@@ -129,3 +130,22 @@ def test_every_loss_reason_has_chinese():
                     untranslated.add(loss.reason)
     assert seen > 100
     assert not untranslated, sorted(untranslated)
+
+
+def test_no_line_break_inside_a_chinese_sentence():
+    """A line break inside a Chinese paragraph shows as a space in JupyterLab and on GitHub
+    (「把一个请求␣保存为」); `python scripts/zh_edition.py reflow` joins them."""
+    from zh_edition import chinese_markdown_files, reflow_text
+
+    broken = []
+    for path in sorted(ZH.glob("*.ipynb")):
+        for cell in load(path)["cells"]:
+            text = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and reflow_text(text) != text:
+                broken.append(f"{path.name} cell {cell.get('id')}")
+    for path in chinese_markdown_files():
+        text = path.read_text(encoding="utf-8")
+        if reflow_text(text) != text:
+            broken.append(path.name)
+    assert not broken, f"line breaks inside Chinese paragraphs (python scripts/zh_edition.py reflow): {broken}"
+    assert reflow_text("中文第一行\n第二行，`code`\nmore\n\n- 列表\n  续行") == "中文第一行第二行，`code` more\n\n- 列表续行"

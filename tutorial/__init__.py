@@ -43,6 +43,7 @@ _LAZY = {
     "render": ("tutorial.watch.rendering", "render"),
     "template_families": ("tutorial.watch.families", "template_families"),
     "Playground": ("tutorial.notebook.playground", "Playground"),
+    "use_language": ("tutorial.watch.language", "use_language"),
 }
 
 
@@ -83,4 +84,5 @@ __all__ = [
     "translate",
     "translate_json",
     "translate_messages",
+    "use_language",
 ]

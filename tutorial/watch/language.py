@@ -1,36 +1,79 @@
 """The language the apparatus writes its prose in: "en" (the default) or "zh".
 
-Captions, playground labels, verdicts and hints can be written in either language; the
-lesson's own error messages stay English (they are part of the contract). A function
-that writes prose takes `lang=None`, meaning "the current language": the `TUTORIAL_LANG`
-environment variable when it is set, else "zh" for a notebook opened from `notebooks/zh/`
-(Jupyter starts its kernel in the notebook's folder), else "en". So the Chinese edition's
-code cells are the English ones, byte for byte, and still speak Chinese.
+Captions, playground labels, verdicts, hints, the server's replies and the command line can
+be written in either language; the lesson's own error messages stay English (they are part
+of the contract). A function that writes prose takes `lang=None`, meaning "the current
+language", which is, in this order:
+
+1. what `tutorial.use_language(...)` chose in this process — every chapter calls it in its
+   first cell, so a Chinese chapter speaks Chinese wherever it is opened (Colab, a copy in
+   another folder), not because of the folder it sits in;
+2. the `TUTORIAL_LANG` environment variable;
+3. "en".
+
+The command line adds `--lang` and, failing that, the locale (`LANG=zh_CN.UTF-8`); the
+server adds the request's `Accept-Language`.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 LANGUAGES = ("en", "zh")
 
+_chosen: Optional[str] = None
+
+
+def use_language(lang: str) -> None:
+    """Make `lang` ("en" or "zh") the current language of this process."""
+    global _chosen
+    _chosen = _check(lang)
+
 
 def current() -> str:
+    if _chosen is not None:
+        return _chosen
     chosen = os.environ.get("TUTORIAL_LANG", "")
-    if chosen in LANGUAGES:
-        return chosen
-    try:
-        return "zh" if Path.cwd().name == "zh" else "en"
-    except OSError:  # the working folder was removed
-        return "en"
+    return chosen if chosen in LANGUAGES else "en"
 
 
 def resolve(lang: Optional[str]) -> str:
     """`lang` itself when it names a language, the current one when it is None."""
-    if lang is None:
-        return current()
+    return current() if lang is None else _check(lang)
+
+
+def from_locale(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:
+    """"zh" when the locale asks for Chinese (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), "en" when it
+    names another language, None when it says nothing."""
+    environ = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return "zh" if value.lower().startswith("zh") else "en"
+    return None
+
+
+def from_accept_language(header: Optional[str]) -> Optional[str]:
+    """The first of "zh"/"en" an HTTP Accept-Language header prefers (by q), None if neither."""
+    if not header:
+        return None
+    ranked = []
+    for position, item in enumerate(header.split(",")):
+        tag, _, params = item.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if primary in LANGUAGES and quality > 0:
+            ranked.append((-quality, position, primary))
+    return min(ranked)[2] if ranked else None
+
+
+def _check(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
     return lang
