@@ -1,0 +1,80 @@
+"""The language comes from the notebook, not from its folder: a Chinese chapter copied anywhere
+speaks Chinese, an English one copied into a folder named zh speaks English."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tutorial.watch import language
+
+ROOT = Path(__file__).resolve().parents[1]
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch):
+    monkeypatch.delenv("TUTORIAL_LANG", raising=False)
+    monkeypatch.setattr(language, "_chosen", None)
+
+
+def test_use_language_wins_over_the_environment(monkeypatch):
+    monkeypatch.setenv("TUTORIAL_LANG", "en")
+    language.use_language("zh")
+    assert language.current() == "zh" and language.resolve(None) == "zh" and language.resolve("en") == "en"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        language.use_language("fr")
+
+
+def test_the_folder_no_longer_decides(tmp_path, monkeypatch):
+    (tmp_path / "zh").mkdir()
+    monkeypatch.chdir(tmp_path / "zh")
+    assert language.current() == "en"
+
+
+@pytest.mark.parametrize(
+    "environ, expected",
+    [({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+     ({"LANG": "en_GB.UTF-8"}, "en"), ({"LANG": "C.UTF-8"}, None), ({}, None), ({"LANGUAGE": "zh_CN:en"}, "zh")],
+)
+def test_the_locale(environ, expected):
+    assert language.from_locale(environ) == expected
+
+
+@pytest.mark.parametrize(
+    "header, expected",
+    [("zh-CN,zh;q=0.9,en;q=0.8", "zh"), ("en-US,en;q=0.9,zh;q=0.8", "en"), ("fr, zh;q=0.5", "zh"),
+     ("zh;q=0, en", "en"), ("de", None), ("", None), (None, None), ("zh;q=abc, en;q=0.1", "en")],
+)
+def test_accept_language(header, expected):
+    assert language.from_accept_language(header) == expected
+
+
+def _exercise_outputs(notebook_path: Path, folder: Path) -> list[str]:
+    """Run a copy of the chapter in `folder` on a fresh kernel; the text its exercise cells printed."""
+    from nbclient import NotebookClient
+
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / notebook_path.name
+    shutil.copy(notebook_path, copy)
+    notebook = nbformat.read(copy, as_version=4)
+    NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+    texts = []
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "exercise" in cell.metadata.get("tags", []):
+            texts.append("".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs))
+    return texts
+
+
+def test_a_chinese_chapter_copied_to_another_folder_gives_chinese_verdicts(tmp_path):
+    verdicts = _exercise_outputs(ROOT / "notebooks" / "zh" / "03_tools_path.ipynb", tmp_path / "somewhere" / "else")
+    assert verdicts and all(CJK.search(text) for text in verdicts), verdicts
+
+
+def test_an_english_chapter_in_a_folder_named_zh_stays_english(tmp_path):
+    verdicts = _exercise_outputs(ROOT / "notebooks" / "03_tools_path.ipynb", tmp_path / "zh")
+    assert verdicts and not any(CJK.search(text) for text in verdicts), verdicts
