@@ -21,11 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutorial import preprocess, readme_request, translate
+from tutorial import preprocess, readme_request, trace, translate
 from tutorial.notebook import playground as pg_module
 from tutorial.errors import RequestError
 from tutorial.notebook.playground import LABELS, MAX_DEPTH, README, Playground, describe_error, presets
 from tutorial.notebook.show import as_json
+
+CJK = re.compile(r"[\u3400-\u9fff]")
 
 presets_module = importlib.import_module("tutorial.notebook.playground.presets")  # the attribute is the function
 view_module = importlib.import_module("tutorial.notebook.playground.view")
@@ -422,10 +424,10 @@ def test_the_labels_say_the_same_in_both_languages():
 def test_chinese_labels():
     pg = Playground(lang="zh")
     pg.request_text = '{"a" 1}'
-    assert pg.results["error"].startswith("第 1 行，第 6 列：Expecting ':' delimiter")
+    assert pg.results["error"] == "第 1 行，第 6 列：这里缺少冒号“:”（文本还不是有效的 JSON）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     pg.request_text = "{"
-    assert pg.results["error"] == "第 1 行，第 2 列：文本在第 1 行第 1 列开始的对象闭合之前就结束了：缺少它的 '}'"
+    assert pg.results["error"] == "第 1 行，第 2 列：第 1 行第 1 列开始的对象还没有闭合，文本就结束了：缺少“}”"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     with pytest.raises(ValueError, match="lang must be one of"):
         Playground(lang="fr")
@@ -627,9 +629,127 @@ def test_the_widget_has_the_parts_a_browser_test_looks_for(pg):
 def test_the_tab_titles_in_chinese():
     pg = Playground(lang="zh")
     tabs = by_class(pg.widget, "tp-tabs")
-    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "提示词", "留下的", "对比 README", "同类实现"]
+    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "prompt", "未带入", "对比 README", "真实系统"]
     assert by_class(pg.widget, "tp-translate").description == "翻译"
-    assert "交给 chat template 的 <code>messages</code>" in pane_text(pg, "tp-translated")
+    assert "交给聊天模板的 <code>messages</code>" in pane_text(pg, "tp-translated")
+    assert "项未带入输出" in pane_text(pg, "tp-error")
+    assert "采样上限" in pane_text(pg, "tp-losses") and "a sampling limit" not in pane_text(pg, "tp-losses")
+    # the tab titles fit one row where the English ones do (1400 px and 1280 px): no longer than before
+    before = ["translated", "tools_schema", "各阶段", "流程图", "提示词", "留下的", "对比 README", "同类实现"]
+    assert sum(map(_title_width, tabs.titles)) <= sum(map(_title_width, before))
+    assert sum(map(_title_width, tabs.titles)) <= sum(_title_width(LABELS["en"][key]) for key, _, _ in pg_module.PANES)
+
+
+def _title_width(title: str) -> int:
+    """A tab title's width in half-width columns (a Chinese character takes two)."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in title)
+
+
+ENGLISH_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
+
+
+def _english_words(text: str, allowed: set) -> list[str]:
+    return [word for word in ENGLISH_WORD.findall(text) if word not in allowed]
+
+
+def test_a_chinese_playground_names_its_presets_in_chinese():
+    pg = Playground(lang="zh")
+    builtin = [name for name in pg.presets if not name.startswith("真实系统：")]
+    assert len(builtin) >= 12 and pg.preset == "README 示例"
+    for name in builtin:  # code names (system, thinking, tool_use_id, JSON) may stay; the words are Chinese
+        assert CJK.search(name) and not _english_words(name, {"README", "system", "user", "thinking", "JSON",
+                                                               "tool_use_id"}), name
+    assert any(name.startswith("真实系统：") for name in pg.presets)
+    # a chapter's code cell names a preset in English, in either language
+    pg.preset = "server tool"
+    assert pg.preset == "服务端工具" and pg.body["messages"][0]["content"] == "Python 3.13 有什么新东西？"
+    pg.preset = "peer: 04_image_base64_and_url"
+    assert pg.preset == "真实系统：04_image_base64_and_url" and pg.peer_case == "04_image_base64_and_url"
+    assert "与我们的结果" in pg_module.peers_html(pg)
+    with pytest.raises(ValueError, match="no preset named"):
+        pg.preset = "no such preset"
+
+
+def test_the_chinese_presets_are_the_english_ones_reworded():
+    """Same keys, ids, tool names and shapes; only the prose differs. The English stay as they were."""
+    english, chinese = pg_module.presets("en"), pg_module.presets("zh")
+    assert len(english) == len(chinese)
+    presets_module = importlib.import_module("tutorial.notebook.playground.presets")
+    for name, body in english.items():
+        other = chinese[presets_module.name_in(name, "zh")]
+        if isinstance(body, str) or name in (pg_module.README, "missing tool_use_id") or name.startswith(pg_module.PEER_PREFIX):
+            assert other == body, name  # the README example and what is made of it, recorded cases: data
+            continue
+        assert _shape(other) == _shape(body), name
+        for text in _prose(other):
+            assert CJK.search(text) or not _english_words(text, set()) or text == "print('hello')", (name, text)
+        assert trace(other).losses and len(trace(other).translated) == len(trace(body).translated)
+    assert Playground(lang="zh").preset_text("string system") != Playground().preset_text("string system")
+
+
+def _shape(value):
+    """A JSON value with its human-readable strings blanked: keys, ids and names stay."""
+    if isinstance(value, dict):
+        return {key: ("…" if key in ("text", "thinking", "description", "system", "city") or
+                      (key == "content" and isinstance(item, str)) else _shape(item)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(item) for item in value]
+    return value
+
+
+def _prose(value) -> list[str]:
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if key in ("text", "thinking", "description", "system") and isinstance(inner, str):
+                    found.append(inner)
+                elif key == "content" and isinstance(inner, str) and item.get("type") != "tool_result":
+                    found.append(inner)
+                else:
+                    stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+@pytest.mark.parametrize("text", [
+    '{"a" 1}', '{"a": 1,}', '[1,]', "{a: 1}", '"abc', '"a\\x"', '"a\\uzz"', '"a\nb"', "[1 2]", "", '{"a": 1} x',
+    "{", '{"a": [1, 2}', '{"a": tru}', "[" * 300,
+])
+def test_a_chinese_parse_error_has_no_english_sentence(text):
+    pg = Playground(lang="zh")
+    pg.request_text = text
+    error = pg.results["error"]
+    assert error.startswith("第 ") and CJK.search(error)
+    assert not _english_words(error, {"JSON", "playground", "Python", "uXXXX"}), error
+    assert "第" in pg_module.status_html(pg)
+
+
+def test_json_messages_in_chinese_and_an_unknown_one_kept_in_parentheses():
+    labels = importlib.import_module("tutorial.notebook.playground.labels")
+    assert labels.json_message("Expecting value", "en") == "Expecting value"
+    assert labels.json_message("Unterminated string starting at", "zh") == "从这里开始的字符串没有结束的引号"
+    assert labels.json_message("Invalid control character '\\n' at", "zh").startswith("字符串里有控制字符")
+    assert labels.json_message("Something new", "zh") == "JSON 格式有误（Something new）"
+
+
+def test_the_chinese_loss_reasons_in_the_pane_and_in_the_results(monkeypatch):
+    """The losses tab and `pg.results["losses"]` (which chapter 07 prints) give Chinese reasons."""
+    monkeypatch.setattr(importlib.import_module("tutorial.watch.language"), "_chosen", "zh")  # use_language("zh")
+    pg = Playground()
+    assert pg.lang == "zh"
+    seen = 0
+    for name in pg.presets:
+        if isinstance(pg.presets[name], str):
+            continue
+        pg.preset = name
+        for loss in pg.results["losses"]:
+            seen += 1
+            assert CJK.search(f"{loss.reason}"), (name, loss.path, loss.reason)
+            assert html.escape(loss.reason.zh, quote=False) in pg_module.losses_html(pg)
+    assert seen > 50
 
 
 def test_the_html_is_deterministic():

@@ -3,11 +3,18 @@
 Each entry names the place (`messages[1].content[1].id`), the value and one line on
 why. The walk below follows the body, and for every object asks: which of its fields
 does this target carry? The rest is reported — so nothing is lost silently.
+
+The line on why is a `Reason`: a `str` in the current language (`tutorial.use_language`),
+so a Chinese chapter prints Chinese reasons however it prints them, that also holds the
+other language (`reason.en`, `reason.zh`, `reason_in(reason, lang)`). Tests compare the
+English.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import string
 from typing import Any, NamedTuple, Optional
 
 from .. import client_tools, limits
@@ -56,46 +63,130 @@ _OPENAI = {
     "tool": {"name", "description", "input_schema", "type", "defer_loading"},
 }
 
-_REASONS = {
-    "id": "tool-call ids are minted anew for every response; the adapter matches history by "
-    "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
-    "Mistral-style templates, which need ids, want the openai target)",
-    "tool_use_id": "the tool message follows its call in order, so the pairing id is not kept; "
-    "ChatML/Qwen-style templates pair calls and results by position",
-    "signature": "thinking signatures are checked only by Anthropic's servers; a local model "
-    "neither verifies nor produces them",
-    "cache_control": "prompt-caching hints are for Anthropic's servers; a local engine caches by prefix itself",
-    "is_error": "the chat shape has no error flag for a tool result; only the result text is kept",
-    "citations": "citation metadata has no place in a chat message",
-    "max_tokens": "a sampling limit: it stays in the body for the sampling step (Action 3), "
-    "not in the messages or tools",
-    "model": "the adapter serves one model; the name picks nothing here",
-    "stream": "streaming is how the reply is sent back (Action 3.5), not part of the prompt",
-    "tool_choice": "how the model may pick a tool is a sampling decision, not part of the prompt",
-    "thinking": "the thinking budget is a sampling setting, not part of the prompt",
-    "metadata": "request metadata is not part of the prompt",
+# Every reason the report gives, in each language: {name} is a value filled in, {name!r}
+# the same value quoted (as Python writes it). The English is what tests compare.
+_WHY: dict[str, tuple[str, str]] = {
+    "id": ("tool-call ids are minted anew for every response; the adapter matches history by "
+           "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
+           "Mistral-style templates, which need ids, want the openai target)",
+           "每次响应都会重新生成工具调用 id；适配器靠字典相等来匹配对话历史，所以丢掉 id"
+           "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应该用 openai 目标）"),
+    "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
+                    "ChatML/Qwen-style templates pair calls and results by position",
+                    "tool 消息紧跟在它的调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用和结果"),
+    "signature": ("thinking signatures are checked only by Anthropic's servers; a local model "
+                  "neither verifies nor produces them",
+                  "thinking 签名只有 Anthropic 的服务器会校验；本地模型既不校验，也不生成签名"),
+    "cache_control": ("prompt-caching hints are for Anthropic's servers; a local engine caches by prefix itself",
+                      "prompt 缓存标记是给 Anthropic 服务器用的；本地引擎自己按前缀缓存"),
+    "is_error": ("the chat shape has no error flag for a tool result; only the result text is kept",
+                 "聊天消息没有表示工具结果出错的字段；只保留结果文本"),
+    "citations": ("citation metadata has no place in a chat message", "聊天消息里没有放引用元数据的地方"),
+    "max_tokens": ("a sampling limit: it stays in the body for the sampling step (Action 3), "
+                   "not in the messages or tools",
+                   "采样上限：它在请求体里等采样阶段（Action 3）读取，不进入消息或工具"),
+    "model": ("the adapter serves one model; the name picks nothing here", "适配器只服务一个模型，这里的模型名不起作用"),
+    "stream": ("streaming is how the reply is sent back (Action 3.5), not part of the prompt",
+               "流式是回复发回的方式（Action 3.5），不属于 prompt"),
+    "tool_choice": ("how the model may pick a tool is a sampling decision, not part of the prompt",
+                    "模型怎样选工具是采样决策，不属于 prompt"),
+    "thinking": ("the thinking budget is a sampling setting, not part of the prompt", "思考预算是采样设置，不属于 prompt"),
+    "metadata": ("request metadata is not part of the prompt", "请求元数据不属于 prompt"),
+    "file_image": ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
+                   "cannot fetch it; replaced by the text '[image omitted]'",
+                   "Files API 图片：file_id 只对 Anthropic 的服务器有意义，引擎取不到它；替换为文本 '[image omitted]'"),
+    "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
+                  "reads it from the body, or nothing does",
+                  "顶层参数：翻译既不把它放进消息，也不放进工具；由采样阶段从请求体读取，或者无人读取"),
+    "no_place": ("the {target} shape has no place for it", "{target} 目标的形状里没有放它的地方"),
+    "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
+    "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
+                        "assistant 消息的 {kind} 块在 {target} 目标的形状里没有位置：丢弃"),
+    "image": ("a text-only template cannot show an image: replaced by '[image omitted]'",
+              "纯文本模板无法显示图片：替换为 '[image omitted]'"),
+    "no_text_nested": ("a {kind!r} block has no text to keep: dropped from the flattened text",
+                       "{kind} 块没有可保留的文本：从展平的文本中去掉"),
+    "no_text": ("a {kind!r} block has no text to keep: replaced by '[{kind} omitted]'",
+                "{kind} 块没有可保留的文本：替换为 '[{kind} omitted]'"),
+    "text_only": ("only the text of a {kind!r} block is kept", "{kind} 块只保留文本"),
+    "toolset": ("a tool entry without a name ({kind!r}, a toolset): Anthropic's servers expand it into tools; "
+                "it names no function, so it is left out",
+                "没有名字的工具条目（{kind}，一个工具集）：Anthropic 的服务器会把它展开成多个工具；"
+                "它不对应任何函数，所以不放进工具列表"),
+    "server_left_out": ("a server tool runs on Anthropic's servers: left out of the tools",
+                        "服务端工具在 Anthropic 的服务器上运行：不放进工具列表"),
+    "server_kept": ("a server tool: kept as a function tool, but only Anthropic's servers can run it",
+                    "服务端工具：保留为函数工具，但只有 Anthropic 的服务器能运行它"),
+    "server_settings": ("a server tool's settings have no place in a function tool", "函数工具里没有放服务端工具设置的地方"),
+    "client_known": ("an Anthropic-defined client tool: offered as a function tool with the input schema "
+                     "Anthropic documents for {version}; the client runs it, as before",
+                     "Anthropic 定义的客户端工具：按 Anthropic 为 {version} 公布的输入 schema 作为函数工具提供；"
+                     "和原来一样由客户端运行"),
+    "client_unknown": ("an Anthropic-defined client tool of a version this package does not know: offered with "
+                       "the input schema of {version}, the newest of its family it knows, which may differ",
+                       "本包不认识这个版本的 Anthropic 客户端工具：按同系列中已知最新的 {version} 的输入 schema 提供，"
+                       "可能有出入"),
+    "client_settings": ("a client tool's setting is for the client that runs it; a function tool has no place for it",
+                        "客户端工具的设置是给运行它的客户端用的；函数工具里没有放它的地方"),
 }
-_FILE_IMAGE = ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
-               "cannot fetch it; replaced by the text '[image omitted]'")
+_FIELDS = ("id", "tool_use_id", "signature", "cache_control", "is_error", "citations", "max_tokens", "model",
+           "stream", "tool_choice", "thinking", "metadata")
+"""Fields whose reason is the same wherever they are found."""
+
+
+class Reason(str):
+    """A loss's reason: the text in the language the report was made in (a `str`, so it
+    prints, compares and goes into JSON as that text), with both languages at hand in
+    `.en` and `.zh`. `reason_in(reason, lang)` gives either."""
+
+    en: str
+    zh: str
+
+    def __new__(cls, en: str, zh: str, lang: str = "en"):
+        made = super().__new__(cls, zh if lang == "zh" else en)
+        made.en, made.zh, made.lang = en, zh, lang
+        return made
+
+    def __reduce__(self):  # copy and pickle keep both languages
+        return (Reason, (self.en, self.zh, self.lang))
+
+
+@functools.lru_cache(maxsize=4096)
+def _why(name: str, lang: str, **values: str) -> Reason:
+    """The reason called `name`, its values filled in, in both languages (made once each)."""
+    en, zh = _WHY[name]
+    return Reason(en.format(**values), zh.format(**values), lang)
+
+
+def _field_reason(key: Any, lang: str) -> Optional[Reason]:
+    return _why(key, lang) if isinstance(key, str) and key in _FIELDS else None
 
 
 def _is_file_image(block: dict) -> bool:
     return block["type"] == "image" and block["source"].get("type") == "file"
 
 
-_PARAMETER = "a top-level parameter: translation puts it into neither messages nor tools; the sampling step reads it from the body, or nothing does"
-
-
-def report(body: dict, target: str) -> list[Loss]:
-    """The losses of translating a (valid, preprocessed) body to `target`, in body order."""
-    walk = _Walk(_CHAT if target == "chat_template" else _OPENAI, target)
+def report(body: dict, target: str, lang: Optional[str] = None) -> list[Loss]:
+    """The losses of translating a (valid, preprocessed) body to `target`, in body order.
+    Each reason is a `Reason`: written in `lang` (the current language by default), with
+    the other language at hand (`reason_in`)."""
+    walk = _Walk(_CHAT if target == "chat_template" else _OPENAI, target, language.resolve(lang))
     walk.body(body)
     return walk.found
 
 
 class _Walk:
-    def __init__(self, carried: dict, target: str):
-        self.carried, self.target, self.found = carried, target, []
+    def __init__(self, carried: dict, target: str, lang: str):
+        self.carried, self.target, self.lang, self.found = carried, target, lang, []
+
+    def why(self, name: str, **values: Any) -> Reason:
+        try:
+            return _why(name, self.lang, **values)
+        except TypeError:  # a value that cannot be a cache key: made afresh
+            return _why.__wrapped__(name, self.lang, **values)
+
+    def field_why(self, key: Any, otherwise: Reason) -> Reason:
+        return _field_reason(key, self.lang) or otherwise
 
     def lose(self, location: tuple, value: Any, reason: str) -> None:
         # What the report hands on is plain JSON within the limits, like every free value:
@@ -115,7 +206,7 @@ class _Walk:
         for key, field_value in value.items():
             if key not in self.carried[kind]:
                 self.keys_are_strings(value, location)
-                self.lose(location + (key,), field_value, _REASONS.get(key, f"the {self.target} shape has no place for it"))
+                self.lose(location + (key,), field_value, self.field_why(key, self.why("no_place", target=self.target)))
 
     def body(self, body: dict) -> None:
         for key, value in body.items():
@@ -128,7 +219,7 @@ class _Walk:
                 for i, tool in enumerate(value or []):
                     self.tool(tool, ("tools", i))
             else:
-                self.lose((key,), value, _REASONS.get(key, _PARAMETER))
+                self.lose((key,), value, self.field_why(key, self.why("parameter")))
 
     def system(self, system: Any) -> None:
         for i, block in enumerate(system if isinstance(system, list) else []):
@@ -145,7 +236,7 @@ class _Walk:
                 if block["type"] == "text":
                     self.extra_fields("system", block, where)
                 else:
-                    self.lose(where, block, "a system message keeps only its text blocks")
+                    self.lose(where, block, self.why("system_text"))
             elif message["role"] == "system":
                 self.flattened(block, where)
             else:
@@ -154,14 +245,14 @@ class _Walk:
     def block(self, role: str, block: dict, location: tuple) -> None:
         kind = f"{role}/{block['type']}"
         if self.target == "openai" and _is_file_image(block):
-            self.lose(location + ("source",), block["source"], _FILE_IMAGE)
+            self.lose(location + ("source",), block["source"], self.why("file_image"))
         elif kind in self.carried:
             self.extra_fields(kind, block, location)
             if block["type"] == "tool_result" and isinstance(block.get("content"), list):
                 for k, item in enumerate(block["content"]):
                     self.nested(item, location + ("content", k))
         elif role == "assistant":
-            self.lose(location, block, f"an assistant {block['type']!r} block has no place in the {self.target} shape: dropped")
+            self.lose(location, block, self.why("assistant_block", kind=block["type"], target=self.target))
         else:  # only the chat_template target gets here: the openai target refuses such blocks
             self.flattened(block, location)
 
@@ -170,7 +261,7 @@ class _Walk:
             return
         kind = f"nested/{item['type']}"
         if self.target == "openai" and _is_file_image(item):
-            self.lose(location + ("source",), item["source"], _FILE_IMAGE)
+            self.lose(location + ("source",), item["source"], self.why("file_image"))
         elif kind in self.carried:
             self.extra_fields(kind, item, location)
         else:
@@ -180,26 +271,24 @@ class _Walk:
         """A block the chat_template target turns into text with flatten_content."""
         text = flatten_content([block])
         if block["type"] in ("image", "image_url", "input_image"):
-            self.lose(location, block, "a text-only template cannot show an image: replaced by '[image omitted]'")
+            self.lose(location, block, self.why("image"))
         elif not text:
-            placeholder = "dropped from the flattened text" if nested else f"replaced by '[{block['type']} omitted]'"
-            self.lose(location, block, f"a {block['type']!r} block has no text to keep: {placeholder}")
+            self.lose(location, block, self.why("no_text_nested" if nested else "no_text", kind=block["type"]))
         else:
             self.keys_are_strings(block, location)
             for key, value in block.items():
                 if key not in ("type", "text", "content"):
-                    self.lose(location + (key,), value, f"only the text of a {block['type']!r} block is kept")
+                    self.lose(location + (key,), value, self.why("text_only", kind=block["type"]))
 
     def tool(self, tool: dict, location: tuple) -> None:
         kind = client_tools.tool_kind(tool)
         if kind == "toolset":
-            self.lose(location, tool, f"a tool entry without a name ({tool['type']!r}, a toolset): Anthropic's servers "
-                      "expand it into tools; it names no function, so it is left out")
+            self.lose(location, tool, self.why("toolset", kind=tool["type"]))
         elif kind == "server" and self.target == "openai":
-            self.lose(location, tool, "a server tool runs on Anthropic's servers: left out of the tools")
+            self.lose(location, tool, self.why("server_left_out"))
         elif kind == "server":
-            self.lose(location + ("type",), tool["type"], "a server tool: kept as a function tool, but only Anthropic's servers can run it")
-            self.settings(tool, location, "a server tool's settings have no place in a function tool")
+            self.lose(location + ("type",), tool["type"], self.why("server_kept"))
+            self.settings(tool, location, self.why("server_settings"))
         elif kind == "client":
             self.client_tool(tool, location)
         else:
@@ -207,70 +296,55 @@ class _Walk:
 
     def client_tool(self, tool: dict, location: tuple) -> None:
         version = client_tools.known_version(tool)
-        if version == tool["type"]:
-            why = (f"an Anthropic-defined client tool: offered as a function tool with the input schema "
-                   f"Anthropic documents for {version}; the client runs it, as before")
-        else:
-            why = (f"an Anthropic-defined client tool of a version this package does not know: offered with "
-                   f"the input schema of {version}, the newest of its family it knows, which may differ")
+        why = self.why("client_known" if version == tool["type"] else "client_unknown", version=version)
         self.lose(location + ("type",), tool["type"], why)
         carried = {"type", "name"} | ({"defer_loading"} if self.target == "openai" else set())
-        self.settings(tool, location, "a client tool's setting is for the client that runs it; a function tool has no place for it", carried)
+        self.settings(tool, location, self.why("client_settings"), carried)
 
-    def settings(self, tool: dict, location: tuple, why: str, carried: Optional[set] = None) -> None:
+    def settings(self, tool: dict, location: tuple, why: Reason, carried: Optional[set] = None) -> None:
         for key, value in tool.items():
             if key not in (self.carried["tool"] if carried is None else carried):
-                self.lose(location + (key,), value, _REASONS.get(key, why))
+                self.lose(location + (key,), value, self.field_why(key, why))
 
 
 # ---------------------------------------------------------------------------
-# The reasons in Chinese, for the Chinese edition's tables and walk. The report itself
-# keeps English (its reasons are data, compared by tests); displays translate on the way out.
+# A reason given as a plain string (read back from JSON, a capture, an older report):
+# recognised by its template, in either language.
 
-_REASONS_ZH = {
-    _REASONS["id"]: "每次响应都会重新生成工具调用 id；适配器靠 dict 相等来匹配对话历史，所以丢掉 id"
-    "（ChatML/Qwen 风格的模板按位置配对调用与结果；需要 id 的 Mistral 风格模板应使用 openai 目标格式）",
-    _REASONS["tool_use_id"]: "tool 消息按顺序紧跟在它的调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用与结果",
-    _REASONS["signature"]: "thinking 签名只由 Anthropic 的服务器校验；本地模型既不校验也不生成签名",
-    _REASONS["cache_control"]: "提示词缓存标记是给 Anthropic 服务器的；本地引擎自己按前缀缓存",
-    _REASONS["is_error"]: "聊天格式中工具结果没有错误标志；只保留结果文本",
-    _REASONS["citations"]: "引用元数据在聊天消息中没有位置",
-    _REASONS["max_tokens"]: "采样上限：它留在请求体里供采样阶段（Action 3）使用，不进入消息或工具",
-    _REASONS["model"]: "适配器只服务一个模型；这里的模型名不起选择作用",
-    _REASONS["stream"]: "流式是回复发回的方式（Action 3.5），不属于提示词",
-    _REASONS["tool_choice"]: "模型如何选择工具是采样决策，不属于提示词",
-    _REASONS["thinking"]: "思考预算是采样设置，不属于提示词",
-    _REASONS["metadata"]: "请求元数据不属于提示词",
-    _FILE_IMAGE: "Files API 图片：它的 file_id 只对 Anthropic 的服务器有意义，引擎取不到它；替换为文本 '[image omitted]'",
-    _PARAMETER: "顶层参数：转换既不把它放进消息也不放进工具；采样阶段从请求体读取它，或者没有人读取",
-    "a system message keeps only its text blocks": "system 消息只保留其中的文本块",
-    "a text-only template cannot show an image: replaced by '[image omitted]'": "纯文本模板无法显示图片：替换为 '[image omitted]'",
-    "a server tool runs on Anthropic's servers: left out of the tools": "服务端工具在 Anthropic 的服务器上运行：不放进工具列表",
-    "a server tool: kept as a function tool, but only Anthropic's servers can run it": "服务端工具：保留为函数工具，但只有 Anthropic 的服务器能运行它",
-    "a server tool's settings have no place in a function tool": "服务端工具的设置在函数工具中没有位置",
-    "a client tool's setting is for the client that runs it; a function tool has no place for it": "客户端工具的设置是给运行它的客户端的；函数工具中没有它的位置",
-}
-_PATTERNS_ZH = [
-    (re.compile(r"the (\w+) shape has no place for it"), r"\1 目标格式中没有它的位置"),
-    (re.compile(r"an assistant '(\w+)' block has no place in the (\w+) shape: dropped"), r"assistant 消息中的 \1 块在 \2 目标格式中没有位置：已丢弃"),
-    (re.compile(r"a '(\w+)' block has no text to keep: dropped from the flattened text"), r"\1 块没有可保留的文本：从展平后的文本中去掉"),
-    (re.compile(r"a '(\w+)' block has no text to keep: replaced by '(\[\w+ omitted\])'"), r"\1 块没有可保留的文本：替换为 '\2'"),
-    (re.compile(r"only the text of a '(\w+)' block is kept"), r"\1 块只保留其文本"),
-    (re.compile(r"a tool entry without a name \('([^']+)', a toolset\): .*"), r"没有名字的工具条目（\1，一个工具集）：Anthropic 的服务器会把它展开成工具；它不指向任何函数，所以不放进工具列表"),
-    (re.compile(r"an Anthropic-defined client tool: offered as a function tool with the input schema Anthropic documents for (\S+); .*"),
-     r"Anthropic 定义的客户端工具：按 Anthropic 为 \1 记录的输入 schema 作为函数工具提供；和以前一样由客户端运行它"),
-    (re.compile(r"an Anthropic-defined client tool of a version this package does not know: offered with the input schema of (\S+), .*"),
-     r"本包不认识这个版本的 Anthropic 客户端工具：按它所知同一系列中最新的 \1 的输入 schema 提供，可能有出入"),
-]
+
+def _pattern(template: str) -> re.Pattern:
+    """A template as a regular expression: each {name} (or {name!r}) a named group."""
+    parts, seen = [], set()
+    for literal, name, _spec, conversion in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name is None:
+            continue
+        if name in seen:
+            parts.append(f"(?P={name})" if conversion != "r" else f"'(?P={name})'")
+        else:
+            seen.add(name)
+            parts.append(f"(?P<{name}>.+?)" if conversion != "r" else f"'(?P<{name}>.*?)'")
+    return re.compile("".join(parts))
+
+
+_PLAIN = [(name, _pattern(en), _pattern(zh)) for name, (en, zh) in _WHY.items()]
+
+
+def _recognised(reason: str) -> Optional[Reason]:
+    for name, en, zh in _PLAIN:
+        for pattern in (en, zh):
+            found = pattern.fullmatch(reason)
+            if found:
+                return _why(name, "en", **found.groupdict())
+    return None
 
 
 def reason_in(reason: str, lang: Optional[str] = None) -> str:
-    """A loss's reason in `lang` (the current language by default); English as it is."""
-    if language.resolve(lang) != "zh":
-        return reason
-    if reason in _REASONS_ZH:
-        return _REASONS_ZH[reason]
-    for pattern, chinese in _PATTERNS_ZH:
-        if pattern.fullmatch(reason):
-            return pattern.sub(chinese, reason)
-    return reason
+    """A loss's reason in `lang` (the current language by default). A `Reason` carries both
+    languages; a plain string is recognised by its template (else given back as it is)."""
+    lang = language.resolve(lang)
+    if not isinstance(reason, Reason):
+        reason = _recognised(reason) or reason
+        if not isinstance(reason, Reason):
+            return reason
+    return reason.zh if lang == "zh" else reason.en

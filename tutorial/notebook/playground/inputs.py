@@ -20,7 +20,7 @@ from typing import Any, Optional
 from ... import limits
 from ...errors import RequestError
 from ...limits import check_json
-from .labels import label
+from .labels import json_message, label
 
 MAX_DEPTH = limits.MAX_DEPTH
 """How deep request text or a value may nest (the body itself is level 1): the package's own
@@ -38,7 +38,7 @@ def describe_error(error: Exception, lang: str = "en") -> str:
         unclosed = unclosed_bracket(error.doc, error.pos, lang)
         if unclosed is not None:
             return label(lang, "json_unclosed", line=error.lineno, column=error.colno, problem=unclosed)
-        return label(lang, "json_error", line=error.lineno, column=error.colno, message=error.msg)
+        return label(lang, "json_error", line=error.lineno, column=error.colno, message=json_message(error.msg, lang))
     if isinstance(error, (RequestError, Located)):
         return str(error)
     return label(lang, "stopped", kind=type(error).__name__, error=error)

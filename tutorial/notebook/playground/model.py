@@ -39,7 +39,7 @@ from ...watch.trace import Trace, trace
 from ..show import as_json
 from .inputs import Located, describe_error, parse, shown_as_text, value_problem
 from .labels import check_lang, label
-from .presets import PEER_PREFIX, README, presets
+from .presets import README, name_in, peer_case_of, presets
 from .prompt import Prompt, default_family, families, render_prompt
 from .yours import Yours, compare_yours, load_yours
 
@@ -96,14 +96,14 @@ class Model:
                  captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None,
                  yours: Any = None, family: Optional[str] = None):
         self.lang = check_lang(lang)
-        self.presets: dict[str, Union[dict, str]] = presets()
+        self.presets: dict[str, Union[dict, str]] = presets(self.lang)
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
         self._target = check_target(target)
         self._preset: Optional[str] = self._checked_preset(preset)
         self._capture: Optional[str] = None
         self._given_error: Optional[str] = None  # why the value given as request_text is not JSON text
-        self._request_text = self.preset_text(preset)
+        self._request_text = self.preset_text(self._preset)
         self._yours_source = yours
         self._yours, self._yours_problem = load_yours(yours, self.lang)
         self._family = self._checked_family(family) if family is not None else default_family()
@@ -147,7 +147,9 @@ class Model:
 
     @property
     def preset(self) -> Optional[str]:
-        """The preset chosen last (the text may have been edited since); None after a capture was loaded."""
+        """The preset chosen last, named in the playground's language (the text may have been
+        edited since); None after a capture was loaded. A preset may be set by its name in
+        any language: `pg.preset = "server tool"` chooses 「服务端工具」 in Chinese."""
         return self._preset
 
     @preset.setter
@@ -155,7 +157,7 @@ class Model:
         with self._lock:
             self._preset = self._checked_preset(name)
             self._capture = None
-            self._set_text(self.preset_text(name))
+            self._set_text(self.preset_text(self._preset))
             self._recompute()
         self._notify("preset")
 
@@ -266,8 +268,7 @@ class Model:
     @property
     def peer_case(self) -> Optional[str]:
         """The recorded case id when a peer preset is chosen, else None."""
-        preset = self._preset
-        return preset[len(PEER_PREFIX):] if preset and preset.startswith(PEER_PREFIX) else None
+        return peer_case_of(self._preset)
 
     def on_change(self, callback: Callable[[str], None]) -> None:
         """Call `callback(what)` after each change; `what` is "text", "target", "preset",
@@ -282,9 +283,11 @@ class Model:
         return name
 
     def _checked_preset(self, name: str) -> str:
-        if not isinstance(name, str) or name not in self.presets:
+        """The preset's name in this playground's language (given in any language)."""
+        named = name_in(name, self.lang) if isinstance(name, str) else name
+        if not isinstance(named, str) or named not in self.presets:
             raise ValueError(f"no preset named {name!r}; choose one of: {', '.join(self.presets)}")
-        return name
+        return named
 
     def _set_text(self, value: Any) -> None:
         """Make `value` the editor's text; when it cannot be JSON text, remember why."""

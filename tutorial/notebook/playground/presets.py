@@ -1,7 +1,9 @@
 """The presets: small requests that each show one rule of the translation, and one request
 per recorded peer case ("peer: 04_image_base64_and_url") when tutorial/peers/data is present.
 
-    presets()              name -> request body (a raw string for the half-typed JSON), fresh copies
+    presets(lang)          name -> request body (a raw string for the half-typed JSON), fresh copies;
+                           named and worded in lang ("en" or "zh")
+    name_in(name, lang)    a preset's name in lang, from its name in any language
     peer_results(case_id)  what each recorded peer built from that case, or None
     peer_versions()        peer -> the version it was recorded from
 """
@@ -25,6 +27,25 @@ PEER_PREFIX = "peer: "
 # The peer each target follows most closely (see tutorial/peers/deviations.py).
 CLOSEST_PEER = {"chat_template": "slime", "openai": "sglang"}
 
+NAMES: dict[str, dict[str, str]] = {
+    # English name -> the name in each other language (the English ones work in every language)
+    "zh": {
+        README: "README 示例",
+        "string system": "字符串形式的 system",
+        "two text blocks in one user message": "一条 user 消息里的两个文本块",
+        "thinking with signatures": "带签名的 thinking",
+        "parallel tool calls": "并行工具调用",
+        "error result with an image": "带图片的出错结果",
+        "mixed tool result with a tool reference": "带工具引用的混合工具结果",
+        "mid-list system message": "列表中间的 system 消息",
+        "server tool": "服务端工具",
+        "unknown block type": "未知类型的块",
+        HALF_TYPED: "写了一半的 JSON",
+        "missing tool_use_id": "缺少 tool_use_id",
+    },
+}
+PEER_PREFIXES = {"en": PEER_PREFIX, "zh": "真实系统："}
+
 
 def _tool(name: str, description: str, **properties: str) -> dict:
     return {
@@ -34,16 +55,24 @@ def _tool(name: str, description: str, **properties: str) -> dict:
     }
 
 
-def _builtin_presets() -> dict[str, Union[dict, str]]:
+def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
+    """The built-in presets, named and worded in `lang`. The requests are teaching examples
+    written here, so their prose (messages, tool descriptions) is in `lang` too; tool names,
+    ids and keys stay. The README example is the same request in every language."""
+
+    def say(en: str, zh: str) -> str:
+        return zh if lang == "zh" else en
+
     readme = readme_request()
     no_pairing_id = readme_request()
     del no_pairing_id["messages"][2]["content"][0]["tool_use_id"]
     readme_text = as_json(readme)
-    return {
+    read_file = say("Read a file", "读取文件")
+    found = {
         README: readme,
         "string system": {
-            "system": "You are a terse assistant.",
-            "messages": [{"role": "user", "content": "What is 2 + 2?"}],
+            "system": say("You are a terse assistant.", "你是一个言简意赅的助手。"),
+            "messages": [{"role": "user", "content": say("What is 2 + 2?", "2 + 2 等于几？")}],
             "max_tokens": 64,
         },
         "two text blocks in one user message": {
@@ -51,7 +80,7 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
                 {
                     "role": "user",
                     "content": [
-                        {"type": "text", "text": "Here is my code:"},
+                        {"type": "text", "text": say("Here is my code:", "这是我的代码：")},
                         {"type": "text", "text": "print('hello')"},
                     ],
                 }
@@ -59,26 +88,29 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
             "max_tokens": 64,
         },
         "thinking with signatures": {
-            "tools": [_tool("get_weather", "Current weather for a city", city="string")],
+            "tools": [_tool("get_weather", say("Current weather for a city", "查询城市的当前天气"), city="string")],
             "messages": [
-                {"role": "user", "content": "Weather in Paris?"},
+                {"role": "user", "content": say("Weather in Paris?", "巴黎天气怎么样？")},
                 {
                     "role": "assistant",
                     "content": [
-                        {"type": "thinking", "thinking": "The user wants the weather; ", "signature": "EqQBCkYIBxgC"},
-                        {"type": "thinking", "thinking": "I should call the tool.", "signature": "EqQBCkYIBxgD"},
-                        {"type": "text", "text": "Let me check."},
-                        {"type": "tool_use", "id": "toolu_w1", "name": "get_weather", "input": {"city": "Paris"}},
+                        {"type": "thinking", "thinking": say("The user wants the weather; ", "用户想知道天气；"),
+                         "signature": "EqQBCkYIBxgC"},
+                        {"type": "thinking", "thinking": say("I should call the tool.", "应该调用工具。"),
+                         "signature": "EqQBCkYIBxgD"},
+                        {"type": "text", "text": say("Let me check.", "我查一下。")},
+                        {"type": "tool_use", "id": "toolu_w1", "name": "get_weather", "input": {"city": say("Paris", "巴黎")}},
                     ],
                 },
-                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_w1", "content": "18°C, sunny"}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_w1",
+                                              "content": say("18°C, sunny", "18°C，晴")}]},
             ],
             "max_tokens": 256,
         },
         "parallel tool calls": {
-            "tools": [_tool("read_file", "Read a file", path="string")],
+            "tools": [_tool("read_file", read_file, path="string")],
             "messages": [
-                {"role": "user", "content": "Compare a.txt and b.txt."},
+                {"role": "user", "content": say("Compare a.txt and b.txt.", "比较 a.txt 和 b.txt。")},
                 {
                     "role": "assistant",
                     "content": [
@@ -97,9 +129,9 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
             "max_tokens": 128,
         },
         "error result with an image": {
-            "tools": [_tool("screenshot", "Capture the screen")],
+            "tools": [_tool("screenshot", say("Capture the screen", "截取屏幕"))],
             "messages": [
-                {"role": "user", "content": "Take a screenshot."},
+                {"role": "user", "content": say("Take a screenshot.", "截个屏。")},
                 {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_s", "name": "screenshot", "input": {}}]},
                 {
                     "role": "user",
@@ -109,7 +141,7 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
                             "tool_use_id": "toolu_s",
                             "is_error": True,
                             "content": [
-                                {"type": "text", "text": "Only part of the screen was captured."},
+                                {"type": "text", "text": say("Only part of the screen was captured.", "只截到了屏幕的一部分。")},
                                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
                             ],
                         }
@@ -120,11 +152,11 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
         },
         "mixed tool result with a tool reference": {
             "tools": [
-                _tool("ToolSearch", "Find a tool by what it does", query="string"),
-                {**_tool("Bash", "Run a shell command", command="string"), "defer_loading": True},
+                _tool("ToolSearch", say("Find a tool by what it does", "按用途查找工具"), query="string"),
+                {**_tool("Bash", say("Run a shell command", "运行 shell 命令"), command="string"), "defer_loading": True},
             ],
             "messages": [
-                {"role": "user", "content": "I need a shell."},
+                {"role": "user", "content": say("I need a shell.", "我需要一个 shell。")},
                 {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_t", "name": "ToolSearch", "input": {"query": "shell"}}]},
                 {
                     "role": "user",
@@ -133,9 +165,9 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
                             "type": "tool_result",
                             "tool_use_id": "toolu_t",
                             "content": [
-                                {"type": "text", "text": "Found one tool:"},
+                                {"type": "text", "text": say("Found one tool:", "找到一个工具：")},
                                 {"type": "tool_reference", "tool_name": "Bash"},
-                                {"type": "text", "text": "It is loaded now."},
+                                {"type": "text", "text": say("It is loaded now.", "它已经加载好了。")},
                             ],
                         }
                     ],
@@ -144,21 +176,21 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
             "max_tokens": 128,
         },
         "mid-list system message": {
-            "system": "You are a coding assistant.",
+            "system": say("You are a coding assistant.", "你是编程助手。"),
             "messages": [
-                {"role": "user", "content": "Fix the bug in main.py."},
-                {"role": "assistant", "content": "Which bug do you mean?"},
-                {"role": "system", "content": "Reminder: the user prefers small patches."},
-                {"role": "user", "content": "The crash on start."},
+                {"role": "user", "content": say("Fix the bug in main.py.", "修复 main.py 里的 bug。")},
+                {"role": "assistant", "content": say("Which bug do you mean?", "你指的是哪个 bug？")},
+                {"role": "system", "content": say("Reminder: the user prefers small patches.", "提醒：用户喜欢小补丁。")},
+                {"role": "user", "content": say("The crash on start.", "启动时的崩溃。")},
             ],
             "max_tokens": 128,
         },
         "server tool": {
             "tools": [
                 {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
-                _tool("read_file", "Read a file", path="string"),
+                _tool("read_file", read_file, path="string"),
             ],
-            "messages": [{"role": "user", "content": "What is new in Python 3.13?"}],
+            "messages": [{"role": "user", "content": say("What is new in Python 3.13?", "Python 3.13 有什么新东西？")}],
             "max_tokens": 128,
         },
         "unknown block type": {
@@ -166,7 +198,7 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
                 {
                     "role": "user",
                     "content": [
-                        {"type": "text", "text": "Look at this:"},
+                        {"type": "text", "text": say("Look at this:", "看看这个：")},
                         {"type": "hologram", "frames": 24},
                     ],
                 }
@@ -177,6 +209,28 @@ def _builtin_presets() -> dict[str, Union[dict, str]]:
         HALF_TYPED: readme_text[: readme_text.index('"read_file"') + len('"read_file"')] + ",\n",
         "missing tool_use_id": no_pairing_id,
     }
+    names = NAMES.get(lang, {})
+    return {names.get(name, name): body for name, body in found.items()}
+
+
+def name_in(name: str, lang: str = "en") -> str:
+    """A preset's name in `lang`, given its name in any language ("server tool" and
+    "服务端工具" are one preset); a name that is no preset's comes back as it is."""
+    if not isinstance(name, str):
+        return name
+    for prefix in PEER_PREFIXES.values():
+        if name.startswith(prefix):
+            return PEER_PREFIXES.get(lang, PEER_PREFIX) + name[len(prefix):]
+    english = next((en for names in NAMES.values() for en, other in names.items() if other == name), name)
+    return NAMES.get(lang, {}).get(english, english)
+
+
+def peer_case_of(name: Optional[str]) -> Optional[str]:
+    """The recorded case a peer preset stands for ("peer: 04_…" or "真实系统：04_…"), else None."""
+    for prefix in PEER_PREFIXES.values():
+        if isinstance(name, str) and name.startswith(prefix):
+            return name[len(prefix):]
+    return None
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,15 +248,18 @@ def _peer_data() -> tuple[list, Optional[dict]]:
         return [], None  # outside the repository (or unreadable): no peer presets
 
 
-def presets() -> dict[str, Union[dict, str]]:
-    """Every preset, name -> request body (a raw string for the half-typed JSON).
+def presets(lang: str = "en") -> dict[str, Union[dict, str]]:
+    """Every preset, name -> request body (a raw string for the half-typed JSON), in `lang`.
 
-    The built-in ones come first, then one per recorded peer case ("peer: 04_image_base64_and_url")
-    when the recorded data (tutorial/peers/data) is present. Each call returns fresh copies.
+    The built-in ones come first, then one per recorded peer case ("peer: 04_image_base64_and_url",
+    in Chinese "真实系统：04_image_base64_and_url") when the recorded data (tutorial/peers/data)
+    is present; a recorded case's request is data and stays as recorded. Each call returns
+    fresh copies.
     """
-    found = _builtin_presets()
+    found = _builtin_presets(lang)
+    prefix = PEER_PREFIXES.get(lang, PEER_PREFIX)
     for case in _peer_data()[0]:
-        found[PEER_PREFIX + case["id"]] = copy.deepcopy(case["request"])
+        found[prefix + case["id"]] = copy.deepcopy(case["request"])
     return found
 
 
