@@ -29,7 +29,9 @@ def _output_text(outputs: list) -> str:
         for kind in ("text/plain", "text/markdown", "text/html", "image/svg+xml"):
             value = "".join(data.get(kind, ""))
             parts.append(html.unescape(TAG.sub(" ", value)) if kind in ("text/html", "image/svg+xml") else value)
-    return "\n".join(parts)
+    # Only lines with Chinese in them are prose: the rest is data or code a cell printed
+    # (a function's source, a request's JSON), which keeps its English names.
+    return "\n".join(line for line in "\n".join(parts).splitlines() if CJK.search(line))
 
 
 def chapter_texts(path: Path) -> list[tuple[str, str]]:
