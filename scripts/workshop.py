@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The workshop kit: a copy of the chapters for a class, and the files a hub builds from.
 
-    python scripts/workshop.py DIR [--force] [--no-trust]   write a class copy of the chapters into DIR
+    python scripts/workshop.py DIR [--force] [--no-trust] [--lang en|zh]   write a class copy of the chapters into DIR
     python scripts/workshop.py --hub           rewrite binder/requirements.txt from constraints.txt
     python scripts/workshop.py --check-hub     exit 1 when binder/ is out of step with the project
 
 A class copy holds every chapter (notebooks/*.ipynb, and notebooks/<lang>/ where there are
 translations), every file the chapters link to (the printable cheat sheet, the lesson's modules,
 the glossary), each at the same place relative to the chapters as here, so every link in the copy
-opens, and a short README for learners. In the copy, the cells that would give answers away
+opens, and a short README for learners, in their language: README.md in `--lang` (default:
+TUTORIAL_LANG, else the locale, else English), and the other edition's README beside it
+(README.zh.md or README.en.md) when its chapters are in the copy, each linking the other. In the copy, the cells that would give answers away
 before the learner has tried show no output: exercise cells (tag `exercise`), solution cells (tag
 `solution`) and the cells that reveal a prediction's answer (tag `reveal`). Every other output is
 kept, the diagrams included, so a chapter still reads well before anything is run.
@@ -32,11 +34,11 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Optional
 from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-CHEAT_SHEET = ROOT / "docs" / "cheat_sheet.html"
 BINDER = ROOT / "binder"
 CONSTRAINTS = ROOT / "constraints.txt"
 
@@ -61,9 +63,10 @@ HUB_MARKERS = {
     "platform_version": "",
 }
 
-LEARNER_README = """# The chapters, for this class
-
-Start JupyterLab in this folder (`jupyter lab`), open `notebooks/00_index.ipynb` and follow the
+LEARNER_READMES = {
+    "en": """# The chapters, for this class
+{other}
+Start JupyterLab in this folder (`jupyter lab`), open `{index}` and follow the
 links at the top and bottom of each chapter; the files they link to are in this folder too.
 
 - Run each chapter with **Kernel → Restart Kernel and Run All Cells**, or cell by cell.
@@ -71,10 +74,90 @@ links at the top and bottom of each chapter; the files they link to are in this 
   verdict (✓ right, ✗ not yet, with a hint that says where your answer differs).
 - The cells that show an answer have no output in this copy: run them after you have answered.
 - Each exercise has a collapsed cell below it: set `show=True` there to see the answer and why.
-- `cheat_sheet.html` is the whole translation on two printable pages.
+- `{cheat_sheet}` is the whole translation on two printable pages.
 
-If a diagram shows as text, run its cell again (or run `jupyter trust notebooks/*.ipynb` once).
-"""
+If a diagram shows as text, run its cell again (or run `jupyter trust {chapters}` once).
+""",
+    "zh": """# 本课的各章
+{other}
+在这个文件夹里启动 JupyterLab（`jupyter lab`），打开 `{index}`，再顺着每章开头和结尾的链接往下读；链接指向的文件也都在这个文件夹里。
+
+- 运行一章：选择 **Kernel → Restart Kernel and Run All Cells**，或者逐个单元格运行。
+- 带有 `# edit this line` 那一行的单元格留给你：把 `...` 换成你的答案，运行单元格，再读判定（✓ 正确；✗ 还不对，并附一条提示，指出你的答案哪里不同）。
+- 会显示答案的单元格在这份副本里没有输出：先作答，再运行它们。
+- 每道练习下面都有一个折叠的单元格：在那里设置 `show=True`，就能看到答案和理由。
+- `{cheat_sheet}` 是可以打印的速查表，列出整个翻译过程。
+
+如果某个图示显示成了文本，重新运行它所在的单元格（或者运行一次 `jupyter trust {chapters}`）。
+""",
+}
+"""The learner's README, per language: {other} links the other edition's README, if any."""
+
+LEARNER_README = LEARNER_READMES["en"].format(other="", index="notebooks/00_index.ipynb", cheat_sheet="cheat_sheet.html",
+                                              chapters="notebooks/*.ipynb")  # fmt: skip
+OTHER_README = {"en": "\n中文版：[{name}]({name})\n", "zh": "\nEnglish: [{name}]({name})\n"}
+"""The line in one edition's README that links the other's, written in the other's language."""
+
+CHEAT_SHEETS = {"en": "cheat_sheet.html", "zh": "cheat_sheet.zh.html"}  # in docs/, and at the top of a copy
+
+SAID = {
+    "en": {
+        "wrote": "wrote {count} chapters, the files they link to, the cheat sheets ({sheets}) and the learners' READMEs ({readmes}) into {target}",
+        "cleared": "exercise, solution and reveal cells have no output there; diagrams and everything else are kept",
+        "signed": "signed for this user, so its diagrams show in this user's JupyterLab",
+        "unsigned": "not signed (--no-trust): diagrams show as text until `jupyter trust notebooks/*.ipynb`",
+        "not_empty": "{target} is not empty: choose an empty directory, or pass --force to write into it",
+        "inside": "{target} is inside the chapters themselves; choose a directory outside {source}",
+        "and": ", ",
+    },
+    "zh": {
+        "wrote": "已把 {count} 章、它们链接的文件、速查表（{sheets}）和学员 README（{readmes}）写入 {target}",
+        "cleared": "其中练习、参考答案和揭示答案的单元格没有输出；图示和其他内容都保留",
+        "signed": "已为当前用户签名，所以图示会在这个用户的 JupyterLab 中显示",
+        "unsigned": "未签名（--no-trust）：运行 `jupyter trust notebooks/*.ipynb` 之前，图示会显示成文本",
+        "not_empty": "{target} 不是空目录：请选择一个空目录，或者加上 --force 写入它",
+        "inside": "{target} 在章节目录内部；请选择 {source} 之外的目录",
+        "and": "、",
+    },
+}
+
+
+def default_language(source: Path = NOTEBOOKS) -> str:
+    """The copy's language when none is given: Chinese for a copy of the Chinese edition itself
+    (notebooks/zh), else TUTORIAL_LANG, else the locale, else English."""
+    if source.name == "zh":
+        return "zh"
+    import os
+
+    if os.environ.get("TUTORIAL_LANG") in LEARNER_READMES:
+        return os.environ["TUTORIAL_LANG"]
+    sys.path.insert(0, str(ROOT))
+    try:
+        from tutorial.watch.language import from_locale
+    finally:
+        sys.path.remove(str(ROOT))
+    return from_locale() or "en"
+
+
+def learner_readmes(target: Path, lang: str, source: Path = NOTEBOOKS) -> dict[str, str]:
+    """{file name: text} of the learner's READMEs for the copy in `target`: README.md in `lang`,
+    and the other edition's README beside it (README.zh.md, README.en.md) when the copy holds
+    that edition's chapters, each linking the other."""
+    if source.name == "zh":  # the Chinese edition alone: its chapters are the copy's notebooks/
+        editions = {"zh": "notebooks"}
+    else:
+        editions = {"en": "notebooks"} | ({"zh": "notebooks/zh"} if (target / "notebooks" / "zh" / "00_index.ipynb").is_file() else {})
+    editions.setdefault(lang, "notebooks")
+    names = {language: "README.md" if language == lang else f"README.{language}.md" for language in editions}
+    readmes = {}
+    for language, folder in editions.items():
+        others = [other for other in editions if other != language]
+        link = OTHER_README[language].format(name=names[others[0]]) if others else ""
+        sheet = CHEAT_SHEETS[language] if (target / CHEAT_SHEETS[language]).is_file() else CHEAT_SHEETS["en"]
+        readmes[names[language]] = LEARNER_READMES[language].format(
+            other=link, index=f"{folder}/00_index.ipynb", cheat_sheet=sheet, chapters=f"{folder}/*.ipynb"
+        )
+    return readmes
 
 
 # ---------------------------------------------------------------------------
@@ -97,13 +180,16 @@ def for_class(notebook: dict) -> dict:
     return copy
 
 
-def write_copy(target: Path, force: bool = False, trust: bool = True, source: Path = NOTEBOOKS) -> list[Path]:
-    """Write the class copy into `target` (signed for this user unless `trust` is False);
-    returns the notebooks written."""
+def write_copy(target: Path, force: bool = False, trust: bool = True, source: Path = NOTEBOOKS,
+               lang: Optional[str] = None) -> list[Path]:  # fmt: skip
+    """Write the class copy into `target` (signed for this user unless `trust` is False), its
+    learner's README in `lang` (default: `default_language`); returns the notebooks written."""
+    lang = lang or default_language(source)
+    said = SAID[lang]
     if target.exists() and any(target.iterdir()) and not force:
-        raise SystemExit(f"{target} is not empty: choose an empty directory, or pass --force to write into it")
+        raise SystemExit(said["not_empty"].format(target=target))
     if target.resolve().is_relative_to(source.resolve()):
-        raise SystemExit(f"{target} is inside the chapters themselves; choose a directory outside {source}")
+        raise SystemExit(said["inside"].format(target=target, source=source))
     tree = source.parent  # the copy mirrors this folder: DIR/notebooks/ is source
     written, linked = [], set()
     for path in chapters(source):
@@ -118,9 +204,13 @@ def write_copy(target: Path, force: bool = False, trust: bool = True, source: Pa
         if not destination.exists():  # a chapter is already there, as the class copy of it
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, destination)
-    if CHEAT_SHEET.is_file():  # at the top too, for the instructor to print
-        shutil.copyfile(CHEAT_SHEET, target / "cheat_sheet.html")
-    (target / "README.md").write_text(LEARNER_README, encoding="utf-8")
+    for sheet in CHEAT_SHEETS.values():  # in docs/ as the chapters link them, and at the top for the instructor to print
+        if (ROOT / "docs" / sheet).is_file():
+            (target / "docs").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / "docs" / sheet, target / "docs" / sheet)
+            shutil.copyfile(ROOT / "docs" / sheet, target / sheet)
+    for name, text in learner_readmes(target, lang, source).items():
+        (target / name).write_text(text, encoding="utf-8")
     if trust:
         sign(written)
     return written
@@ -272,6 +362,22 @@ def _oldest_python() -> str:
 # ---------------------------------------------------------------------------
 
 
+def _lang_option(arguments: list[str]) -> tuple[Optional[str], list[str]]:
+    """(the value of `--lang X` / `--lang=X`, "" when it names no language; the other arguments)."""
+    lang, rest, i = None, [], 0
+    while i < len(arguments):
+        if arguments[i] == "--lang":
+            lang = arguments[i + 1] if i + 1 < len(arguments) else ""
+            i += 2
+            continue
+        if arguments[i].startswith("--lang="):
+            lang = arguments[i].partition("=")[2]
+        else:
+            rest.append(arguments[i])
+        i += 1
+    return (lang if lang in (None, *LEARNER_READMES) else ""), rest
+
+
 def main(arguments: list[str]) -> int:
     if arguments[:1] == ["--hub"]:
         (BINDER / "requirements.txt").write_text(requirements_text(), encoding="utf-8")
@@ -280,18 +386,23 @@ def main(arguments: list[str]) -> int:
     elif arguments[:1] == ["--check-hub"]:
         problems = hub_problems()
     else:
-        directory = [a for a in arguments if not a.startswith("--")]
+        lang, rest = _lang_option(arguments)
+        directory = [a for a in rest if not a.startswith("--")]
         # --trust is what the copy always was before signing became the default; still accepted.
-        unknown = [a for a in arguments if a.startswith("--") and a not in ("--force", "--trust", "--no-trust")]
-        if len(directory) != 1 or unknown:
+        unknown = [a for a in rest if a.startswith("--") and a not in ("--force", "--trust", "--no-trust")]
+        if len(directory) != 1 or unknown or lang == "":
             print(__doc__, file=sys.stderr)
             return 2
-        trust = "--no-trust" not in arguments
-        written = write_copy(Path(directory[0]), force="--force" in arguments, trust=trust)
-        print(f"wrote {len(written)} chapters, the files they link to, cheat_sheet.html and README.md into {directory[0]}")
-        print("exercise, solution and reveal cells have no output there; diagrams and everything else are kept")
-        print("signed for this user, so its diagrams show in this user's JupyterLab" if trust else
-              "not signed (--no-trust): diagrams show as text until `jupyter trust notebooks/*.ipynb`")
+        trust = "--no-trust" not in rest
+        target = Path(directory[0])
+        lang = lang or default_language()
+        said = SAID[lang]
+        written = write_copy(target, force="--force" in rest, trust=trust, lang=lang)
+        sheets = said["and"].join(sheet for sheet in CHEAT_SHEETS.values() if (target / sheet).is_file())
+        readmes = said["and"].join(sorted(p.name for p in target.glob("README*.md")))
+        print(said["wrote"].format(count=len(written), sheets=sheets, readmes=readmes, target=directory[0]))
+        print(said["cleared"])
+        print(said["signed"] if trust else said["unsigned"])
         return 0
     for problem in problems:
         print(problem, file=sys.stderr)

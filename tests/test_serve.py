@@ -349,7 +349,7 @@ def test_get_captures_lists_them_and_returns_one(server, client):
     assert listing["has_more"] is False and listing["last_id"] == listing["data"][-1]["id"]
     entry = next(item for item in listing["data"] if item["id"] == reply.id.removeprefix("msg_"))
     assert set(entry) == {"id", "time", "method", "path", "status", "summary"}
-    assert entry["summary"].startswith("3 messages, 1 tools -> 5 chat messages")
+    assert entry["summary"] == "3 messages, 1 tool -> 5 chat messages; json, end_turn"
     one = httpx.get(f"{server.url}/captures/{entry['id']}").json()
     assert one["body"] == readme_body() and one["reply"]["id"] == reply.id
     missing = httpx.get(f"{server.url}/captures/cap_9999999")
@@ -496,7 +496,7 @@ def test_create_app_refuses_a_responder_and_a_forward_together():
 @pytest.mark.skipif(os.name == "nt", reason="Ctrl-C cannot be sent to a child process this way on Windows")
 def test_the_command_line_serves_until_interrupted(tmp_path):
     saved = tmp_path / "c.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TUTORIAL_LANG": "en"}
     process = subprocess.Popen(
         [sys.executable, "-m", "tutorial.serve", "--port", "0", "--save", str(saved)],
         stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,

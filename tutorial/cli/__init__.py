@@ -6,11 +6,17 @@
     python -m tutorial serve [...]                       a local /v1/messages endpoint (the `serve` extra)
     python -m tutorial doctor                            check the environment, print fixes
 
+Every command takes `--lang en|zh` (before or after its name); without it the language is
+`TUTORIAL_LANG`, else the locale (`LANG=zh_CN.UTF-8`), else English (words.py). In Chinese,
+everything a user reads is Chinese — help, argparse's own words, reports, errors — except the
+lesson's located errors, which stay English inside a Chinese frame.
+
 Bad input prints one line, the located error, on stderr and exits with status 2; the
 command line never prints a traceback. Output is UTF-8 whatever the console's locale; a
 lone surrogate (valid in JSON text, not in UTF-8) is written as its `\\udXXX` escape, which
 in JSON output is the same string again. Output into a closed pipe (`... | head -1`) ends
-quietly. This folder may import anything in `tutorial`; nothing in `tutorial` imports it.
+quietly. This folder may import anything in `tutorial`; nothing in `tutorial` imports it,
+except the server, whose command line and error messages share words.py.
 """
 
 from __future__ import annotations
@@ -25,16 +31,20 @@ from ..errors import RequestError
 from ..examples import readme_request
 from ..limits import MAX_TEXT_BYTES, read_json
 from ..targets import names as target_names
-from . import grade
+from . import grade, words
 
 BAD_INPUT = 2
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """Run one command; the exit status. Never raises, never prints a traceback."""
+    """Run one command; the exit status. Never raises (but SystemExit), never prints a traceback."""
     _utf8_streams()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = "en"
     try:
-        status = _run(argv)
+        lang = words.lang_of(argv)
+        with words.speaking(lang):
+            status = _run(argv, lang)
         sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at exit
         return status
     except BrokenPipeError:
@@ -46,62 +56,93 @@ def main(argv: Optional[list[str]] = None) -> int:
     except KeyboardInterrupt:
         return 130
     except RecursionError:
-        return _fail("the input is nested too deeply to process")
+        return _fail(words.say(lang, "too_deep"), lang=lang)
     except MemoryError:
-        return _fail("out of memory")
+        return _fail(words.say(lang, "memory"), lang=lang)
     except Exception as error:  # noqa: BLE001 - a bug, but still one line, not a traceback
-        return _fail(f"internal error (a bug; please report it): {type(error).__name__}: {_first_line(error)}", status=1)
+        return _fail(words.say(lang, "bug", kind=type(error).__name__, detail=_first_line(error)), status=1, lang=lang)
 
 
-def _run(argv: Optional[list[str]]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tutorial", description="Anthropic request -> chat template input, stage by stage.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    walk = commands.add_parser("walk", help="print every stage's input and output, then what stays behind")
-    walk.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    walk.add_argument("--target", choices=target_names(), default="chat_template")
-    walk.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the walk (default: TUTORIAL_LANG, else English)")
-    translate = commands.add_parser("translate", help='print {"translated": ..., "tools_schema": ...} as JSON')
-    translate.add_argument("file", nargs="?", help="request JSON (default: the README example; - for stdin)")
-    translate.add_argument("--target", choices=target_names(), default="chat_template")
-    grade.add_parser(commands)
-    commands.add_parser("serve", help="a local /v1/messages endpoint that captures requests (python -m tutorial serve -h)", add_help=False)
-    commands.add_parser("doctor", help="check Python, packages, Graphviz, a CJK font and the widget extension")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:
-        return _serve(argv[1:])  # its own options, parsed by the serve package
-    arguments = parser.parse_args(argv)
+def parser(lang: str) -> argparse.ArgumentParser:
+    """The command line's parser, its help in `lang` (build it inside `words.argparse_in(lang)`)."""
+    say = words.WORDS[lang]
+    formatter = words.formatter(lang)
+    file_metavar = say["file_metavar"]
+    top = argparse.ArgumentParser(prog="python -m tutorial", description=say["description"], formatter_class=formatter)
+    top.add_argument("--lang", choices=words.LANGUAGES, default=None, help=say["lang"])
+    choices = "{walk,translate,grade,serve,doctor}"  # named so in "the following arguments are required"
+    commands = top.add_subparsers(dest="command", required=True, metavar=choices)
+
+    def command(name: str, **options) -> argparse.ArgumentParser:
+        made = commands.add_parser(name, formatter_class=formatter, **options)
+        if options.get("add_help", True):
+            # SUPPRESS: a --lang before the command is not undone by this one's default
+            made.add_argument("--lang", choices=words.LANGUAGES, default=argparse.SUPPRESS, help=say["lang"])
+        return made
+
+    walk = command("walk", help=say["walk"], description=say["walk"])
+    walk.add_argument("file", nargs="?", metavar=file_metavar, help=say["walk_file"])
+    walk.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
+    translate = command("translate", help=say["translate"], description=say["translate"])
+    translate.add_argument("file", nargs="?", metavar=file_metavar, help=say["walk_file"])
+    translate.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
+    grade.add_parser(command, lang)
+    command("serve", help=say["serve"], add_help=False)
+    command("doctor", help=say["doctor"], description=say["doctor"])
+    return top
+
+
+def _run(argv: list[str], lang: str) -> int:
+    rest = _after_top_options(argv)
+    if rest[:1] == ["serve"]:
+        return _serve(rest[1:], lang)  # its own options, parsed by the serve package
+    with words.argparse_in(lang):
+        arguments = parser(lang).parse_args(argv)
 
     if arguments.command == "doctor":
         from .doctor import main as doctor
 
-        return doctor()
+        return doctor(lang=lang)
     if arguments.command == "grade":
-        return grade.run(arguments, _fail)
+        return grade.run(arguments, lambda message: _fail(message, lang=lang), lang)
     try:
-        body = _read_body(arguments.file)
+        body = _read_body(arguments.file, lang)
     except _BadText as error:
-        return _fail(str(error))
+        return _fail(str(error), lang=lang)
     try:
         if arguments.command == "walk":
             from ..notebook.walk import walk_text
             from ..watch.trace import trace
 
-            sys.stdout.write(walk_text(trace(body, target=arguments.target), lang=arguments.lang))
+            sys.stdout.write(walk_text(trace(body, target=arguments.target), lang=lang))
         else:
             from ..translation import translate as run_translate
 
             translated, tools_schema = run_translate(body, target=arguments.target)
             print(json.dumps({"translated": translated, "tools_schema": tools_schema}, ensure_ascii=False, indent=2))
     except RequestError as error:
-        return _fail(str(error))
+        return _fail(words.say(lang, "request", message=error), lang=lang, framed=lang != "zh")  # 「请求无效：…」 is the frame
     return 0
 
 
-def _read_body(source: Optional[str]) -> dict:
+def _after_top_options(argv: list[str]) -> list[str]:
+    """`argv` from the command's name on: the top level's `--lang X` (or `--lang=X`) skipped."""
+    at = 0
+    while at < len(argv):
+        if argv[at] == "--lang":
+            at += 2
+        elif argv[at].startswith("--lang="):
+            at += 1
+        else:
+            break
+    return argv[at:]
+
+
+def _read_body(source: Optional[str], lang: str = "en") -> dict:
     """The request from a file, from stdin ("-"), or the README example (None)."""
     if source is None:
         return readme_request()
-    name = "stdin" if source == "-" else source
+    name = words.say(lang, "stdin") if source == "-" else source
     try:
         if source == "-":
             data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
@@ -109,28 +150,30 @@ def _read_body(source: Optional[str]) -> dict:
             with open(source, "rb") as file:
                 data = file.read(MAX_TEXT_BYTES + 1)
     except OSError as error:
-        raise _BadText(f"{name}: cannot read: {error.strerror or error}") from None
+        raise _BadText(words.say(lang, "cannot_read", name=name, why=words.os_problem(error, lang))) from None
     try:
         return read_json(data, name)
     except RequestError as error:  # about the text, not a place in a body: no "body: " before it
-        raise _BadText(error.problem) from None
+        raise _BadText(words.text_problem(data, name, lang) or error.problem) from None
 
 
 class _BadText(Exception):
     """The request could not be read, or is not JSON text within the limits."""
 
 
-def _serve(argv: list[str]) -> int:
+def _serve(argv: list[str], lang: str) -> int:
     try:
         from ..serve.cli import main as serve
     except ImportError as error:
-        missing = getattr(error, "name", None) or "a module"
-        return _fail(f"the serve command needs the 'serve' extra ({missing} is missing): pip install -e '.[serve]'")
-    return serve(argv)
+        missing = getattr(error, "name", None) or words.say(lang, "a_module")
+        return _fail(words.say(lang, "no_serve", missing=missing), lang=lang)
+    return serve(argv, lang=lang)
 
 
-def _fail(message: str, status: int = BAD_INPUT) -> int:
-    print(f"error: {' '.join(message.splitlines())}", file=sys.stderr)
+def _fail(message: str, status: int = BAD_INPUT, lang: str = "en", framed: bool = True) -> int:
+    """Print `message` as one line on stderr ("error: ..." unless `framed` is False); the status."""
+    line = " ".join(str(message).splitlines())
+    print(words.say(lang, "error", message=line) if framed else line, file=sys.stderr)
     return status
 
 

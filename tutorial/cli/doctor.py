@@ -2,112 +2,231 @@
 
 Standard library only, and runnable as a file (`python tutorial/cli/doctor.py`), so it
 works before anything is installed. `python -m tutorial doctor` runs the same checks.
+`--lang zh` (or TUTORIAL_LANG=zh, or a Chinese locale) writes the report and every fix in Chinese.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import platform
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 SYSTEM = platform.system()  # "Linux", "Darwin" or "Windows"
-
-INSTALL_DOT = {
-    "Linux": "sudo apt-get install graphviz   (Fedora: sudo dnf install graphviz)",
-    "Darwin": "brew install graphviz",
-    "Windows": "winget install graphviz   (or: choco install graphviz), then open a new terminal",
-}
-INSTALL_FONT = {
-    "Linux": "sudo apt-get install fonts-wqy-microhei   (Fedora: sudo dnf install wqy-microhei-fonts)",
-    "Darwin": "macOS ships CJK fonts (PingFang); nothing to install",
-    "Windows": "Windows ships CJK fonts (Microsoft YaHei); nothing to install",
-}
-SETUP = "python3 tasks.py lab   (creates .venv and installs everything)"
 ROOT = Path(__file__).resolve().parents[2]  # a source checkout: notebooks/, tasks.py, .agent-cli/
 CHROMIUM = "/usr/bin/chromium"  # what the browser test uses (Debian's package)
+FONT = "WenQuanYi Micro Hei"  # what the diagrams ask for
 
-# package -> what it is for; the first is the core's only dependency
-PACKAGES = {
-    "pydantic": "the request contract (core)",
-    "jupyterlab": "the notebooks",
-    "ipywidgets": "the playground",
-    "graphviz": "drawing the diagrams",
-    "jinja2": "rendering chat templates",
-    "tokenizers": "token ids from the real vocabularies",
-    "transformers": "apply_chat_template, which the tests compare render with",
-    "gguf": "the GGUF format of llama.cpp's vocabularies and models",
-    "voila": "the playground as an app (tasks.py app)",
-    "starlette": "the /v1/messages server",
-    "uvicorn": "the /v1/messages server",
-    "pytest": "the test suite",
-    "hypothesis": "property tests",
-    "nbval": "checking stored notebook outputs",
-    "playwright": "the browser test",
-    "anthropic": "the SDK the server tests drive",
-    "httpx": "the server tests",
+WORDS = {
+    "en": {
+        "install_dot": {
+            "Linux": "sudo apt-get install graphviz   (Fedora: sudo dnf install graphviz)",
+            "Darwin": "brew install graphviz",
+            "Windows": "winget install graphviz   (or: choco install graphviz), then open a new terminal",
+        },
+        "install_font": {
+            "Linux": "sudo apt-get install fonts-wqy-microhei   (Fedora: sudo dnf install wqy-microhei-fonts)",
+            "Darwin": "macOS ships CJK fonts (PingFang); nothing to install",
+            "Windows": "Windows ships CJK fonts (Microsoft YaHei); nothing to install",
+        },
+        "setup": "python3 tasks.py lab   (creates .venv and installs everything)",
+        "purposes": {
+            "pydantic": "the request contract (core)",
+            "jupyterlab": "the notebooks",
+            "ipywidgets": "the playground",
+            "graphviz": "drawing the diagrams",
+            "jinja2": "rendering chat templates",
+            "tokenizers": "token ids from the real vocabularies",
+            "transformers": "apply_chat_template, which the tests compare render with",
+            "gguf": "the GGUF format of llama.cpp's vocabularies and models",
+            "voila": "the playground as an app (tasks.py app)",
+            "starlette": "the /v1/messages server",
+            "uvicorn": "the /v1/messages server",
+            "pytest": "the test suite",
+            "hypothesis": "property tests",
+            "nbval": "checking stored notebook outputs",
+            "playwright": "the browser test",
+            "anthropic": "the SDK the server tests drive",
+            "httpx": "the server tests",
+        },
+        "names": {},
+        "python_ok": "Python {version}",
+        "python_old": "Python {version} is too old: install Python 3.11 or newer",
+        "package_ok": "{name} {version} ({purpose})",
+        "package_missing": "{name} is missing ({purpose}): {setup}",
+        "no_dot": "Graphviz's `dot` is not on PATH (pip installs only the Python bindings): {install}",
+        "dot_ok": "{version} at {path}",
+        "font_shipped": "CJK font: {install}",
+        "no_fc_list": "fontconfig's fc-list is missing, so no font can be checked: sudo apt-get install fontconfig; then {install}",
+        "no_font": "no CJK font, so Chinese in diagrams shows as boxes: {install}",
+        "font_ok": "CJK font: {families}{note}",
+        "font_join": ", ",
+        "font_other": " (diagrams ask for {font!r}; another CJK font will stand in)",
+        "no_widgets": "the JupyterLab widget extension (jupyterlab_widgets) is missing, so widgets show as text: {setup}",
+        "widget_files": "jupyterlab_widgets {version} is installed but its extension files are not in {folder}: reinstall it in this environment",
+        "widgets_ok": "JupyterLab widget extension {version} (restart JupyterLab after installing it)",
+        "chromium_ok": "Chromium for the browser test: {path}",
+        "chromium_debian": "optional: the browser test needs Debian's {path}, so it runs on Debian/Ubuntu only",
+        "no_chromium": "optional: {path} is missing, so the browser test cannot run (Debian: sudo apt-get install chromium)",
+        "trust_unknown": "cannot check whether the notebooks are trusted (nbformat is missing): {setup}",
+        "untrusted": "{untrusted} of {total} notebooks are not trusted for this user, so their stored diagrams show as text: "
+        "python3 tasks.py lab marks them trusted (or: jupyter trust notebooks/*.ipynb)",
+        "trusted": "all {total} notebooks trusted for this user",
+        "agent_ok": "agent CLI for the server tests: {path}",
+        "agent_npm": "python3 tasks.py test installs it",
+        "agent_no_npm": "needs Node.js's npm, then python3 tasks.py test",
+        "no_agent": "optional: the agent CLI is not installed in .agent-cli/ ({how})",
+        "all_good": "all good",
+        "to_fix": "{count} to fix: {names}",
+        "usage": "usage: python -m tutorial doctor [-h] [--lang {en,zh}]\n\n"
+        "Check Python, packages, Graphviz, a CJK font and the widget extension; print ✓ or the exact fix for each.\n\n"
+        "options:\n  -h, --help      show this help message and exit\n"
+        "  --lang {en,zh}  language of the report (default: TUTORIAL_LANG, else the locale, else English)",
+        "bad_argument": "error: {argument}: not an option of doctor (python -m tutorial doctor -h)",
+    },
+    "zh": {
+        "install_dot": {
+            "Linux": "sudo apt-get install graphviz   （Fedora：sudo dnf install graphviz）",
+            "Darwin": "brew install graphviz",
+            "Windows": "winget install graphviz   （或：choco install graphviz），然后打开一个新终端",
+        },
+        "install_font": {
+            "Linux": "sudo apt-get install fonts-wqy-microhei   （Fedora：sudo dnf install wqy-microhei-fonts）",
+            "Darwin": "macOS 自带中文字体（苹方），无需安装",
+            "Windows": "Windows 自带中文字体（微软雅黑），无需安装",
+        },
+        "setup": "python3 tasks.py lab   （创建 .venv 并安装全部依赖）",
+        "purposes": {
+            "pydantic": "请求的契约，核心依赖",
+            "jupyterlab": "各章 notebook",
+            "ipywidgets": "playground",
+            "graphviz": "绘制图示",
+            "jinja2": "渲染聊天模板",
+            "tokenizers": "从真实词表得到 token id",
+            "transformers": "apply_chat_template，测试用它与 render 对照",
+            "gguf": "llama.cpp 的词表和模型所用的 GGUF 格式",
+            "voila": "以应用形式运行 playground：tasks.py app",
+            "starlette": "/v1/messages 服务器",
+            "uvicorn": "/v1/messages 服务器",
+            "pytest": "测试套件",
+            "hypothesis": "属性测试",
+            "nbval": "检查 notebook 中保存的输出",
+            "playwright": "浏览器测试",
+            "anthropic": "服务器测试所驱动的 SDK",
+            "httpx": "服务器测试",
+        },
+        "names": {"cjk font": "中文字体", "widgets": "widget 扩展", "trusted notebooks": "notebook 信任"},
+        "python_ok": "Python {version}",
+        "python_old": "Python {version} 太旧：请安装 Python 3.11 或更新的版本",
+        "package_ok": "{name} {version}（{purpose}）",
+        "package_missing": "缺少 {name}（{purpose}）：{setup}",
+        "no_dot": "PATH 中没有 Graphviz 的 `dot`（pip 只安装 Python 绑定）：{install}",
+        "dot_ok": "{version}，位于 {path}",
+        "font_shipped": "中文字体：{install}",
+        "no_fc_list": "缺少 fontconfig 的 fc-list，无法检查字体：sudo apt-get install fontconfig；然后 {install}",
+        "no_font": "没有中文字体，图示中的中文会显示成方框：{install}",
+        "font_ok": "中文字体：{families}{note}",
+        "font_join": "、",
+        "font_other": "（图示指定的是 {font!r}，会用另一种中文字体代替）",
+        "no_widgets": "缺少 JupyterLab 的 widget 扩展（jupyterlab_widgets），widget 会显示成文本：{setup}",
+        "widget_files": "已安装 jupyterlab_widgets {version}，但它的扩展文件不在 {folder} 中：请在这个环境中重新安装它",
+        "widgets_ok": "JupyterLab 的 widget 扩展 {version}（安装后请重启 JupyterLab）",
+        "chromium_ok": "浏览器测试用的 Chromium：{path}",
+        "chromium_debian": "可选：浏览器测试需要 Debian 的 {path}，所以只能在 Debian/Ubuntu 上运行",
+        "no_chromium": "可选：缺少 {path}，浏览器测试无法运行（Debian：sudo apt-get install chromium）",
+        "trust_unknown": "无法检查 notebook 是否受信任（缺少 nbformat）：{setup}",
+        "untrusted": "{total} 个 notebook 中有 {untrusted} 个不受当前用户信任，其中保存的图示会显示成文本："
+        "python3 tasks.py lab 会把它们标记为受信任（或：jupyter trust notebooks/*.ipynb）",
+        "trusted": "全部 {total} 个 notebook 都受当前用户信任",
+        "agent_ok": "服务器测试用的智能体 CLI：{path}",
+        "agent_npm": "python3 tasks.py test 会安装它",
+        "agent_no_npm": "需要 Node.js 的 npm，然后运行 python3 tasks.py test",
+        "no_agent": "可选：.agent-cli/ 中没有安装智能体 CLI（{how}）",
+        "all_good": "一切正常",
+        "to_fix": "需要修复 {count} 项：{names}",
+        "usage": "用法：python -m tutorial doctor [-h] [--lang {en,zh}]\n\n"
+        "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展；每一项打印 ✓ 或确切的修复方法。\n\n"
+        "选项：\n  -h, --help      显示这条帮助信息并退出\n"
+        "  --lang {en,zh}  报告的语言（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
+        "bad_argument": "错误：{argument}：doctor 没有这个选项（python -m tutorial doctor -h）",
+    },
 }
 
+# Kept for whoever reads these names (tasks.py, the tests): the English texts.
+INSTALL_DOT = WORDS["en"]["install_dot"]
+INSTALL_FONT = WORDS["en"]["install_font"]
+SETUP = WORDS["en"]["setup"]
+PACKAGES = WORDS["en"]["purposes"]  # package -> what it is for; the first is the core's only dependency
 
-def check_python() -> tuple[bool, str]:
+
+def _say(lang: str, key: str, **fields) -> str:
+    return WORDS[lang][key].format(**fields)
+
+
+def _install(lang: str, what: str) -> str:
+    return WORDS[lang][what].get(SYSTEM, WORDS[lang][what]["Linux"])
+
+
+def check_python(lang: str = "en") -> tuple[bool, str]:
     version = ".".join(map(str, sys.version_info[:3]))
     if sys.version_info >= (3, 11):
-        return True, f"Python {version}"
-    return False, f"Python {version} is too old: install Python 3.11 or newer"
+        return True, _say(lang, "python_ok", version=version)
+    return False, _say(lang, "python_old", version=version)
 
 
-def check_package(name: str, purpose: str) -> tuple[bool, str]:
+def check_package(name: str, purpose: str, lang: str = "en") -> tuple[bool, str]:
     try:
-        return True, f"{name} {importlib.metadata.version(name)} ({purpose})"
+        return True, _say(lang, "package_ok", name=name, version=importlib.metadata.version(name), purpose=purpose)
     except importlib.metadata.PackageNotFoundError:
-        return False, f"{name} is missing ({purpose}): {SETUP}"
+        return False, _say(lang, "package_missing", name=name, purpose=purpose, setup=WORDS[lang]["setup"])
 
 
-def check_dot() -> tuple[bool, str]:
+def check_dot(lang: str = "en") -> tuple[bool, str]:
     dot = shutil.which("dot")
     if not dot:
-        return False, f"Graphviz's `dot` is not on PATH (pip installs only the Python bindings): {INSTALL_DOT.get(SYSTEM, INSTALL_DOT['Linux'])}"
+        return False, _say(lang, "no_dot", install=_install(lang, "install_dot"))
     version = subprocess.run([dot, "-V"], capture_output=True, text=True).stderr.strip()
-    return True, f"{version or 'dot'} at {dot}"
+    return True, _say(lang, "dot_ok", version=version or "dot", path=dot)
 
 
-def check_cjk_font() -> tuple[bool, str]:
+def check_cjk_font(lang: str = "en") -> tuple[bool, str]:
     if SYSTEM in ("Darwin", "Windows"):
-        return True, f"CJK font: {INSTALL_FONT[SYSTEM]}"
+        return True, _say(lang, "font_shipped", install=_install(lang, "install_font"))
     if not shutil.which("fc-list"):
-        return False, f"fontconfig's fc-list is missing, so no font can be checked: sudo apt-get install fontconfig; then {INSTALL_FONT['Linux']}"
+        return False, _say(lang, "no_fc_list", install=_install(lang, "install_font"))
     fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout.split("\n")
     families = sorted({line.split(",")[0].strip() for line in fonts if line.strip()})
     if not families:
-        return False, f"no CJK font, so Chinese in diagrams shows as boxes: {INSTALL_FONT['Linux']}"
-    preferred = "WenQuanYi Micro Hei"
-    note = "" if preferred in families else f" (diagrams ask for {preferred!r}; another CJK font will stand in)"
-    return True, f"CJK font: {', '.join(families[:3])}{note}"
+        return False, _say(lang, "no_font", install=_install(lang, "install_font"))
+    note = "" if FONT in families else _say(lang, "font_other", font=FONT)
+    return True, _say(lang, "font_ok", families=WORDS[lang]["font_join"].join(families[:3]), note=note)
 
 
-def check_widgets() -> tuple[bool, str]:
+def check_widgets(lang: str = "en") -> tuple[bool, str]:
     """ipywidgets 8 needs the jupyterlab_widgets extension in the same environment."""
     try:
         version = importlib.metadata.version("jupyterlab_widgets")
     except importlib.metadata.PackageNotFoundError:
-        return False, f"the JupyterLab widget extension (jupyterlab_widgets) is missing, so widgets show as text: {SETUP}"
+        return False, _say(lang, "no_widgets", setup=WORDS[lang]["setup"])
     extension = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter-widgets" / "jupyterlab-manager"
     if not extension.exists():
-        return False, f"jupyterlab_widgets {version} is installed but its extension files are not in {extension.parent}: reinstall it in this environment"
-    return True, f"JupyterLab widget extension {version} (restart JupyterLab after installing it)"
+        return False, _say(lang, "widget_files", version=version, folder=extension.parent)
+    return True, _say(lang, "widgets_ok", version=version)
 
 
-def check_chromium() -> tuple[bool, str]:
+def check_chromium(lang: str = "en") -> tuple[bool, str]:
     if Path(CHROMIUM).exists():
-        return True, f"Chromium for the browser test: {CHROMIUM}"
+        return True, _say(lang, "chromium_ok", path=CHROMIUM)
     if SYSTEM != "Linux":
-        return False, f"optional: the browser test needs Debian's {CHROMIUM}, so it runs on Debian/Ubuntu only"
-    return False, f"optional: {CHROMIUM} is missing, so the browser test cannot run (Debian: sudo apt-get install chromium)"
+        return False, _say(lang, "chromium_debian", path=CHROMIUM)
+    return False, _say(lang, "no_chromium", path=CHROMIUM)
 
 
-def check_trust() -> tuple[bool, str] | None:
+def check_trust(lang: str = "en") -> tuple[bool, str] | None:
     """Untrusted notebooks show their stored diagrams as text; set-up signs them for this user."""
     paths = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
     if not paths:
@@ -116,70 +235,131 @@ def check_trust() -> tuple[bool, str] | None:
         import nbformat
         from nbformat.sign import NotebookNotary
     except ImportError:
-        return False, f"cannot check whether the notebooks are trusted (nbformat is missing): {SETUP}"
+        return False, _say(lang, "trust_unknown", setup=WORDS[lang]["setup"])
     notary = NotebookNotary()
     untrusted = [p.name for p in paths if not notary.check_signature(nbformat.read(p, as_version=4))]
     if untrusted:
-        return False, (f"{len(untrusted)} of {len(paths)} notebooks are not trusted for this user, so their stored diagrams "
-                       f"show as text: python3 tasks.py lab marks them trusted (or: jupyter trust notebooks/*.ipynb)")
-    return True, f"all {len(paths)} notebooks trusted for this user"
+        return False, _say(lang, "untrusted", untrusted=len(untrusted), total=len(paths))
+    return True, _say(lang, "trusted", total=len(paths))
 
 
-def check_agent_cli() -> tuple[bool, str] | None:
+def check_agent_cli(lang: str = "en") -> tuple[bool, str] | None:
     if not (ROOT / "tasks.py").exists():
         return None
     found = sorted((ROOT / ".agent-cli" / "node_modules" / ".bin").glob("claude*"))
     if found:
-        return True, f"agent CLI for the server tests: {found[0]}"
-    how = "python3 tasks.py test installs it" if shutil.which("npm") else "needs Node.js's npm, then python3 tasks.py test"
-    return False, f"optional: the agent CLI is not installed in .agent-cli/ ({how})"
+        return True, _say(lang, "agent_ok", path=found[0])
+    how = WORDS[lang]["agent_npm" if shutil.which("npm") else "agent_no_npm"]
+    return False, _say(lang, "no_agent", how=how)
 
 
-def check_sdist() -> tuple[bool, str]:
-    """llama.cpp's sdist: the real chat templates and vocabularies (`render(template="qwen3")`)."""
+def _load(name: str, *parts: str):
+    """tutorial.<name>, or, run as a file before the package is installed, the module at its path."""
+    import importlib
+
     try:
-        from tutorial.llama_cpp import sdist
-    except ImportError:  # run as a file before the package is installed: load the module by its path
+        return importlib.import_module(f"tutorial.{name}")
+    except ImportError:
         import importlib.util
 
-        spec = importlib.util.spec_from_file_location("sdist", ROOT / "tutorial" / "llama_cpp" / "sdist.py")
-        sdist = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sdist)
-    return sdist.status()
+        spec = importlib.util.spec_from_file_location(name.rpartition(".")[2], ROOT.joinpath("tutorial", *parts))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
 
 
-def check_engine() -> tuple[bool, str] | None:
+def check_sdist(lang: str = "en") -> tuple[bool, str]:
+    """llama.cpp's sdist: the real chat templates and vocabularies (`render(template="qwen3")`)."""
+    sdist = _load("llama_cpp.sdist", "llama_cpp", "sdist.py")
+    if lang != "zh":
+        return sdist.status()
+    if sdist.is_fetched():
+        count = len(list(sdist.templates_dir().glob("*.jinja")))
+        return True, f"{sdist.PACKAGE} {sdist.VERSION}：{sdist.unpacked()} 中有 {count} 个聊天模板和词表"
+    command = sdist.FETCH_HINT.split("(")[0].strip()
+    return False, (f"还没有下载 {sdist.PACKAGE} {sdist.VERSION}（真实的聊天模板、词表和 llama.cpp）："
+                   f"{command}   （下载 llama.cpp 的真实聊天模板和词表）")  # fmt: skip
+
+
+def check_engine(lang: str = "en") -> tuple[bool, str] | None:
     """llama.cpp's server, built from the sdist (`python3 tasks.py engine`): the real engine behind the bridge."""
     try:
-        from tutorial.llama_cpp import build
+        from tutorial.llama_cpp import build, sdist
     except ImportError:  # before the package is installed: the sdist line says what to do first
         return None
-    return build.status()
+    if lang != "zh":
+        return build.status()
+    if build.is_built():
+        return True, f"llama.cpp 的 {build.TARGET} {sdist.VERSION} 已构建：{build.binary()}"
+    command = build.INSTALL_HINT.split("(")[0].strip()
+    return False, (f"llama.cpp 的 {build.TARGET} 还没有构建（真实引擎的测试和第 11 章的引擎单元格会跳过）："
+                   f"{command}   （用 cmake 构建 llama.cpp 的服务器，只需一次）")  # fmt: skip
 
 
 OPTIONAL = {"chromium", "agent cli", "engine"}  # only some tests need them: reported, not counted as a failure
 
 
-def checks() -> list[tuple[str, bool, str]]:
-    results = [("python", *check_python())]
-    results += [(name, *check_package(name, purpose)) for name, purpose in PACKAGES.items()]
-    results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()), ("chromium", *check_chromium())]
-    results.append(("llama.cpp sdist", *check_sdist()))
+def checks(lang: str = "en") -> list[tuple[str, bool, str]]:
+    results = [("python", *check_python(lang))]
+    results += [(name, *check_package(name, purpose, lang)) for name, purpose in WORDS[lang]["purposes"].items()]
+    results += [("dot", *check_dot(lang)), ("cjk font", *check_cjk_font(lang)), ("widgets", *check_widgets(lang)),
+                ("chromium", *check_chromium(lang))]  # fmt: skip
+    results.append(("llama.cpp sdist", *check_sdist(lang)))
     for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli), ("engine", check_engine)):
-        result = check()
+        result = check(lang)
         if result is not None:
             results.append((name, *result))
     return results
 
 
-def main() -> int:
-    if hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")
-    results = checks()
+def read_arguments(argv: list[str]) -> tuple[Optional[str], bool, Optional[str]]:
+    """(the --lang given, whether help was asked for, the first argument doctor does not take)."""
+    lang, wants_help, i = None, False, 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            wants_help = True
+        elif arg == "--lang" and i + 1 < len(argv) and argv[i + 1] in WORDS:
+            lang, i = argv[i + 1], i + 1
+        elif arg.startswith("--lang=") and arg.partition("=")[2] in WORDS:
+            lang = arg.partition("=")[2]
+        else:
+            return lang, wants_help, " ".join(argv[i : i + 2]) if arg == "--lang" else arg
+        i += 1
+    return lang, wants_help, None
+
+
+def language_of(given: Optional[str] = None) -> str:
+    """`given` (--lang), else TUTORIAL_LANG, else the locale, else English, as the command line decides."""
+    if given in WORDS:
+        return given
+    if os.environ.get("TUTORIAL_LANG") in WORDS:
+        return os.environ["TUTORIAL_LANG"]
+    return _load("watch.language", "watch", "language.py").from_locale() or "en"
+
+
+def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
+    """Print one line per check; 1 when something must be fixed. Run as a file it reads its own
+    arguments (`--lang zh`, `-h`); `python -m tutorial doctor` has read them and passes `lang`."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
+    if argv is None and lang is None:
+        argv = sys.argv[1:]
+    given, wants_help, unknown = read_arguments(list(argv or []))
+    lang = lang or language_of(given)
+    if unknown is not None:
+        print(_say(lang, "bad_argument", argument=unknown), file=sys.stderr)
+        return 2
+    if wants_help:
+        print(WORDS[lang]["usage"])
+        return 0
+    results = checks(lang)
     for name, ok, message in results:
         print(f"{'✓' if ok else ('·' if name in OPTIONAL else '✗')} {message}")
     failed = [name for name, ok, _ in results if not ok and name not in OPTIONAL]
-    print("\nall good" if not failed else f"\n{len(failed)} to fix: {', '.join(failed)}")
+    names = WORDS[lang]["font_join"].join(WORDS[lang]["names"].get(name, name) for name in failed)
+    print("\n" + (_say(lang, "all_good") if not failed else _say(lang, "to_fix", count=len(failed), names=names)))
     return 1 if failed else 0
 
 

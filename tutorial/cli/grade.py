@@ -47,6 +47,12 @@ WORDS = {
         "verdict_right": "all agree: your translator can stand where the package's does "
         "(python -m tutorial serve --translator {file})",
         "verdict_wrong": "not yet: fix the first ✗ above, then grade again",
+        "help": "check a file holding chapter 05's functions against the package",
+        "file_help": "a .py file that defines translate (and, if you like, the other chapter-05 functions)",
+        "file_metavar": None,
+        "timeout_help": "time allowed to load the file and for each call of your functions (default: {seconds:g})",
+        "seconds": "SECONDS",
+        "bad_timeout": "--timeout must be a positive number of seconds, got {seconds:g}",
     },
     "zh": {
         "heading": "{file}：第 05 章的函数与本包对照",
@@ -67,26 +73,34 @@ WORDS = {
         "stopped_replay": "就停在这里",
         "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
         "verdict_wrong": "还不对：先改正上面第一个 ✗，再评一次",
+        "help": "用本包检查一个写有第 05 章函数的文件",
+        "file_help": "定义了 translate 的 .py 文件（也可以定义第 05 章的其他函数）",
+        "file_metavar": "文件.py",
+        "timeout_help": "加载文件、以及每次调用你的函数时允许的秒数（默认：{seconds:g}）",
+        "seconds": "秒数",
+        "bad_timeout": "--timeout 必须是正数（秒），收到的是 {seconds:g}",
     },
 }
 
 
-def add_parser(commands) -> None:
-    grade = commands.add_parser("grade", help="check a file holding chapter 05's functions against the package")
-    grade.add_argument("file", help="a .py file that defines translate (and, if you like, the other chapter-05 functions)")
-    grade.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the report (default: TUTORIAL_LANG, else English)")
-    grade.add_argument("--timeout", type=float, default=CALL_SECONDS, metavar="SECONDS",
-                       help=f"time allowed to load the file and for each call of your functions (default: {CALL_SECONDS:g})")  # fmt: skip
+def add_parser(command, lang: str = "en") -> None:
+    """The grade command's arguments. `command(name, **options)` makes a subcommand's parser
+    (with `--lang`, see cli/__init__.py); its help is written in `lang`."""
+    words = WORDS[lang]
+    grade = command("grade", help=words["help"], description=words["help"])
+    grade.add_argument("file", metavar=words["file_metavar"], help=words["file_help"])
+    grade.add_argument("--timeout", type=float, default=CALL_SECONDS, metavar=words["seconds"],
+                       help=words["timeout_help"].format(seconds=CALL_SECONDS))  # fmt: skip
 
 
-def run(arguments: argparse.Namespace, fail) -> int:
+def run(arguments: argparse.Namespace, fail, lang: Optional[str] = None) -> int:
     """Load, check, print; the exit status. `fail(message)` prints a located error (status 2)."""
     from ..notebook.build_it import TranslatorError, load_translator
     from ..watch import language
 
-    lang = language.resolve(arguments.lang)
+    lang = language.resolve(lang)
     if not arguments.timeout > 0:
-        return fail(f"--timeout must be a positive number of seconds, got {arguments.timeout:g}")
+        return fail(WORDS[lang]["bad_timeout"].format(seconds=arguments.timeout))
     swallowed = io.StringIO()
     try:
         with contextlib.redirect_stdout(swallowed):

@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Optional
 
 import tutorial
+from tutorial.watch.losses import Reason, reason_in
+
+from . import words
 
 TARGETS = ("chat_template", "openai")
 
 
-def analyse(body: Any) -> dict:
+def analyse(body: Any, lang: Optional[str] = None) -> dict:
+    """`lang`: the language of the loss reasons (default: the request's, see words.py); each
+    is a `Reason`, so the other language stays at hand (`tutorial.watch.losses.reason_in`)."""
+    lang = words.current(lang)
     translated: dict = {}
     losses: dict = {}
     for target in TARGETS:
@@ -30,8 +36,12 @@ def analyse(body: Any) -> dict:
             losses[target] = None
         else:
             translated[target] = {"translated": traced.translated, "tools_schema": traced.tools_schema}
-            losses[target] = [{"path": loss.path, "value": loss.value, "reason": loss.reason} for loss in traced.losses]
+            losses[target] = [{"path": loss.path, "value": loss.value, "reason": _in(loss.reason, lang)} for loss in traced.losses]
     return {"translated": translated, "losses": losses}
+
+
+def _in(reason: str, lang: str) -> str:
+    return Reason(reason.en, reason.zh, lang) if isinstance(reason, Reason) else reason_in(reason, lang)
 
 
 def located(error: tutorial.RequestError) -> dict:

@@ -30,11 +30,14 @@ from starlette.routing import Route
 
 import tutorial
 from tutorial.limits import read_json
+from tutorial.watch import language
 
 from .analysis import analyse, prompt_tokens, refusal
 from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
-from .responder import Reply, Responder, describe, run_responder, teaching_reply, teaching_responder, text_reply
-from .wire import ApiError, message_object, sse_text, stream_events
+from . import words
+from .responder import Reply, Responder, describe, run_responder, teaching_reply, teaching_responder, text_reply, translator_line
+from .wire import ApiError, bad_request, message_object, sse_text, stream_events
+from .words import count, say
 
 if TYPE_CHECKING:
     from .forward import Forwarder  # imported for real only when forwarding: it needs httpx
@@ -55,12 +58,15 @@ def create_app(
     max_captures: int = DEFAULT_MAX_CAPTURES,
     log: Optional[Log] = None,
     translator: Optional[Callable] = None,
+    lang: Optional[str] = None,
 ) -> Starlette:
     """The app. `responder` answers (default: the teaching responder) unless `forward`
     names an OpenAI-compatible engine (a URL or a `Forwarder`); `save` is a file to
     append every capture to as JSON Lines; `log` receives one line per request.
     `translator` is a learner's translate (`build_it.load_translator`): each request also
-    goes through it, and its capture keeps where it differs from the package (`yours`)."""
+    goes through it, and its capture keeps where it differs from the package (`yours`).
+    `lang` ("en" or "zh") is the language of replies, summaries and error messages for a
+    request whose Accept-Language names neither (default: the process's current language)."""
     if responder is not None and forward is not None:
         raise ValueError("give a responder or a forward URL, not both: the engine would answer every request")
     if isinstance(forward, str):
@@ -71,6 +77,7 @@ def create_app(
         CaptureStore(max_captures, save), responder or teaching_responder, forward, max_body_bytes, log
     )
     endpoints.translator = translator
+    endpoints.lang = None if lang is None else language.resolve(lang)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -109,6 +116,13 @@ class Endpoints:
         self.max_body_bytes = max_body_bytes
         self.log = log
         self.translator: Optional[Callable] = None  # the learner's translate, compared on every request
+        self.lang: Optional[str] = None  # the server's language; None: the process's current one
+
+    def _speak(self, request: Request) -> str:
+        """Answer `request` in the language it asks for (words.py), and return it."""
+        lang = words.choose(request.headers.get("accept-language"), self.lang)
+        words.answer_in(lang)
+        return lang
 
     # --- the Messages API ----------------------------------------------------
 
@@ -124,7 +138,7 @@ class Endpoints:
         if self.translator is not None:  # the learner's translation, beside the package's
             from tutorial.notebook.build_it.replay import compare_request
 
-            capture["yours"] = await run_in_threadpool(compare_request, self.translator, body)
+            capture["yours"] = await run_in_threadpool(compare_request, self.translator, body, words.current())
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
         if self.forwarder is not None and body.get("stream"):  # relayed while the engine streams
             return await self._relayed(body, analysis, capture, message_id, model)
@@ -138,7 +152,7 @@ class Endpoints:
         try:
             events = stream_events(reply, message_id=message_id, model=model)
         except tutorial.RequestError as error:
-            raise ApiError(500, f"the reply cannot be streamed: {error}")
+            raise ApiError(500, say("not_streamable", error=error))
         return StreamingResponse(_chunks(events), media_type="text/event-stream", headers={"cache-control": "no-cache"})
 
     def _record_reply(self, body: dict, analysis: dict, capture: dict, reply: Reply, message_id: str, model: str) -> dict:
@@ -147,7 +161,7 @@ class Endpoints:
         try:  # the way back's last step: the reply as the chat message a trajectory store keeps
             capture["reply_as_chat_message"] = tutorial.response_to_message(message)
         except tutorial.RequestError as error:
-            raise ApiError(500, f"the reply is not a valid message: {error}")
+            raise ApiError(500, say("not_a_message", error=error))
         capture["summary"] = summary(body, analysis, reply)
         return message
 
@@ -155,7 +169,7 @@ class Endpoints:
         await self._analyse(body, capture)
         counted = {"input_tokens": prompt_tokens(body)}
         capture["reply"] = counted
-        capture["summary"] = f"count_tokens: about {counted['input_tokens']} input tokens"
+        capture["summary"] = say("summary_count_tokens", tokens=count(counted["input_tokens"], "input token"))
         return JSONResponse(counted)
 
     async def _analyse(self, body: dict, capture: dict) -> dict:
@@ -164,14 +178,12 @@ class Endpoints:
         capture.update(analysis)
         refused = refusal(analysis, "chat_template")
         if refused:
-            raise ApiError(400, refused)
+            raise ApiError(400, say("invalid_request", message=refused))
         return analysis
 
     def _respond(self, body: dict, analysis: dict, yours: Optional[dict] = None) -> Reply:
         if self.responder is teaching_responder and yours is not None:  # and what the learner's made of it
-            from tutorial.notebook.build_it.replay import request_line
-
-            text = f"{describe(analysis)}\n\nYour translator: {request_line(yours)}"
+            text = f"{describe(analysis)}\n\n{say('yours', line=translator_line(yours))}"
             return run_responder(lambda _body: text_reply(text), body)
         if self.responder is teaching_responder:  # the same reply, without translating the body again
             return run_responder(lambda _body: teaching_reply(analysis), body)
@@ -179,7 +191,7 @@ class Endpoints:
             return run_responder(self.responder, body)
         except Exception as error:
             # A responder that fails on this body fails again on it: tell the client not to retry.
-            raise ApiError(500, f"the responder failed: {type(error).__name__}: {error}", retry=False) from error
+            raise ApiError(500, say("responder_failed", kind=type(error).__name__, error=error), retry=False) from error
 
     async def _forwarded(self, body: dict, analysis: dict, capture: dict) -> Reply:
         record = self._engine_record(body, analysis, capture)
@@ -190,12 +202,12 @@ class Endpoints:
 
         refused = refusal(analysis, "openai")
         if refused:  # the engine would get nothing sensible: refuse as its /v1/messages would
-            raise ApiError(400, refused)
+            raise ApiError(400, say("invalid_request", message=refused))
         record = capture["forward"] = {"url": self.forwarder.url, "left_behind": left_behind(body)}
         try:
             record["request"] = self.forwarder.engine_request(body)
         except tutorial.RequestError as error:
-            raise ApiError(400, str(error))
+            raise bad_request(error)
         return record
 
     async def _relayed(self, body: dict, analysis: dict, capture: dict, message_id: str, model: str) -> Response:
@@ -209,11 +221,11 @@ class Endpoints:
                     self._record_reply(body, analysis, capture, reply, message_id, model)
                 elif failure is not None:
                     capture["reply"] = failure.envelope()
-                    capture["summary"] = f"{failure.kind} mid-stream: {failure.message[:200]}"
+                    capture["summary"] = say("summary_mid_stream", kind=failure.kind, message=failure.message[:200])
                 else:
-                    capture["summary"] = "the client went away; the engine's request was closed"
+                    capture["summary"] = say("summary_gone")
             except ApiError as error:
-                capture["summary"] = f"{error.kind}: {error.message[:200]}"
+                capture["summary"] = say("summary_error", kind=error.kind, message=error.message[:200])
             await self._keep(capture, 200, response.started)
 
         response = RelayedResponse(stream.sse(on_end), media_type="text/event-stream", headers={"cache-control": "no-cache"})
@@ -223,6 +235,7 @@ class Endpoints:
 
     async def _captured(self, request: Request, answer) -> Response:
         started = time.perf_counter()
+        self._speak(request)
         capture = self.store.begin(request.method, request.url.path, request.url.query, request.headers.items())
         try:
             body = await self._read_json(request, capture)
@@ -231,7 +244,7 @@ class Endpoints:
             response = self._failed(error, capture)
         except Exception as error:  # a bug here must still reach the client as an envelope
             self._log_exception(error)
-            response = self._failed(ApiError(500, f"internal error: {type(error).__name__}"), capture)
+            response = self._failed(ApiError(500, say("internal", kind=type(error).__name__)), capture)
         if isinstance(response, RelayedResponse):
             response.started = started  # its capture is kept when the stream ends
             return response
@@ -244,15 +257,19 @@ class Endpoints:
             body = read_json(raw, "the request body")  # not UTF-8, not JSON, too deep: located
         except tutorial.RequestError as error:
             capture["body_text"] = raw[:4096].decode("utf-8", "replace")
+            if words.current() == "zh":  # about the text, not a place in a body: said in Chinese
+                from tutorial.cli.words import text_problem
+
+                raise ApiError(400, "body：" + text_problem(raw, "请求体", "zh"))
             raise ApiError(400, str(error))
         capture["body"] = body
         if not isinstance(body, dict):
-            raise ApiError(400, f"body: the request body must be a JSON object, got {type(body).__name__}")
+            raise ApiError(400, say("not_an_object", kind=type(body).__name__))
         return body
 
     def _failed(self, error: ApiError, capture: dict) -> Response:
         capture["reply"] = error.envelope()
-        capture.setdefault("summary", f"{error.kind}: {error.message[:200]}")
+        capture.setdefault("summary", say("summary_error", kind=error.kind, message=error.message[:200]))
         return JSONResponse(error.envelope(), status_code=error.status, headers=error.headers())
 
     async def _keep(self, capture: dict, status: int, started: float) -> None:
@@ -262,9 +279,7 @@ class Endpoints:
         if self.log:
             self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms)")
             if "yours" in capture:
-                from tutorial.notebook.build_it.replay import request_line
-
-                self.log(f"  your translator: {request_line(capture['yours'])}")
+                self.log(say("log_yours", line=translator_line(capture["yours"])))
 
     def _log_exception(self, error: BaseException) -> None:
         if self.log:
@@ -300,8 +315,8 @@ class Endpoints:
         capture_id = request.path_params["capture_id"]
         capture = self.store.get(capture_id)
         if capture is None:
-            kept = f"the server keeps the newest {self.store.max_captures}"
-            error = ApiError(404, f"captures/{capture_id}: no such capture ({kept}; GET /captures lists them)")
+            self._speak(request)
+            error = ApiError(404, say("no_capture", id=capture_id, kept=self.store.max_captures))
             return JSONResponse(error.envelope(), status_code=404, headers=error.headers())
         return JSONResponse(capture)
 
@@ -309,10 +324,11 @@ class Endpoints:
 
     async def http_error(self, request: Request, error: HTTPException) -> Response:
         """Starlette's own 404 (no such route) and 405 (wrong method), as envelopes."""
+        self._speak(request)
         if error.status_code == 404:
-            api_error = ApiError(404, f"{request.method} {request.url.path}: no such route here (see GET /)")
+            api_error = ApiError(404, say("no_route", method=request.method, path=request.url.path))
         elif error.status_code == 405:
-            api_error = ApiError(405, f"{request.method} {request.url.path}: method not allowed")
+            api_error = ApiError(405, say("no_method", method=request.method, path=request.url.path))
         else:
             api_error = ApiError(error.status_code, str(error.detail))
         if request.url.path.startswith("/v1/"):
@@ -324,7 +340,8 @@ class Endpoints:
 
     async def internal_error(self, request: Request, error: Exception) -> Response:
         self._log_exception(error)
-        envelope = ApiError(500, f"internal error: {type(error).__name__}").envelope()
+        self._speak(request)
+        envelope = ApiError(500, say("internal", kind=type(error).__name__)).envelope()
         return JSONResponse(envelope, status_code=500)
 
 
@@ -350,29 +367,34 @@ async def read_limited(request: Request, limit: int) -> bytes:
 
 
 def too_large(size: int, limit: int, at_least: bool = False) -> ApiError:
-    return ApiError(413, f"body: {'more than ' if at_least else ''}{size} bytes, over this server's limit of {limit} bytes")
+    return ApiError(413, say("too_large_at_least" if at_least else "too_large", size=size, limit=limit))
 
 
 def check_parameters(body: dict) -> None:
     """The top-level fields the server itself reads, checked where the contract does not."""
     if "model" in body and not isinstance(body["model"], str):
-        raise ApiError(400, f"model: must be a string, got {type(body['model']).__name__}")
+        raise ApiError(400, say("model_type", kind=type(body["model"]).__name__))
     if "stream" in body and not isinstance(body["stream"], bool):
-        raise ApiError(400, f"stream: must be true or false, got {type(body['stream']).__name__}")
+        raise ApiError(400, say("stream_type", kind=type(body["stream"]).__name__))
     tokens = body.get("max_tokens")
     if "max_tokens" in body and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
-        raise ApiError(400, f"max_tokens: must be a positive integer, got {tokens!r}")
+        raise ApiError(400, say("max_tokens_type", value=repr(tokens)))
     stops = body.get("stop_sequences")
     if stops is not None and not (isinstance(stops, list) and all(isinstance(s, str) for s in stops)):
-        raise ApiError(400, "stop_sequences: must be a list of strings")
+        raise ApiError(400, say("stop_sequences_type"))
 
 
 def summary(body: dict, analysis: dict, reply: Reply) -> str:
+    """One line for GET /captures: "3 messages, 1 tool -> 5 chat messages; json, end_turn"."""
     result = analysis["translated"]["chat_template"]
-    tools = len(result["tools_schema"] or [])
-    how = "stream" if body.get("stream") else "json"
-    chat = len(result["translated"])
-    return f"{len(body['messages'])} messages, {tools} tools -> {chat} chat messages; {how}, {reply.stop_reason}"
+    return say(
+        "summary",
+        messages=count(len(body["messages"]), "message"),
+        tools=count(len(result["tools_schema"] or []), "tool"),
+        chat=count(len(result["translated"]), "chat message"),
+        how=say("streamed" if body.get("stream") else "not_streamed"),
+        stop_reason=reply.stop_reason,
+    )
 
 
 async def _chunks(events: list[dict]) -> AsyncIterator[str]:

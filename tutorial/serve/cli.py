@@ -5,6 +5,7 @@
     python -m tutorial serve --forward http://127.0.0.1:8000 --model my-model
     python -m tutorial serve --save captures.jsonl        also append every capture to a file
     python -m tutorial serve --translator my_translator.py   also run your chapter-05 translator on every request
+    python -m tutorial serve --lang zh                    replies, summaries, errors and log in Chinese
 
 Then point a client at it, e.g. `ANTHROPIC_BASE_URL=http://127.0.0.1:8765`. The engine's
 API key, if it needs one, is read from the TUTORIAL_FORWARD_API_KEY environment variable
@@ -19,34 +20,90 @@ import sys
 from typing import Optional
 
 DEFAULT_PORT = 8765
-MISSING = "the server needs the serve extra: pip install -e '.[serve]' (Starlette, uvicorn, httpx)"
 
-
-def parser() -> argparse.ArgumentParser:
-    commands = argparse.ArgumentParser(
-        prog="python -m tutorial serve",
-        description="A local /v1/messages endpoint that captures every request and shows what the translation makes of it.",
-    )
-    commands.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
-    commands.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"(default: {DEFAULT_PORT}; 0: any free port)")
-    commands.add_argument("--forward", metavar="URL", help="answer with an OpenAI-compatible engine's /v1/chat/completions")
-    commands.add_argument("--model", help="with --forward: the model name the engine serves (default: the request's)")
-    commands.add_argument("--timeout", type=float, help="with --forward: seconds to wait for the engine (default: 300)")
-    commands.add_argument("--save", metavar="FILE", help="append every capture to FILE as JSON Lines")
-    commands.add_argument("--max-body-bytes", type=int, help="largest request body accepted (default: 32 MiB)")
-    commands.add_argument("--max-captures", type=int, help="captures kept in memory (default: 100)")
-    commands.add_argument(
-        "--translator", metavar="FILE.py",
-        help="a file defining chapter 05's translate: every request also goes through it, and its capture "
+WORDS = {
+    "en": {
+        "description": "A local /v1/messages endpoint that captures every request and shows what the translation makes of it.",
+        "host": "address to bind (default: 127.0.0.1, this machine only)",
+        "port": f"(default: {DEFAULT_PORT}; 0: any free port)",
+        "forward": "answer with an OpenAI-compatible engine's /v1/chat/completions",
+        "model": "with --forward: the model name the engine serves (default: the request's)",
+        "timeout": "with --forward: seconds to wait for the engine (default: 300)",
+        "save": "append every capture to FILE as JSON Lines",
+        "max_body_bytes": "largest request body accepted (default: 32 MiB)",
+        "max_captures": "captures kept in memory (default: 100)",
+        "translator": "a file defining chapter 05's translate: every request also goes through it, and its capture "
         "(\"yours\") and the log say where it differs from the package's translation",
-    )  # fmt: skip
+        "lang": "language of replies, summaries, errors and this help, for a request whose Accept-Language "
+        "names neither en nor zh (default: TUTORIAL_LANG, else the locale, else English)",
+        "file": "FILE",
+        "file_py": "FILE.py",
+        "metavars": {},
+        "missing": "the server needs the serve extra: pip install -e '.[serve]' (Starlette, uvicorn, httpx)",
+        "forward_only": "--model and --timeout only apply with --forward",
+        "cannot_listen": "cannot listen on {host}:{port}: {why}",
+        "error": "error: {message}",
+    },
+    "zh": {
+        "description": "本地的 /v1/messages 端点：捕获收到的每个请求，并显示翻译把它变成了什么。",
+        "host": "绑定的地址（默认：127.0.0.1，只有本机可以访问）",
+        "port": f"端口（默认：{DEFAULT_PORT}；0：任选一个空闲端口）",
+        "forward": "用兼容 OpenAI 的引擎的 /v1/chat/completions 回答",
+        "model": "与 --forward 一起使用：引擎提供的模型名（默认：请求中的模型名）",
+        "timeout": "与 --forward 一起使用：等待引擎的秒数（默认：300）",
+        "save": "把每个捕获以 JSON Lines 格式追加到这个文件",
+        "max_body_bytes": "接受的最大请求体字节数（默认：32 MiB）",
+        "max_captures": "内存中保留的捕获数（默认：100）",
+        "translator": "定义了第 05 章 translate 的文件：每个请求也会交给它翻译，它的捕获（\"yours\"）和日志会指出它与本包的翻译不同的地方",
+        "lang": "回复、摘要、错误和这份帮助的语言，用于 Accept-Language 既不是 en 也不是 zh 的请求"
+        "（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
+        "file": "文件",
+        "file_py": "文件.py",
+        "metavars": {"host": "地址", "port": "端口", "model": "模型名", "timeout": "秒数", "max_body_bytes": "字节数",
+                     "max_captures": "个数"},
+        "missing": "服务器需要 serve 附加依赖：pip install -e '.[serve]'（Starlette、uvicorn、httpx）",
+        "forward_only": "--model 和 --timeout 只能与 --forward 一起使用",
+        "cannot_listen": "无法监听 {host}:{port}：{why}",
+        "error": "错误：{message}",
+    },
+}
+MISSING = WORDS["en"]["missing"]
+
+
+def parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The serve command's parser, its help in `lang` (build it inside `words.argparse_in(lang)`)."""
+    from ..cli.words import LANGUAGES, formatter
+
+    say = WORDS[lang]
+    commands = argparse.ArgumentParser(prog="python -m tutorial serve", description=say["description"], formatter_class=formatter(lang))
+    named = say["metavars"]
+    commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=say["host"])
+    commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=say["port"])
+    commands.add_argument("--forward", metavar="URL", help=say["forward"])
+    commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
+    commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
+    commands.add_argument("--save", metavar=say["file"], help=say["save"])
+    commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=say["max_body_bytes"])
+    commands.add_argument("--max-captures", type=int, metavar=named.get("max_captures"), help=say["max_captures"])
+    commands.add_argument("--translator", metavar=say["file_py"], help=say["translator"])
+    commands.add_argument("--lang", choices=LANGUAGES, default=None, help=say["lang"])
     return commands
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    arguments = parser().parse_args(argv)
+def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
+    """Serve until Ctrl-C. `lang` is the language `python -m tutorial` chose; otherwise this
+    reads `--lang`, else TUTORIAL_LANG, else the locale (tutorial/cli/words.py)."""
+    from ..cli import words
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    flag = words.flag_in(argv)
+    if flag in words.LANGUAGES or lang is None:
+        lang = words.choose(flag)
+    with words.argparse_in(lang):
+        arguments = parser(lang).parse_args(argv)
+    say = WORDS[lang]
     if (arguments.model or arguments.timeout) and not arguments.forward:
-        return _fail("--model and --timeout only apply with --forward")
+        return _fail(say["forward_only"], lang)
     try:
         import uvicorn
 
@@ -54,17 +111,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         from .captures import DEFAULT_MAX_CAPTURES
         from .running import bind, server_config, warn_unless_loopback
     except ImportError:
-        return _fail(MISSING)
+        return _fail(say["missing"], lang)
 
     translator = None
     if arguments.translator:
         from ..notebook.build_it import TranslatorError, load_translator
 
         try:
-            translator = load_translator(arguments.translator)
+            with words.speaking(lang):
+                translator = load_translator(arguments.translator)
         except TranslatorError as error:
-            return _fail(str(error))
-    forward = _forwarder(arguments) if arguments.forward else None
+            return _fail(str(error), lang)
+    forward = _forwarder(arguments, lang) if arguments.forward else None
     try:
         app = create_app(
             forward=forward,
@@ -73,48 +131,52 @@ def main(argv: Optional[list[str]] = None) -> int:
             max_captures=arguments.max_captures or DEFAULT_MAX_CAPTURES,
             log=_log,
             translator=translator,
+            lang=lang,
         )
     except (OSError, ValueError) as error:
-        return _fail(str(error))
-    warn_unless_loopback(arguments.host)
+        return _fail(str(error), lang)
+    warn_unless_loopback(arguments.host, lang)
     try:
         sock = bind(arguments.host, arguments.port)
     except OSError as error:
-        return _fail(f"cannot listen on {arguments.host}:{arguments.port}: {error.strerror or error}")
-    _banner(sock, forward, arguments.save, translator)
+        return _fail(say["cannot_listen"].format(host=arguments.host, port=arguments.port, why=error.strerror or error), lang)
+    _banner(sock, forward, arguments.save, translator, lang)
     try:
-        uvicorn.Server(server_config(app)).run(sockets=[sock])
+        with words.speaking(lang):  # what the server writes when a request names no language
+            uvicorn.Server(server_config(app)).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then passes the signal on
         pass
     return 0
 
 
-def _forwarder(arguments):
+def _forwarder(arguments, lang: str = "en"):
     try:
         from .forward import DEFAULT_TIMEOUT, Forwarder
     except ImportError:
-        raise SystemExit(_fail(MISSING))
+        raise SystemExit(_fail(WORDS[lang]["missing"], lang))
     timeout = arguments.timeout or DEFAULT_TIMEOUT
     api_key = os.environ.get("TUTORIAL_FORWARD_API_KEY")
     return Forwarder(arguments.forward, model=arguments.model, timeout=timeout, api_key=api_key)
 
 
-def _banner(sock, forward, save: Optional[str], translator=None) -> None:
+def _banner(sock, forward, save: Optional[str], translator=None, lang: str = "en") -> None:
+    from .words import say
+
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
-    answers = f"forwarding to {forward.url}" if forward is not None else "answering with the teaching responder"
-    _log(f"tutorial serve: listening on {url}, {answers}")
-    _log(f"  point a client at it:  ANTHROPIC_BASE_URL={url}")
-    _log(f"  captures:              {url}/captures" + (f"  (and appended to {save})" if save else ""))
+    answers = say("forwarding", lang, url=forward.url) if forward is not None else say("teaching", lang)
+    _log(say("listening", lang, url=url, answers=answers))
+    _log(say("point", lang, url=url))
+    _log(say("captures_at", lang, url=url) + (say("appended", lang, file=save) if save else ""))
     if translator is not None:
-        _log(f"  your translator:       {translator.origin}, compared with the package's on every request")
-    _log("  stop with Ctrl-C")
+        _log(say("translator_banner", lang, origin=translator.origin))
+    _log(say("stop", lang))
 
 
 def _log(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+def _fail(message: str, lang: str = "en") -> int:
+    print(WORDS[lang]["error"].format(message=message), file=sys.stderr)
     return 2

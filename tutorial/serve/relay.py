@@ -30,6 +30,7 @@ from typing import Any, Optional
 
 from .responder import Reply
 from .wire import ApiError
+from .words import say
 
 
 class Relay:
@@ -199,7 +200,7 @@ class Relay:
             self.arguments.append("")
             return events + self._arguments(pending["arguments"])
         if self.call_blocks[index] != len(self.blocks) - 1:
-            raise ApiError(502, f"the engine's stream went back to tool call {index} after starting another block", retry=False)
+            raise ApiError(502, say("went_back", index=index), retry=False)
         return self._arguments(function.get("arguments") or "")
 
     def _arguments(self, fragment: str) -> list[dict]:
@@ -238,13 +239,13 @@ def tool_input(arguments: str, i: int, *, cut: bool) -> dict:
         value = json.loads(arguments)
     except ValueError as error:
         if not cut:
-            raise ApiError(502, f"the engine's answer cannot be turned into a reply: {where}: is not valid JSON ({error})", retry=False)
+            raise ApiError(502, say("no_reply", where=where, problem=say("arguments_not_json", error=error)), retry=False)
         try:
             value = partial_json(arguments)
         except ValueError as partial_error:
-            raise ApiError(502, f"the engine's answer cannot be turned into a reply: {where}: {partial_error}", retry=False)
+            raise ApiError(502, say("no_reply", where=where, problem=partial_error), retry=False)
     if not isinstance(value, dict):
-        raise ApiError(502, f"the engine's answer cannot be turned into a reply: {where}: must be a JSON object", retry=False)
+        raise ApiError(502, say("no_reply", where=where, problem=say("arguments_not_object")), retry=False)
     return value
 
 

@@ -6,7 +6,8 @@
 carry) and `stop_reason` one of the API's stop reasons. Two are ready-made:
 
 - `teaching_responder`: the default. It answers in text with what the translation made
-  of the request: messages and tools per target, and what stays behind. The same body
+  of the request: messages and tools per target, and what stays behind — in the language
+  of the request being answered (words.py: Accept-Language, else the server's). The same body
   always gets the same reply, so any client completes its turn and a test can expect it.
 - `tool_then_text(tool_name, tool_input)`: calls the named tool once, then answers in
   text with what the tool returned — an agent CLI runs one real tool round trip.
@@ -22,7 +23,9 @@ from typing import Any, Callable, Optional
 
 import tutorial
 
+from . import words
 from .analysis import analyse, prompt_tokens, rough_token_count
+from .words import count, say
 
 Responder = Callable[[dict], tuple[list[dict], str]]
 
@@ -76,53 +79,66 @@ def teaching_reply(analysis: dict) -> tuple[list[dict], str]:
 MAX_LOSS_LINES = 8  # reasons listed before "and N more reasons"
 
 
-def describe(analysis: dict) -> str:
-    lines = ["Tutorial server, no model here. This is what the translation made of your request:", ""]
+def describe(analysis: dict, lang: Optional[str] = None) -> str:
+    """The teaching reply's text, in `lang` (default: the language of the request being answered,
+    see words.py). Places, targets and roles are written as in code; loss reasons in `lang`."""
+    lang = words.current(lang)
+    lines = [say("intro", lang), ""]
     for target, result in analysis["translated"].items():
-        lines.append(f"- {target} target: {_outcome(result)}")
+        lines.append(say("target", lang, target=target, outcome=_outcome(result, lang)))
     losses = analysis["losses"].get("chat_template")
     if losses is not None:
         # `stream` says how the reply travels, not what it says: leaving it out here gives
         # a streamed request the very message the same request unstreamed gets.
         losses = [loss for loss in losses if loss["path"] != "stream"]
-        lines += ["", _losses_heading(losses)]
-        lines += _loss_lines(losses)
-    lines += ["", "Every request this server receives is kept: GET /captures lists them, GET /captures/<id> shows one."]
+        lines += ["", _losses_heading(losses, lang)]
+        lines += _loss_lines(losses, lang)
+    lines += ["", say("footer", lang)]
     return "\n".join(lines)
 
 
-def _outcome(result: dict) -> str:
+def _outcome(result: dict, lang: str) -> str:
     if "error" in result:
-        return f"refused. {result['error']['message']}"
+        return say("refused", lang, message=result["error"]["message"])
     messages, tools = result["translated"], result["tools_schema"] or []
     roles = Counter(message.get("role") for message in messages)
-    by_role = ", ".join(f"{count} {role}" for role, count in roles.items())
-    return f"{_count(len(messages), 'message')} ({by_role or 'none'}) and {_count(len(tools), 'tool')}."
+    by_role = say("role_join", lang).join(say("role_count", lang, count=n, role=role) for role, n in roles.items())
+    return say("outcome", lang, messages=count(len(messages), "message", lang), by_role=by_role or say("no_roles", lang),
+               tools=count(len(tools), "tool", lang))  # fmt: skip
 
 
-def _losses_heading(losses: list) -> str:
+def _losses_heading(losses: list, lang: str) -> str:
     if not losses:
-        return "Nothing stays behind on the chat_template target."
-    return f"What stays behind on the chat_template target ({_count(len(losses), 'place')}):"
+        return say("nothing_behind", lang)
+    return say("behind", lang, places=count(len(losses), "place", lang))
 
 
-def _loss_lines(losses: list[dict]) -> list[str]:
+def _loss_lines(losses: list[dict], lang: str) -> list[str]:
     """One line per reason, with the first place it applies and how many more."""
+    from tutorial.watch.losses import reason_in
+
     by_reason: dict[str, list[str]] = {}
     for loss in losses:
         by_reason.setdefault(loss["reason"], []).append(loss["path"])
     lines = []
     for reason, paths in list(by_reason.items())[:MAX_LOSS_LINES]:
-        more = f" and {_count(len(paths) - 1, 'more place')} like it" if len(paths) > 1 else ""
-        lines.append(f"- {paths[0]}{more}: {reason}")
+        more = say("loss_more", lang, places=count(len(paths) - 1, "more place", lang)) if len(paths) > 1 else ""
+        lines.append(say("loss", lang, path=paths[0], more=more, reason=reason_in(reason, lang)))
     hidden = len(by_reason) - MAX_LOSS_LINES
     if hidden > 0:
-        lines.append(f"- and {_count(hidden, 'more reason')} (see the capture)")
+        lines.append(say("hidden", lang, reasons=count(hidden, "more reason", lang)))
     return lines
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+def translator_line(compared: dict, lang: Optional[str] = None) -> str:
+    """What the learner's translator made of a request (`compare_request`), in one line."""
+    if not compared.get("compared"):
+        return say("yours_not_compared", lang, note=compared.get("note", ""))
+    if compared.get("error"):
+        return say("yours_failed", lang, error=compared["error"])
+    if compared["agrees"]:
+        return say("yours_agrees", lang)
+    return say("yours_differs", lang, line=compared["difference"]["line"])
 
 
 # ---------------------------------------------------------------------------
@@ -171,8 +187,9 @@ MAX_ECHOED_CHARACTERS = 2000
 def _what_it_returned(tool_name: str, result: dict) -> str:
     returned = tutorial.flatten_content(result.get("content") or "")
     if len(returned) > MAX_ECHOED_CHARACTERS:
-        returned = returned[:MAX_ECHOED_CHARACTERS] + f"\n[... {len(returned) - MAX_ECHOED_CHARACTERS} more characters]"
-    return f"The {tool_name} tool returned:\n{returned}"
+        cut = count(len(returned) - MAX_ECHOED_CHARACTERS, "more character")
+        returned = returned[:MAX_ECHOED_CHARACTERS] + say("cut", characters=cut)
+    return say("tool_returned", tool=tool_name, returned=returned)
 
 
 def _tool_results(message: Any) -> list[dict]:

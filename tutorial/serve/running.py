@@ -27,6 +27,7 @@ import uvicorn
 from .app import DEFAULT_MAX_BODY_BYTES, Log, create_app
 from .captures import DEFAULT_MAX_CAPTURES
 from .responder import Responder
+from .words import say
 
 STARTUP_TIMEOUT = 20.0  # seconds
 
@@ -41,16 +42,20 @@ def start(
     responder: Optional[Responder] = None,
     max_captures: int = DEFAULT_MAX_CAPTURES,
     log: Optional[Log] = None,
+    lang: Optional[str] = None,
 ) -> "RunningServer":
     """Start the server in a background thread and return once it accepts connections.
 
     `forward` is an OpenAI-compatible engine's URL (or a `Forwarder`); `responder`
     replaces the teaching responder; `save` appends every capture to a JSON Lines file;
-    `log` gets one line per request (nothing is printed by default)."""
-    warn_unless_loopback(host)
+    `log` gets one line per request (nothing is printed by default); `lang` ("en", "zh") is the
+    language of replies, summaries and errors when a request's Accept-Language names neither
+    (default: the current language, so a Chinese chapter's server answers in Chinese)."""
+    warn_unless_loopback(host, lang)
     app = create_app(
-        responder=responder, forward=forward, save=save, max_body_bytes=max_body_bytes, max_captures=max_captures, log=log
-    )
+        responder=responder, forward=forward, save=save, max_body_bytes=max_body_bytes, max_captures=max_captures, log=log,
+        lang=lang,
+    )  # fmt: skip
     sock = bind(host, port)
     server = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="tutorial-serve", daemon=True)
@@ -139,10 +144,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def warn_unless_loopback(host: str) -> None:
+def warn_unless_loopback(host: str, lang: Optional[str] = None) -> None:
     if not is_loopback(host):
-        print(
-            f"warning: the tutorial server is binding {host}, so other machines may reach it. It keeps every "
-            "request it receives (prompts, file contents) and answers anyone; bind 127.0.0.1 unless you mean it.",
-            file=sys.stderr,
-        )
+        print(say("not_loopback", lang, host=host), file=sys.stderr)

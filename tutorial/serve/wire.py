@@ -17,6 +17,7 @@ from typing import Iterator, Optional
 import tutorial
 
 from .responder import Reply
+from .words import say
 
 # The error types of Anthropic's envelope, by HTTP status.
 ERROR_TYPES = {
@@ -56,8 +57,9 @@ class ApiError(Exception):
 
 
 def bad_request(error: tutorial.RequestError) -> ApiError:
-    """A located `RequestError` as a 400: its message already starts with the place."""
-    return ApiError(400, str(error))
+    """A located `RequestError` as a 400: its message already starts with the place (and
+    stays English, the lesson's contract; under Chinese it is framed: 「请求无效：…」)."""
+    return ApiError(400, say("invalid_request", message=str(error)))
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

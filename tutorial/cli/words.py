@@ -1,0 +1,332 @@
+"""The command line's language: which one, argparse's own words in it, and what the commands say.
+
+    python -m tutorial --lang zh doctor          every line a user reads is Chinese
+    LANG=zh_CN.UTF-8 python -m tutorial --help   the same, from the locale
+
+The language is `--lang` wherever it stands on the line, else the one `tutorial.use_language`
+chose in this process, else `TUTORIAL_LANG`, else the locale (LC_ALL, LC_MESSAGES, LANG,
+LANGUAGE), else English. argparse writes its own words ("usage:", "options", "the following
+arguments are required") through gettext's `_`; `argparse_in("zh")` puts a small table in its
+place while the parser is built and used, so help and errors are Chinese with no catalogue
+installed. The lesson's located errors (`messages[2].content[0].tool_use_id: is required`) stay
+English, the contract; under Chinese they come framed: 「请求无效：messages[2]…」.
+
+Standard library and `tutorial.watch.language` only: the server's command line uses it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import json
+import os
+import re
+import unicodedata
+from typing import Iterator, Mapping, Optional, Sequence, Union
+
+from ..watch import language
+
+LANGUAGES = language.LANGUAGES
+
+
+def choose(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
+    """The language of the command line (see the module's docstring)."""
+    if flag in LANGUAGES:
+        return flag
+    chosen = getattr(language, "_chosen", None)  # tutorial.use_language(...) in this process
+    if chosen in LANGUAGES:
+        return chosen
+    environ = os.environ if environ is None else environ
+    if environ.get("TUTORIAL_LANG", "") in LANGUAGES:
+        return environ["TUTORIAL_LANG"]
+    return language.from_locale(environ) or "en"
+
+
+def flag_in(argv: Sequence[str]) -> Optional[str]:
+    """The value of the last `--lang X` / `--lang=X` before a `--`, or None. Read before the
+    parser is built, because the parser's own help is written in that language."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def lang_of(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> str:
+    return choose(flag_in(argv), environ)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """`lang` as the process's language while a command runs (what it calls writes in it), then
+    back to what it was: `main()` may be called from a notebook or a test."""
+    previous = getattr(language, "_chosen", None)
+    language.use_language(lang)
+    try:
+        yield
+    finally:
+        language._chosen = previous
+
+
+# ---------------------------------------------------------------------------
+# argparse in Chinese
+
+ARGPARSE_ZH = {
+    "usage: ": "用法：",
+    "positional arguments": "位置参数",
+    "options": "选项",
+    "optional arguments": "选项",  # Python before 3.10
+    "subcommands": "子命令",
+    "show this help message and exit": "显示这条帮助信息并退出",
+    "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
+    "the following arguments are required: %s": "缺少必需的参数：%s",
+    "unrecognized arguments: %s": "无法识别的参数：%s",
+    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s：%(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "无效的选择：%(value)r（可选：%(choices)s）",
+    "invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)":
+        "无效的选择：%(value)r，你是不是想输入 %(closest)r？（可选：%(choices)s）",
+    "invalid %(type)s value: %(value)r": "无效的 %(type)s 值：%(value)r",
+    "expected one argument": "需要一个值",
+    "expected at most one argument": "最多需要一个值",
+    "expected at least one argument": "至少需要一个值",
+    "expected %s argument": "需要 %s 个值",
+    "expected %s arguments": "需要 %s 个值",
+    "ambiguous option: %(option)s could match %(matches)s": "有歧义的选项：%(option)s 可以匹配 %(matches)s",
+    "not allowed with argument %s": "不能与参数 %s 一起使用",
+    "one of the arguments %s is required": "必须给出参数 %s 之一",
+    "ignored explicit argument %r": "忽略了显式给出的值 %r",
+    "can't open '%(filename)s': %(error)s": "无法打开 '%(filename)s'：%(error)s",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "未知的子命令 %(parser_name)r（可选：%(choices)s）",
+    "unexpected option string: %s": "意外的选项：%s",
+    "option '%(option)s' is deprecated": "选项 '%(option)s' 已弃用",
+    "argument '%(argument_name)s' is deprecated": "参数 '%(argument_name)s' 已弃用",
+    "command '%(parser_name)s' is deprecated": "子命令 '%(parser_name)s' 已弃用",
+}  # fmt: skip
+"""argparse's messages (its msgids, Python 3.9 to 3.14) in Chinese; one it does not list stays English."""
+
+
+@contextlib.contextmanager
+def argparse_in(lang: str) -> Iterator[None]:
+    """While inside, argparse writes its own words in `lang`: its module's `_` and `ngettext`
+    (looked up when a message is made) are replaced by the table above, then put back."""
+    if lang != "zh":
+        yield
+        return
+    saved = {name: getattr(argparse, name) for name in ("_", "ngettext") if hasattr(argparse, name)}
+    argparse._ = lambda message: ARGPARSE_ZH.get(message, message)  # type: ignore[attr-defined]
+    argparse.ngettext = lambda singular, plural, n: ARGPARSE_ZH.get(singular if n == 1 else plural, singular if n == 1 else plural)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(argparse, name, value)
+
+
+_WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
+# A unit a line may break after: a run of spaces, one CJK character with the full-width
+# punctuation that must stay with it, or a run of other characters (a word, a path, a flag).
+_UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def width(text: str) -> int:
+    """Columns on a terminal: two for a wide (CJK) character."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """`text` in lines of at most `columns` terminal columns, broken at spaces or between
+    Chinese characters (never before full-width punctuation)."""
+    lines, line = [], ""
+    for unit in _UNIT.findall(" ".join(text.split())):
+        if unit.isspace():
+            line += " " if line else ""
+            continue
+        if line.strip() and width(line + unit) > columns:
+            lines.append(line.rstrip())
+            line = unit
+        else:
+            line += unit
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class ChineseHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter for Chinese: help wrapped by terminal columns (textwrap counts
+    characters and breaks only at spaces, so a Chinese sentence would run past the edge), a
+    Chinese metavar's help in the same column as the others, full-width colons after headings."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(text, width))
+
+    def _format_action(self, action: argparse.Action) -> str:
+        text = super()._format_action(action)
+        invocation = self._format_action_invocation(action)
+        extra = width(invocation) - len(invocation)  # argparse pads by characters
+        first, newline, rest = text.partition("\n")
+        at = first.find(invocation)
+        if extra > 0 and at >= 0:
+            end = at + len(invocation)
+            tail = first[end:]
+            gap = len(tail) - len(tail.lstrip(" "))
+            if tail.strip() and gap - extra >= 2:
+                first = first[:end] + " " * (gap - extra) + tail[gap:]
+            elif tail.strip():  # too wide for the column once drawn: the help starts on the next line
+                first = first[:end] + "\n" + " " * (end + gap) + tail[gap:]
+        return first + newline + rest
+
+    def format_help(self) -> str:
+        lines = super().format_help().split("\n")
+        prefix = ARGPARSE_ZH["usage: "]
+        if lines[0].startswith(prefix):  # the usage's wrapped lines line up under its first argument
+            shift = " " * (width(prefix) - len(prefix))
+            for i in range(1, len(lines)):
+                if not lines[i].startswith(" "):
+                    break
+                lines[i] = shift + lines[i]
+        return "\n".join(line[:-1] + "：" if line.endswith(":") and _WIDE.search(line[-2:-1]) else line for line in lines)
+
+
+def formatter(lang: str) -> type:
+    return ChineseHelpFormatter if lang == "zh" else argparse.HelpFormatter
+
+
+# ---------------------------------------------------------------------------
+# What the command line says
+
+WORDS = {
+    "en": {
+        "error": "error: {message}",
+        "request": "{message}",
+        "description": "Anthropic request -> chat template input, stage by stage.",
+        "lang": "language of help, messages and reports (default: TUTORIAL_LANG, else the locale, else English)",
+        "walk": "print every stage's input and output, then what stays behind",
+        "walk_file": "request JSON (default: the README example; - for stdin)",
+        "target": "the output's shape (default: chat_template)",
+        "translate": 'print {"translated": ..., "tools_schema": ...} as JSON',
+        "serve": "a local /v1/messages endpoint that captures requests (python -m tutorial serve -h)",
+        "doctor": "check Python, packages, Graphviz, a CJK font and the widget extension",
+        "file_metavar": None,
+        "too_deep": "the input is nested too deeply to process",
+        "memory": "out of memory",
+        "bug": "internal error (a bug; please report it): {kind}: {detail}",
+        "cannot_read": "{name}: cannot read: {why}",
+        "stdin": "stdin",
+        "no_serve": "the serve command needs the 'serve' extra ({missing} is missing): pip install -e '.[serve]'",
+        "a_module": "a module",
+    },
+    "zh": {
+        "error": "错误：{message}",
+        "request": "请求无效：{message}",
+        "description": "把 Anthropic 请求一步步翻译成聊天模板的输入。",
+        "lang": "帮助、提示和报告的语言（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
+        "walk": "打印每个阶段的输入和输出，以及未带入输出的内容",
+        "walk_file": "请求 JSON 文件（默认：README 示例；- 表示从标准输入读取）",
+        "target": "输出的目标格式（默认：chat_template）",
+        "translate": '以 JSON 打印 {"translated": ..., "tools_schema": ...}',
+        "serve": "本地的 /v1/messages 端点，捕获收到的每个请求（详见 python -m tutorial serve -h）",
+        "doctor": "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展",
+        "file_metavar": "文件",
+        "too_deep": "输入嵌套太深，无法处理",
+        "memory": "内存不足",
+        "bug": "内部错误（这是一个 bug，请报告它）：{kind}: {detail}",
+        "cannot_read": "{name}：无法读取：{why}",
+        "stdin": "标准输入",
+        "no_serve": "serve 命令需要 serve 附加依赖（缺少 {missing}）：pip install -e '.[serve]'",
+        "a_module": "一个模块",
+    },
+}
+
+
+def say(lang: str, key: str, **fields) -> str:
+    return WORDS[lang][key].format(**fields)
+
+
+OS_ERRORS_ZH = {
+    errno.ENOENT: "没有这个文件或目录",
+    errno.EACCES: "没有权限",
+    errno.EPERM: "没有权限",
+    errno.EISDIR: "这是一个目录",
+    errno.ENOTDIR: "路径中有一部分不是目录",
+    errno.ENAMETOOLONG: "文件名太长",
+}
+
+
+def os_problem(error: OSError, lang: str) -> str:
+    """Why a file could not be read: the system's own words, or Chinese for the usual reasons."""
+    if lang == "zh" and error.errno in OS_ERRORS_ZH:
+        return OS_ERRORS_ZH[error.errno]
+    return str(error.strerror or error)
+
+
+def subject(name: str) -> str:
+    """A name at the start of a Chinese sentence: a space after a Latin one ("a.json 不是"), none after Chinese."""
+    return f"{name} " if name and ord(name[-1]) < 0x2E80 else name
+
+
+# ---------------------------------------------------------------------------
+# JSON text that cannot be read, in Chinese
+
+JSON_ZH = {
+    "Expecting value": "这里应当是一个值",
+    "Expecting property name enclosed in double quotes": "这里应当是用双引号括起来的键名",
+    "Expecting ':' delimiter": "这里应当是冒号 `:`",
+    "Expecting ',' delimiter": "这里应当是逗号 `,`",
+    "Unterminated string starting at": "从这里开始的字符串没有结束",
+    "Invalid control character at": "字符串里有不允许的控制字符",
+    "Invalid control character": "字符串里有不允许的控制字符",
+    "Invalid \\escape": "无效的转义 `\\`",
+    "Invalid \\uXXXX escape": "无效的 `\\uXXXX` 转义",
+    "Extra data": "一个完整的 JSON 值之后还有多余的内容",
+    "Illegal trailing comma before end of object": "对象结束前多了一个逗号",
+    "Illegal trailing comma before end of array": "数组结束前多了一个逗号",
+}
+"""The messages of Python's json module, in Chinese."""
+
+
+def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
+    """Why `data` is not JSON text within the limits, in `lang`, naming `name` ("stdin",
+    "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
+    from .. import limits
+
+    if lang != "zh":
+        try:
+            limits.read_json(data, name)
+        except limits.RequestError as error:
+            return error.problem
+        return ""
+    size, who = len(data), subject(name)
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as error:
+            return f"{who}不是 UTF-8 文本（第 {error.start} 个字节）"
+    if size > limits.MAX_TEXT_BYTES:
+        return f"{who}超过了 {limits.MAX_TEXT_BYTES // (1024 * 1024)} MB（{size:,} 字节），这是 Messages API 的请求上限"
+    text = data.removeprefix("\ufeff")
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        what = JSON_ZH.get(error.msg, f"`{error.msg}`")
+        return f"{who}不是有效的 JSON：第 {error.lineno} 行第 {error.colno} 列，{what}"
+    except RecursionError:
+        offset = limits.deep_bracket(text)
+        if offset is None:
+            return f"{who}嵌套太深，Python 的 JSON 读取器无法处理"
+        line, column = limits.line_column(text, offset)
+        return f"{who}的对象和数组嵌套超过了 {limits.MAX_DEPTH} 层（第 {line} 行第 {column} 列）"
+    except ValueError:
+        found = limits.long_integer(text)
+        if found is None:
+            return f"{who}不是有效的 JSON"
+        line, column = limits.line_column(text, found[0])
+        return f"{who}中有一个超过 {limits.MAX_INT_DIGITS} 位的整数（第 {line} 行第 {column} 列）"
+    return ""
