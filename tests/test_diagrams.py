@@ -255,6 +255,122 @@ def test_captions_come_in_chinese_too():
 
 
 # ---------------------------------------------------------------------------
+# Every label in Chinese: a Chinese picture has no English word but code names and data
+
+# Names a reader types or reads as code, and the English Chinese engineers keep (terms.py).
+CODE_WORDS = set("""
+    API Action Anthropic CLI HTTP Harness JSON Messages POST SSE arguments assistant await blocks body content
+    delta description diff function generate id input name null object openai parameters parsed preprocess
+    prompt request respond return rollout run schema sdist start stop string system target text thinking token
+    tokenizer tool tools translate translated true false type user messages None
+""".split())
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?|\'[^\']*\'')
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
+
+
+def label_lines(source: str) -> list[str]:
+    """The text lines of every label in DOT source (plain and HTML-like labels)."""
+    lines = []
+    for found in re.finditer(r'label=(<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>|"(?:[^"\\]|\\.)*")', source):
+        value = found.group(1)
+        if value.startswith("<"):
+            value = html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<BR[^>]*>|</TD>", "\n", value[1:-1])))
+        else:
+            value = value[1:-1].replace("\\l", "\n").replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\")
+        lines += [line for line in value.split("\n") if line.strip()]
+    return lines
+
+
+def data_words(*values) -> set:
+    """Every word in the strings (and keys) of JSON values: what a picture may quote."""
+    found, stack = set(), list(values)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.update(_WORD.findall(item))
+        elif isinstance(item, dict):
+            stack += [str(key) for key in item] + list(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack += list(item)
+    return found
+
+
+def english_words(source: str, data: set, skip_after: tuple = ()) -> list[str]:
+    """The words in a picture's labels that are neither code, nor data, nor a piece of data
+    cut by a preview ("operties" of "properties")."""
+    found, skip = [], False
+    for line in label_lines(source):
+        if skip:  # quoted words, e.g. a template's own refusal
+            skip = False
+            continue
+        skip = line in skip_after
+        for word in _WORD.findall(_QUOTED.sub(" ", line)):
+            code = "_" in word or "." in word or any(ch.isdigit() for ch in word) or word in CODE_WORDS
+            if not (code or word in data or any(word in known for known in data)):
+                found.append(word)
+    return found
+
+
+def chinese_pictures(lang: str) -> list[tuple[str, str, set, tuple]]:
+    """(name, DOT, the data it may quote, lines after which a quotation follows) for every
+    picture the chapters draw, drawn in `lang`."""
+    from test_way_back_diagrams import MODEL_OUTPUT, next_turn
+
+    from tutorial import translate
+    from tutorial.pictures.families import families_picture
+    from tutorial.pictures.way_back import echo_flow, reply_flow, wire_flow
+
+    readme = readme_request()
+    chat, openai = trace(readme), trace(readme, target="openai")
+    reply, events, body = next_turn()
+    lossy = {**readme, "temperature": 0.2, "tools": readme["tools"] + [{"type": "web_search_20250305", "name": "web_search"}]}
+    lossy["messages"] = lossy["messages"] + [{"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "想一想", "signature": "SIG"}, {"type": "redacted_thinking", "data": "x"},
+        {"type": "text", "text": "好", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "https://x/y.png"}},
+                                     {"type": "hologram", "frames": 24}, {"type": "text", "text": "看"}]}]
+    long = agent_request(300)
+    mixed = mixed_result_request()
+    words = __import__("tutorial.pictures.captions", fromlist=["words"]).words(lang)
+    made = [
+        ("vertical_flow", vertical_flow(lang=lang), readme),
+        ("local_flow", local_flow(chat, lang=lang), readme),
+        ("local_flow openai", local_flow(openai, lang=lang), readme),
+        ("hand_back", local_flow(chat, highlight="hand_back", lang=lang), readme),
+        ("focus", local_flow(chat, highlight="messages[2]", focus=True, lang=lang), readme),
+        ("tools_path", tools_path(chat, lang=lang), readme),
+        ("lossy", local_flow(trace(lossy), lang=lang), lossy),
+        ("lossy tools", tools_path(trace(lossy), lang=lang), lossy),
+        ("long", local_flow(trace(long), highlight="messages[150]", lang=lang), long),
+        ("split", mixed_result_split(trace(mixed, target="openai"), lang=lang), mixed),
+        ("split chat_template", mixed_result_split(trace(mixed), lang=lang), mixed),
+        ("no tools", local_flow(trace({"messages": [{"role": "user", "content": "你好"}]}), lang=lang), {}),
+        ("reply_flow", reply_flow(MODEL_OUTPUT, "stop", reply, events, lang=lang), MODEL_OUTPUT),
+        ("echo_flow", echo_flow(reply[2], body, lang=lang), body),
+        ("echo_flow openai", echo_flow(reply[2], body, target="openai", lang=lang), body),
+        ("wire_flow", wire_flow(translate(body)[0], lang=lang), body),
+        ("wire_flow openai", wire_flow(translate(body, target="openai")[0], lang=lang), body),
+        ("families", families_picture(chat.translated, chat.tools_schema, lang=lang),
+         [readme, list(__import__("tutorial").template_families())]),  # the families' names
+    ]
+    return [(name, source, data_words(data, trace(readme).translated), (words["refused"],))
+            for name, source, data in made]
+
+
+def test_every_label_of_a_chinese_picture_is_chinese():
+    """Issue 24: "no id" beside 「没有 id」 in a chapter 09 picture. Every word a Chinese
+    picture draws is Chinese, a code name, or data the request carries."""
+    for name, source, data, skip in chinese_pictures("zh"):
+        assert not english_words(source, data, skip), (name, sorted(set(english_words(source, data, skip))))
+
+
+def test_the_check_finds_english_captions():
+    english = {name: english_words(source, data, skip) for name, source, data, skip in chinese_pictures("en")}
+    assert all(english[name] for name in ("vertical_flow", "local_flow", "reply_flow", "echo_flow", "wire_flow", "split"))
+    assert "no" in english["reply_flow"] and "fresh" in english["reply_flow"]
+
+
+# ---------------------------------------------------------------------------
 # Highlighting
 
 
@@ -572,6 +688,14 @@ def test_show_without_the_graphviz_package_gives_text(monkeypatch, readme_chat):
     monkeypatch.setitem(sys.modules, "graphviz", None)  # `import graphviz` now raises ImportError
     shown_ = show(readme_chat)
     assert "pip install graphviz" in repr(shown_) and readme_chat in repr(shown_)
+
+
+def test_the_install_hints_in_chinese(monkeypatch, tmp_path, readme_chat):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    first = repr(show(readme_chat, lang="zh")).partition("\n\n")[0]
+    assert first.startswith("没有找到 Graphviz 的 `dot` 程序") and "apt-get install graphviz" in first
+    monkeypatch.setitem(sys.modules, "graphviz", None)
+    assert repr(show(readme_chat, lang="zh")).startswith("没有安装 Python 包 `graphviz`")
 
 
 def test_python_dash_m_writes_the_files(dot_program, tmp_path):

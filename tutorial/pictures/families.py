@@ -10,23 +10,27 @@ sdist in the cache; without it the picture is one note saying how to fetch it.
 from __future__ import annotations
 
 import datetime
+from typing import Optional
 
 from ..llama_cpp import sdist
 from ..watch import families
 from ..watch.conventions import frozen_today
 from ..watch.rendering import RenderError, render
+from .captions import words
 from .dot import CODE, INPUT, NOTE, OUTPUT, Dot, Graph
 
 # gpt-oss and Mistral print today's date: one fixed day keeps the picture the same every run.
 DAY = datetime.datetime(2026, 1, 1)
 REFUSAL_CHARS = 48  # the start of a refusal; the chapter prints it whole
+REFUSED = "refused the messages: "  # how RenderError.problem begins when the template itself refused
 
 
-def families_picture(messages: list, tools: list) -> Dot:
-    graph = Graph("real_templates", ["Action 3: one message list, each family's template and vocabulary"], rankdir="LR")
-    graph.node("messages", [f"translated: {len(messages)} messages", f"tools_schema: {len(tools)} tool"], INPUT)
+def families_picture(messages: list, tools: list, *, lang: Optional[str] = None) -> Dot:
+    w = words(lang)
+    graph = Graph("real_templates", [w["families title"]], rankdir="LR")
+    graph.node("messages", [w["families messages"](len(messages)), w["families tools"](len(tools or []))], INPUT)
     if not sdist.is_fetched():
-        graph.node("missing", ["the real templates are not fetched:", sdist.FETCH_HINT.split("   ")[0]], NOTE)
+        graph.node("missing", [w["not fetched"], sdist.FETCH_HINT.split("   ")[0]], NOTE)
         graph.edge("messages", "missing")
         return graph.text()
     with frozen_today(DAY):
@@ -35,18 +39,18 @@ def families_picture(messages: list, tools: list) -> Dot:
             template, result = f"t{number}", f"p{number}"  # node ids are plain; the family's name is a label
             graph.node(template, [name, chosen.template_file], CODE)
             graph.edge("messages", template)
-            graph.node(result, *_outcome(name, chosen, messages, tools))
+            graph.node(result, *_outcome(name, chosen, messages, tools, w))
             graph.edge(template, result)
     return graph.text()
 
 
-def _outcome(name: str, chosen, messages: list, tools: list) -> tuple[list[str], dict]:
+def _outcome(name: str, chosen, messages: list, tools: list, w: dict) -> tuple[list[str], dict]:
     try:
         text = render(messages, tools, template=name)
     except RenderError as error:
-        refusal = error.problem
-        return ["refused:", refusal[:REFUSAL_CHARS] + ("…" if len(refusal) > REFUSAL_CHARS else "")], NOTE
+        refusal = error.problem.removeprefix(REFUSED)  # the template's own words: data
+        return [w["refused"], refusal[:REFUSAL_CHARS] + ("…" if len(refusal) > REFUSAL_CHARS else "")], NOTE
     if not chosen.vocabulary:
-        return [f"{len(text)} characters", "(no vocabulary in the sdist)"], OUTPUT
+        return [w["characters"](len(text)), w["no vocabulary"]], OUTPUT
     ids = render(messages, tools, template=name, tokenize=True)
-    return [f"{len(text)} characters", f"{len(ids)} token ids"], OUTPUT
+    return [w["characters"](len(text)), w["token ids"](len(ids))], OUTPUT

@@ -283,7 +283,7 @@ def _output_box(g: Graph, trace: Trace, node_id: str, cells: list, feeders: dict
     rows = []
     for n, (port, first, last) in enumerate(cells):
         if first == last:
-            lines = r.message_lines(first, trace.translated[first], OUT_WIDTH)
+            lines = r.message_lines(first, trace.translated[first], OUT_WIDTH, w)
             cell_tags = (f"translated[{first}]",)
         else:
             roles = r.roles(trace.translated[first : last + 1])

@@ -246,7 +246,7 @@ class Reading:
         pieces = []
         for j, block in enumerate(content):
             location = here + ("content", j)
-            piece = Piece(location, [f"content[{j}] · {block_kind(block)}", *block_lines(block)])
+            piece = Piece(location, [f"content[{j}] · {block_kind(block, words)}", *block_lines(block)])
             if location in by_block:
                 piece.outputs = tuple(o for p in by_block[location] for o in p.outputs)
                 piece.via = unique(n for p in by_block[location] for n in p.via)
@@ -274,7 +274,7 @@ class Reading:
                 folded.append(blocks[first])
                 continue
             run = blocks[first : last + 1]
-            kinds = count_kinds(kind_of(block) for block in self.messages[i]["content"][first : last + 1])
+            kinds = count_kinds(kind_of(block, words) for block in self.messages[i]["content"][first : last + 1])
             summary = Piece(
                 ("messages", i, "content", first),
                 [words["more blocks"](last - first + 1), span("content", first, last), *t.wrap(kinds, t.WIDTH, 1)],
@@ -328,9 +328,9 @@ def roles(messages: list) -> str:
         return count_kinds(m.get("role") if isinstance(m, dict) else None for m in messages)
 
 
-def kind_of(block) -> object:
+def kind_of(block, words: Optional[dict] = None) -> object:
     if isinstance(block, str):
-        return "string"
+        return words["string kind"] if words else "string"
     return block.get("type") if isinstance(block, dict) else type(block).__name__
 
 
@@ -338,9 +338,9 @@ def kind_of(block) -> object:
 # What a block or a chat message says, in two or three short lines
 
 
-def block_kind(block: Any) -> str:
+def block_kind(block: Any, words: Optional[dict] = None) -> str:
     if isinstance(block, str):
-        return "string"
+        return words["string kind"] if words else "string"
     return t.bare(block.get("type")) if isinstance(block, dict) else t.bare(type(block).__name__)
 
 
@@ -391,7 +391,7 @@ def content_lines(content: Any, lines: int = 2, width: int = t.WIDTH) -> list[st
     return t.preview(content if content is not None else "", width, lines)
 
 
-def message_lines(index: int, message: dict, width: int = t.WIDTH) -> list[str]:
+def message_lines(index: int, message: dict, width: int = t.WIDTH, words: Optional[dict] = None) -> list[str]:
     """A produced chat message: its index and role, then a preview of what it carries."""
     lines = [f"translated[{index}] · {t.bare(message.get('role'))}"]
     if "tool_call_id" in message:
@@ -405,5 +405,5 @@ def message_lines(index: int, message: dict, width: int = t.WIDTH) -> list[str]:
         lines.append("tool_call " + t.bare(function.get("name"), width - 10))
         lines.append("  arguments " + t.one(function.get("arguments"), width - 12))
     if len(calls) > 3:
-        lines.append(f"… {len(calls) - 3} more tool_calls")
+        lines.append(words["more tool calls"](len(calls) - 3) if words else f"… {len(calls) - 3} more tool_calls")
     return lines

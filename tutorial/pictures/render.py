@@ -13,12 +13,23 @@ from __future__ import annotations
 
 import re
 
+from ..watch import language
+
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so the diagram is shown as DOT source. Install Graphviz "
     "(Debian/Ubuntu: apt-get install graphviz · macOS: brew install graphviz · Windows: winget install "
     "graphviz or choco install graphviz), then restart the kernel."
 )
 PACKAGE_HINT = "The `graphviz` Python package is not installed, so the diagram is shown as DOT source: pip install graphviz"
+HINTS = {
+    "en": {"install": INSTALL_HINT, "package": PACKAGE_HINT},
+    "zh": {
+        "install": "没有找到 Graphviz 的 `dot` 程序，所以这里显示流程图的 DOT 源码。安装 Graphviz（Debian/Ubuntu："
+        "apt-get install graphviz · macOS：brew install graphviz · Windows：winget install graphviz 或 "
+        "choco install graphviz），然后重启 kernel。",
+        "package": "没有安装 Python 包 `graphviz`，所以这里显示流程图的 DOT 源码：pip install graphviz",
+    },
+}
 
 
 def render_svg(dot: str) -> str:
@@ -68,14 +79,16 @@ class DotText:
         printer.text(repr(self))
 
 
-def show(dot: str):
+def show(dot: str, *, lang: str | None = None):
     """For notebooks: the diagram as SVG, or — without Graphviz — its DOT text and how
-    to install Graphviz. Never raises for a missing `dot` program."""
+    to install Graphviz (in `lang`, the current language by default). Never raises for a
+    missing `dot` program."""
+    hints = HINTS[language.resolve(lang)]
     try:
         import graphviz
     except ImportError:
-        return DotText(dot, PACKAGE_HINT)
+        return DotText(dot, hints["package"])
     try:
         return Picture(dot, render_svg(dot))
     except graphviz.ExecutableNotFound:
-        return DotText(dot, INSTALL_HINT)
+        return DotText(dot, hints["install"])

@@ -147,13 +147,13 @@ def _draw_one_result(g: Graph, trace: Trace, n: int, produced, split: bool, lost
             for first, last, one in r.plan(len(items), set(), MOST_PARTS, HEAD_PARTS, TAIL_PARTS):
                 if not one:
                     node_id = f"r{n}_p{first}_{last}"
-                    kinds = r.count_kinds(r.kind_of(item) for item in items[first : last + 1])
+                    kinds = r.count_kinds(r.kind_of(item, w) for item in items[first : last + 1])
                     g.node(node_id, [w["more blocks"](last - first + 1), span("content", first, last), t.fit(kinds)], SUMMARY_IN)
                     g.note_collapsed(Collapsed(format_location(produced.location) + ".content", first, last))
                     parts.append((node_id, list(range(first, last + 1))))
                     continue
                 item = items[first]
-                lines = [f"content[{first}] · {r.block_kind(item)}", *r.block_lines(item)]
+                lines = [f"content[{first}] · {r.block_kind(item, w)}", *r.block_lines(item)]
                 skipped = first not in kept
                 gone = produced.location + ("content", first) in lost
                 g.node(f"r{n}_p{first}", lines + ([w["empty skipped"]] if skipped else []), LOST if skipped or gone else INPUT)
@@ -162,7 +162,7 @@ def _draw_one_result(g: Graph, trace: Trace, n: int, produced, split: bool, lost
     shown = outputs if len(outputs) <= MOST_PARTS else outputs[:HEAD_PARTS] + outputs[-TAIL_PARTS:]
     with g.cluster(f"cluster_r{n}_out", [w["tool messages"]], color=GREEN):
         for index in shown:
-            g.node(f"r{n}_out{index}", r.message_lines(index, trace.translated[index]), OUTPUT)
+            g.node(f"r{n}_out{index}", r.message_lines(index, trace.translated[index], words=w), OUTPUT)
         if len(shown) < len(outputs):
             middle = outputs[HEAD_PARTS:-TAIL_PARTS]
             g.node(f"r{n}_out{middle[0]}_{middle[-1]}", [w["more outputs"](len(middle)), span("translated", middle[0], middle[-1])], SUMMARY_IN)

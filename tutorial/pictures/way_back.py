@@ -28,7 +28,7 @@ from typing import Any, Optional
 from ..errors import format_location
 from ..round_trip import to_anthropic
 from ..translation import translate, translate_messages
-from ..watch.jsondiff import differences
+from ..watch.jsondiff import ABSENT, differences
 from . import reading as r
 from . import text as t
 from .captions import words
@@ -55,15 +55,16 @@ def _via_cell(lines: list[str], port: str, colour: str = "#555555") -> Cell:
     return Cell(lines, port, align="RIGHT", colour=colour, size="10")
 
 
-def _block_line(block: Any, width: int = LINE) -> str:
-    """An Anthropic block (or a chat content part) on one line."""
+def _block_line(block: Any, width: int = LINE, w: Optional[dict] = None) -> str:
+    """An Anthropic block (or a chat content part) on one line (`w`: the captions)."""
+    w = w or words("en")
     if not isinstance(block, dict):
         return _dumps(block, width)
     kind = block.get("type")
     if kind == "text":
         return t.fit("text " + _dumps(block.get("text"), width), width)
     if kind == "thinking":
-        signed = " · signed " if block.get("signature") else " · unsigned "
+        signed = w["signed"] if block.get("signature") else w["unsigned"]
         return t.fit("thinking" + signed + _dumps(block.get("thinking"), width), width)
     if kind == "tool_use":
         head = f"tool_use {t.bare(block.get('name'), 12)} · id {t.bare(block.get('id'), 12)} · "
@@ -78,14 +79,14 @@ def _block_line(block: Any, width: int = LINE) -> str:
     return t.bare(kind, width)
 
 
-def _content_lines(content: Any, most: int = 4) -> list[str]:
+def _content_lines(content: Any, w: dict, most: int = 4) -> list[str]:
     if isinstance(content, list):
-        lines = [_block_line(block) for block in content[:most]]
-        return lines + ([f"… {len(content) - most} more"] if len(content) > most else [])
+        lines = [_block_line(block, LINE, w) for block in content[:most]]
+        return lines + ([w["more lines"](len(content) - most)] if len(content) > most else [])
     return [_dumps(content, LINE)]
 
 
-def _chat_lines(header: str, message: Any) -> list[str]:
+def _chat_lines(header: str, message: Any, w: dict) -> list[str]:
     """A chat message: header, content, then the fields the way back cares about."""
     if not isinstance(message, dict):
         return [header, _dumps(message, LINE)]
@@ -97,14 +98,14 @@ def _chat_lines(header: str, message: Any) -> list[str]:
     calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
     for call in calls[:3]:
         function = (call.get("function") or {}) if isinstance(call, dict) else {}
-        call_id = f"id {t.bare(call['id'], 12)}" if isinstance(call, dict) and call.get("id") else "no id"
+        call_id = f"id {t.bare(call['id'], 12)}" if isinstance(call, dict) and call.get("id") else w["no id"]
         head = f"tool_call {t.bare(function.get('name'), 12)} · {call_id} · "
         lines.append(head + _dumps(function.get("arguments"), max(6, LINE - t.cells(head))))
     if len(calls) > 3:
-        lines.append(f"… {len(calls) - 3} more tool_calls")
+        lines.append(w["more tool calls"](len(calls) - 3))
     saved = message.get("blocks")
     if isinstance(saved, dict) and isinstance(saved.get("data"), list):
-        lines.append(f"blocks: {t.bare(saved.get('format'), 20)} ({len(saved['data'])} saved)")
+        lines.append(w["saved blocks"](t.bare(saved.get("format"), 20), len(saved["data"])))
     return lines
 
 
@@ -148,13 +149,13 @@ def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events:
     wanted = {j for _, _, j in fields if j is not None} | set(range(min(len(blocks), 3)))
     for j, block in enumerate(blocks):
         if j in wanted or len(blocks) <= MOST_ITEMS:
-            rows_out.append([Cell([f"blocks[{j}]", _block_line(block)], f"b{j}", fill=INPUT["fillcolor"], rule=True)])
+            rows_out.append([Cell([f"blocks[{j}]", _block_line(block, LINE, w)], f"b{j}", fill=INPUT["fillcolor"], rule=True)])
     if len(rows_out) - 2 < len(blocks):
         rows_out.append([Cell([w["more blocks"](len(blocks) - (len(rows_out) - 2))], colour=LOST_TEXT, rule=True)])
     rule = w["stop rules"].get(stop_reason, "") if isinstance(stop_reason, str) else ""
     rows_out.append([Cell([f"stop_reason {_dumps(stop_reason, 20)}", rule], "stop", fill=INPUT["fillcolor"], rule=True)])
     g.node("reply", box(rows_out, {**CODE, "fillcolor": "white"}), {})
-    g.node("manager", box([[Cell(_chat_lines(w["manager"], manager), "m")]], OUTPUT), {})
+    g.node("manager", box([[Cell(_chat_lines(w["manager"], manager, w), "m")]], OUTPUT), {})
 
     rows = Rows(g)
     rows.add("parsed", "reply")
@@ -199,13 +200,13 @@ def _reply_via(port: str, j: Optional[int], blocks: list, w: dict) -> list[str]:
 
 
 def _stream_box(events: list, w: dict):
-    lines = _event_lines(events)
+    lines = _event_lines(events, w)
     shown = lines if len(lines) <= MOST_LINES else lines[: MOST_LINES - 4] + [w["more events"](len(lines) - MOST_LINES + 2)] + lines[-2:]
     rows = [[Cell(w["stream title"], bold=True)], [Cell(shown, align="LEFT", rule=True)]]
     return box(rows, {**INPUT, "fillcolor": WIRE_FILL})
 
 
-def _event_lines(events: list) -> list[str]:
+def _event_lines(events: list, w: dict) -> list[str]:
     """One line per event, in stream order, with the payload that matters."""
     lines = []
     for n, event in enumerate(events):
@@ -215,7 +216,7 @@ def _event_lines(events: list) -> list[str]:
             message = data.get("message") if isinstance(data.get("message"), dict) else {}
             detail = f"content {_dumps(message.get('content'), 8)} · stop_reason {_dumps(message.get('stop_reason'), 12)}"
         elif name == "content_block_start":
-            detail = f"[{_dumps(data.get('index'), 4)}] " + _block_line(data.get("content_block"), 30)
+            detail = f"[{_dumps(data.get('index'), 4)}] " + _block_line(data.get("content_block"), 30, w)
         elif name == "content_block_delta":
             delta = dict(data.get("delta") or {}) if isinstance(data.get("delta"), dict) else {}
             kind = t.bare(delta.pop("type", None), 18)
@@ -258,7 +259,7 @@ def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_templa
     rows = [[Cell([w["next request"]], bold=True, colspan=2)]]
     if i:
         rows.append([Cell([span("messages", 0, i - 1), w["earlier history"]], "before", colour=LOST_TEXT, rule=True), Cell([""])])
-    rows.append([Cell(_wire_lines(f"messages[{i}] · assistant {w['the echo']}", echo), "echo", fill="white", rule=True), Cell([""])])
+    rows.append([Cell(_wire_lines(f"messages[{i}] · assistant {w['the echo']}", echo, w), "echo", fill="white", rule=True), Cell([""])])
     carried = _strings(echoed)
     for j, block in enumerate(content[:50]):
         for key in ("id", "signature"):
@@ -269,15 +270,15 @@ def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_templa
     later = list(range(i + 1, len(messages)))
     for n in later[:MOST_ITEMS]:
         role = t.bare(messages[n].get("role") if isinstance(messages[n], dict) else None, 12)
-        rows.append([Cell(_wire_lines(f"messages[{n}] · {role}", messages[n]), f"h{n}", rule=True), Cell([""])])
+        rows.append([Cell(_wire_lines(f"messages[{n}] · {role}", messages[n], w), f"h{n}", rule=True), Cell([""])])
     if len(later) > MOST_ITEMS:
         rows.append([Cell([w["more chat"](len(later) - MOST_ITEMS)], colour=LOST_TEXT, rule=True), Cell([""])])
     g.node("history", box(rows, INPUT), {})
     g.node("translate", [f"translate(next_body, target={json.dumps(target)})"], CODE)
-    g.node("echoed", box([[Cell(_chat_lines(f"translated[{k}] · assistant", echoed))]], OUTPUT), {})
-    g.node("manager", box([[Cell(_chat_lines(w["recorded"], manager_message))]], OUTPUT), {})
+    g.node("echoed", box([[Cell(_chat_lines(f"translated[{k}] · assistant", echoed, w))]], OUTPUT), {})
+    g.node("manager", box([[Cell(_chat_lines(w["recorded"], manager_message, w))]], OUTPUT), {})
     if found:
-        why = [t.fit(f"{format_location(where)}: {_dumps(a, 16)} ≠ {_dumps(b, 16)}", 60) for where, a, b in found[:4]]
+        why = [t.fit(f"{format_location(where)}: {_side(a, w)} ≠ {_side(b, w)}", 60) for where, a, b in found[:4]]
         more = [w["more differences"](len(found) - 4)] if len(found) > 4 else []
         g.node("verdict", [w["unequal"](k), *why, *more], UNEQUAL)
     else:
@@ -298,6 +299,11 @@ def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_templa
     return g.text()
 
 
+def _side(value: Any, w: dict) -> str:
+    """One side of a difference: its JSON, or that the key is missing there."""
+    return w["missing key"] if value is ABSENT else _dumps(value, 16)
+
+
 def _strings(value: Any) -> set:
     """Every string in a JSON value, keys included (walked without recursion)."""
     found, stack = set(), [value]
@@ -313,9 +319,9 @@ def _strings(value: Any) -> set:
     return found
 
 
-def _wire_lines(header: str, message: Any) -> list[str]:
+def _wire_lines(header: str, message: Any, w: dict) -> list[str]:
     content = message.get("content") if isinstance(message, dict) else message
-    return [header, *_content_lines(content)]
+    return [header, *_content_lines(content, w)]
 
 
 # ---------------------------------------------------------------------------
@@ -393,7 +399,7 @@ def wire_flow(messages: list, *, lang: Optional[str] = None) -> Dot:
         role = t.bare(message.get("role") if isinstance(message, dict) else None, 12)
         wire_message = wire[where] if where is not None else None
         via = [t.fit(x, VIA) for x in w["lifted"]] if where is None else _wire_via(message, wire_message, joined, w)
-        cells = [[Cell(_chat_lines(f"messages[{i}] · {role}", message), "m"), Cell(via, "v", align="RIGHT", colour="#555555", size="10")]]
+        cells = [[Cell(_chat_lines(f"messages[{i}] · {role}", message, w), "m"), Cell(via, "v", align="RIGHT", colour="#555555", size="10")]]
         if isinstance(message, dict) and message.get("role") == "assistant" and message.get("reasoning_content") and not isinstance(message.get("blocks"), dict):
             cells.append([Cell([f"✂ messages[{i}].reasoning_content", *w["not sent"]], f"lost{i}", colspan=2, colour=LOST_TEXT, fill=LOST_FILL, rule=True)])
         g.node(f"c{i}", box(cells, OUTPUT), {})
@@ -405,7 +411,7 @@ def wire_flow(messages: list, *, lang: Optional[str] = None) -> Dot:
             if where is None:
                 g.node(key, box([[Cell([w["top system"], _dumps(request["system"], LINE)], "p")]], INPUT), {})
             else:
-                g.node(key, box([[Cell(_wire_lines(f"messages[{where}] · {wire_message['role']}", wire_message), "p")]], INPUT), {})
+                g.node(key, box([[Cell(_wire_lines(f"messages[{where}] · {wire_message['role']}", wire_message, w), "p")]], INPUT), {})
         columns.add(f"c{i}", right)
         g.edge(f"c{i}:v:e", f"{key}:p:w")
     columns.finish()
