@@ -485,6 +485,22 @@ def test_the_bullets_are_the_chapters_word_for_word():
             assert " ".join(bullet.split()).rstrip(".") in chapter, f"{stage}.{key} is not in chapter 05: {bullet}"
 
 
+def test_the_chinese_bullets_are_the_chinese_chapters_word_for_word():
+    """A Chinese ✗ quotes the bullet as the Chinese chapter 05 states it (its last 。 or ； aside)."""
+    cells = json.loads((ROOT / "notebooks" / "zh" / CHAPTER.name).read_text(encoding="utf-8"))["cells"]
+    chapter = " ".join(" ".join("".join(cell["source"]).split()) for cell in cells if cell["cell_type"] == "markdown")
+    for stage, bullets in RULES["zh"].items():
+        for key, bullet in bullets.items():
+            assert " ".join(bullet.split()).rstrip("。；") in chapter, f"{stage}.{key} is not in the Chinese chapter 05: {bullet}"
+
+
+def test_the_chinese_verdicts_read_as_chinese_sentences():
+    """Full-width brackets around an owner's name and around "no such key", no space before them."""
+    verdict = repr(check_stage("user_block_message", wrong_source("user_block_message", MISTAKES["the pairing id kept"][2]), lang="zh"))
+    assert "应为（没有这个键），实际为 'toolu_x'" in verdict, verdict
+    assert build_it.stages.rule_text("user_block_message:text", "translate_messages", "zh").startswith("（user_block_message）`text` 块")
+
+
 def test_the_first_difference_comes_from_a_trap_before_any_generated_input():
     """The issue's example: a user_block_message that handles only text and tool_result used to be
     shown a generated `hologram` block; now it is shown the trap built for other blocks."""

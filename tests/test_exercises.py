@@ -283,6 +283,39 @@ def test_every_text_is_there_in_chinese(key):
         assert CJK.search(mistake.zh), f"{key}: a mistake's hint is not in Chinese"
 
 
+def test_the_chinese_verdicts_are_chinese_sentences():
+    """Issue 24: a verdict reads as a sentence, with full-width punctuation around its own words,
+    and an option letter looks the same in the question, the feedback and the answer: （a）."""
+    ex.set_language("zh")
+    try:
+        assert repr(ex.check("02.count", ...)) == "… 尚未作答：把 ... 换成你的答案（一个整数）。"
+        short = repr(ex.check("02.split_roles", ["tool"]))
+        assert short.startswith("✗ 还不对：答案的项数不对，你写了 1 项，请再数一遍。"), short
+        assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ 还不对：答案在 [1] 处不对。")
+        assert repr(ex.check("02.system_message", {"role": "system"})).startswith("✗ 还不对：答案缺了一个键。")
+        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3（不是文本）。")
+        assert repr(ex.check("02.pairing", "e")) == '✗ 还不对：请从 a、b、c、d 中选一个字母，写成字符串作答，例如 "a"。'
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            ex.ask("02.pairing")
+        assert "\n  （a）" in printed.getvalue() and "(a)" not in printed.getvalue()
+        assert repr(ex.check("02.pairing", "a")).startswith("✗ 还不对，你选的是（a）。")
+        assert "\n（d）" in str(ex.reveal("02.pairing", show=True))
+        # a string answer that is simply another string: no empty place named
+        assert repr(ex.check("06.receiver", "zz-not-this")) == "✗ 还不对。" + BANK["06.receiver"].text("hint", "zh")
+        for text in [v for v in ex.MESSAGES["zh"].values() if isinstance(v, str)] + list(ex.MESSAGES["zh"]["kinds"].values()):
+            own = re.sub(r"\{\w*\}|\[\.\.\.\]|\{\.\.\.\}|\"a\"|\.\.\.", "", text)
+            assert not re.search(r"[(),:;?!]", own), text
+    finally:
+        ex.set_language(None)
+
+
+def test_no_verdict_names_an_empty_place():
+    for key in VALUES:
+        verdict = repr(ex.check(key, "zz-not-this"))
+        assert "differs at ." not in verdict and "differs at  " not in verdict, verdict
+
+
 def multiple_choice_figures(lang: str = "en") -> dict:
     """How often each letter is right, and how often the right option is the longest one
     (ties count as longest), over every multiple-choice question."""

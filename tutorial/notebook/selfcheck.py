@@ -22,8 +22,8 @@ from .exercises.ch06 import REQUESTS, requests
 
 # The one sentence this module writes itself, per language; the rest comes from the exercises.
 TEXT = {
-    "en": {"dict": "not yet: answer with a dict holding {fields}"},
-    "zh": {"dict": "还不对：请用一个包含 {fields} 的字典作答"},
+    "en": {"dict": "not yet: answer with a dict holding {fields}", "and": ", "},
+    "zh": {"dict": "还不对：请用一个字典作答，它的键是 {fields}。", "and": "、"},
 }
 
 
@@ -65,8 +65,9 @@ def answer(number: int, response: Any, lang: Optional[str] = None) -> Verdict:
     if len(parts) == 1:
         return check(parts[0][0], response)
     if not isinstance(response, dict):
-        fields = ", ".join(repr(k) for _, field in parts for k in (field if isinstance(field, tuple) else (field,)))
-        return Verdict("wrong", TEXT[_lang(lang)]["dict"].format(fields=fields))
+        text = TEXT[_lang(lang)]
+        fields = text["and"].join(repr(k) for _, field in parts for k in (field if isinstance(field, tuple) else (field,)))
+        return Verdict("wrong", text["dict"].format(fields=fields))
     for key, field in parts:
         value = {k: response.get(k) for k in field} if isinstance(field, tuple) else response.get(field)
         verdict = check(key, value)

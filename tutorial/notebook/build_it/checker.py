@@ -299,9 +299,9 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     if got.raised is not None:
         error = got.raised
         message = str(error)
-        located = guard.where(error)
+        located = guard.where(error, lang)
         if located:
-            message += f" ({located})"
+            message += guard.WORDS[language.resolve(lang)]["located"].format(where=located)
         return words["raised"].format(error=type(error).__name__, message=message, expected=short(expected, lang=lang)), None
     if got.changed_input:
         return words["changed"], None
@@ -309,7 +309,9 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     if found is None:
         return "", None
     location, have, want = found
-    return words["differs"].format(place=place(location, root), want=short(want, lang=lang), have=short(have, lang=lang)), location
+    lang = language.resolve(lang)
+    shown = {"want": short(want, lang=lang), "have": short(have, lang=lang)}
+    return words["differs"].format(place=place(location, root), **spaced(shown, lang)), location
 
 
 def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:
@@ -368,6 +370,15 @@ def _plain(value: Any) -> Any:
 
 def _size(args: tuple) -> int:
     return len(json.dumps(args, ensure_ascii=False, default=str))
+
+
+def spaced(values: dict[str, str], lang: str) -> dict[str, str]:
+    """Values to put after Chinese words: a space before a value written in Latin letters
+    (`应为 'tool'`), none before one that is Chinese in full-width brackets (`应为（没有这个键）`).
+    English templates space their values themselves."""
+    if lang != "zh":
+        return values
+    return {key: text if text.startswith("（") else " " + text for key, text in values.items()}
 
 
 def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:

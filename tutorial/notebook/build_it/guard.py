@@ -14,6 +14,28 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from ...watch import language
+
+# The few words this module writes, per language: where in the learner's code, and a time-out.
+WORDS = {
+    "en": {
+        "line": "line {line}",
+        "file_line": "{file}, line {line}",
+        "in": "{place}, in {function}",
+        "located": " ({where})",
+        "timed_out": "{name} did not finish within {seconds:g} s (an endless loop?)",
+        "the_function": "the function",
+    },
+    "zh": {
+        "line": "第 {line} 行",
+        "file_line": "{file} 第 {line} 行",
+        "in": "{place}，在 {function} 中",
+        "located": "（{where}）",
+        "timed_out": "{name} 在 {seconds:g} 秒内没有结束（是死循环吗？）",
+        "the_function": "这个函数",
+    },
+}
+
 _PACKAGE = Path(__file__).resolve().parents[2]  # tutorial/
 _PYTHON = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
@@ -21,8 +43,8 @@ _PYTHON = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, s
 class TimedOut(Exception):
     """The learner's function did not return within the time given."""
 
-    def __init__(self, name: str, seconds: float):
-        super().__init__(f"{name} did not finish within {seconds:g} s (an endless loop?)")
+    def __init__(self, name: str, seconds: float, lang: Optional[str] = None):
+        super().__init__(WORDS[language.resolve(lang)]["timed_out"].format(name=name, seconds=seconds))
         self.name = name
         self.seconds = seconds
 
@@ -43,7 +65,7 @@ def call(function: Callable, args: tuple, seconds: Optional[float]) -> Any:
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise TimedOut(getattr(function, "__name__", "the function"), seconds)
+        raise TimedOut(getattr(function, "__name__", None) or WORDS[language.current()]["the_function"], seconds)
     if "error" in box:
         raise box["error"]
     return box["value"]
@@ -63,16 +85,31 @@ def is_learner_frame(filename: str) -> bool:
     return not any(text.startswith(prefix + "/lib") or text.startswith(prefix + "\\Lib") for prefix in _PYTHON)
 
 
-def where(error: BaseException) -> str:
-    """"my_translator.py, line 12, in assistant_message" for the last line of the learner's
-    code the error passed through, or "" when it passed through none."""
+def frame(error: BaseException) -> Optional[tuple[str, int, str]]:
+    """(file name, line, function) of the last line of the learner's code the error passed
+    through; the file name is "" for a notebook cell; None when it passed through none."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if is_learner_frame(frame.filename)]
     if not frames:
+        return None
+    last = frames[-1]
+    name = Path(last.filename).name if not last.filename.startswith("<") and not _is_cell(last.filename) else ""
+    return name, last.lineno, last.name
+
+
+def line_of(file: str, line: int, lang: Optional[str] = None) -> str:
+    """"my_translator.py, line 12", or "line 12" in a notebook cell (file "")."""
+    words = WORDS[language.resolve(lang)]
+    return words["file_line"].format(file=file, line=line) if file else words["line"].format(line=line)
+
+
+def where(error: BaseException, lang: Optional[str] = None) -> str:
+    """"my_translator.py, line 12, in assistant_message" for the last line of the learner's
+    code the error passed through, or "" when it passed through none."""
+    found = frame(error)
+    if not found:
         return ""
-    frame = frames[-1]
-    name = Path(frame.filename).name if not frame.filename.startswith("<") else ""
-    place = f"{name}, line {frame.lineno}" if name and not _is_cell(frame.filename) else f"line {frame.lineno}"
-    return f"{place}, in {frame.name}"
+    file, line, function = found
+    return WORDS[language.resolve(lang)]["in"].format(place=line_of(file, line, lang), function=function)
 
 
 def _is_cell(filename: str) -> bool:
@@ -80,10 +117,11 @@ def _is_cell(filename: str) -> bool:
     return "ipykernel_" in filename or filename.startswith("<ipython-input")
 
 
-def describe(error: BaseException) -> str:
+def describe(error: BaseException, lang: Optional[str] = None) -> str:
     """One line: the exception's type and message, and where in the learner's code."""
     if isinstance(error, TimedOut):
         return str(error)
     message = str(error).splitlines()[0] if str(error) else ""
-    located = where(error)
-    return f"{type(error).__name__}{': ' + message if message else ''}" + (f" ({located})" if located else "")
+    located = where(error, lang)
+    shown = WORDS[language.resolve(lang)]["located"].format(where=located) if located else ""
+    return f"{type(error).__name__}{': ' + message if message else ''}" + shown

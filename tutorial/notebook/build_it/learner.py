@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
+from ...watch import language
 from . import guard
 from .checker import is_stub
 
@@ -45,10 +46,64 @@ CALL_SECONDS = 10.0  # for one call of translate on one body
 
 _numbers = itertools.count(1)
 
+# What goes wrong, in the current language (tutorial.watch.language) when it goes wrong.
+WORDS = {
+    "en": {
+        "notebook": "your notebook",
+        "timed_out": "your {error}",
+        "raised": "your translate raised {error}",
+        "shape": "a {kind}",
+        "shape_items": "a {kind} of {count} items",
+        "returned": "your translate returned {shape}; it should return (messages, tools)",
+        "no_translate": "{origin}: defines no function translate (chapter 05, 5.6); it defines {defined}",
+        "none_defined": "none of the chapter's functions",
+        "and": ", ",
+        "stub": "{origin}: translate is not written yet (its body is ...)",
+        "cannot_read": "{path}: cannot read: {why}",
+        "not_utf8": "{name}: not UTF-8 text (byte {start})",
+        "syntax": "{place}: {kind}: {message}",
+        "bare": "{place}: {kind}",
+        "column": "{place}, column {column}",
+        "load_timeout": "{name}: loading it did not finish within {seconds:g} s (an endless loop at the top level?)",
+        "exits": "{place}: it calls exit() while loading",
+        "file_line": "{file}, {line}",
+        "no_source": "{origin}: the source of {name} cannot be found; copy its cell into the file",
+    },
+    "zh": {
+        "notebook": "你的 notebook",
+        "timed_out": "你的 {error}",
+        "raised": "你的 translate 抛出了 {error}",
+        "shape": "一个 {kind}",
+        "shape_items": "一个有 {count} 项的 {kind}",
+        "returned": "你的 translate 返回了{shape}，它应当返回 (messages, tools)",
+        "no_translate": "{origin}：没有定义函数 translate（第 05 章 5.6 节）；它定义了 {defined}",
+        "none_defined": "第 05 章的函数一个也没有",
+        "and": "、",
+        "stub": "{origin}：translate 还没有写（函数体还是 ...）",
+        "cannot_read": "{path}：无法读取：{why}",
+        "not_utf8": "{name}：不是 UTF-8 文本（出错的字节位置：{start}）",
+        "syntax": "{place}：{kind}: {message}",
+        "bare": "{place}：{kind}",
+        "column": "{place}第 {column} 列",
+        "load_timeout": "{name}：加载在 {seconds:g} 秒内没有结束（顶层代码里有死循环吗？）",
+        "exits": "{place}：它在加载时调用了 exit()",
+        "file_line": "{file} {line}",
+        "no_source": "{origin}：找不到 {name} 的源码；请把它所在的单元格复制进文件",
+    },
+}
+
+
+def _words() -> dict[str, str]:
+    return WORDS[language.current()]
+
 
 class TranslatorError(ValueError):
     """The learner's translator cannot be loaded or did not translate a body; the message
-    says where."""
+    says where. `timed_out`: it did not finish (its thread may still be running)."""
+
+    def __init__(self, message: str, timed_out: bool = False):
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 @dataclass
@@ -65,12 +120,14 @@ class Translator:
         try:
             result = guard.call(translate, (copy.deepcopy(body),), self.seconds)
         except guard.TimedOut as error:
-            raise TranslatorError(f"your {error}") from None
+            raise TranslatorError(_words()["timed_out"].format(error=error), timed_out=True) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
-            raise TranslatorError(f"your translate raised {guard.describe(error)}") from None
+            raise TranslatorError(_words()["raised"].format(error=guard.describe(error))) from None
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
-            shape = f"a {type(result).__name__}" + (f" of {len(result)} items" if isinstance(result, (tuple, list)) else "")
-            raise TranslatorError(f"your translate returned {shape}; it should return (messages, tools)")
+            words, kind = _words(), type(result).__name__
+            many = isinstance(result, (tuple, list))
+            shape = words["shape_items"].format(kind=kind, count=len(result)) if many else words["shape"].format(kind=kind)
+            raise TranslatorError(words["returned"].format(shape=shape))
         return result[0], result[1]
 
 
@@ -83,7 +140,7 @@ def load_translator(source: Union[str, os.PathLike, Mapping[str, Any], types.Mod
     if isinstance(source, (str, os.PathLike)):
         namespace, origin = _run_file(Path(source), load_seconds)
     elif isinstance(source, Mapping):
-        namespace, origin = dict(source), "your notebook"
+        namespace, origin = dict(source), _words()["notebook"]
     elif isinstance(source, types.ModuleType):
         namespace, origin = vars(source), Path(getattr(source, "__file__", None) or source.__name__).name
     else:
@@ -97,31 +154,33 @@ def load_translator(source: Union[str, os.PathLike, Mapping[str, Any], types.Mod
 def chapter_functions(namespace: Mapping[str, Any], origin: str) -> dict[str, Callable]:
     """The chapter's functions in `namespace`, written (not stubs); `translate` must be one."""
     found = {name: namespace[name] for name in CHAPTER_FUNCTIONS if callable(namespace.get(name))}
-    translate = found.get("translate")
+    translate, words = found.get("translate"), _words()
     if translate is None:
-        defined = ", ".join(found) or "none of the chapter's functions"
-        raise TranslatorError(f"{origin}: defines no function translate (chapter 05, 5.6); it defines {defined}")
+        defined = words["and"].join(found) or words["none_defined"]
+        raise TranslatorError(words["no_translate"].format(origin=origin, defined=defined))
     if is_stub(translate):
-        raise TranslatorError(f"{origin}: translate is not written yet (its body is ...)")
+        raise TranslatorError(words["stub"].format(origin=origin))
     return {name: function for name, function in found.items() if not is_stub(function)}
 
 
 def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
     """Run a learner's file as a module of its own; its namespace, and its name for messages."""
-    name = path.name
+    name, words = path.name, _words()
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise TranslatorError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise TranslatorError(words["cannot_read"].format(path=path, why=error.strerror or error)) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise TranslatorError(f"{name}: not UTF-8 text (byte {error.start})") from None
+        raise TranslatorError(words["not_utf8"].format(name=name, start=error.start)) from None
     try:
         code = compile(text, str(path), "exec", dont_inherit=True)
     except SyntaxError as error:
-        column = f", column {error.offset}" if error.offset else ""
-        raise TranslatorError(f"{name}, line {error.lineno}{column}: {type(error).__name__}: {error.msg}") from None
+        place = guard.line_of(name, error.lineno)
+        if error.offset:
+            place = words["column"].format(place=place, column=error.offset)
+        raise TranslatorError(words["syntax"].format(place=place, kind=type(error).__name__, message=error.msg)) from None
     except ValueError as error:  # a NUL byte in the source
         raise TranslatorError(f"{name}: {error}") from None
     module_name = f"tutorial_learner_{next(_numbers)}_{''.join(c if c.isalnum() else '_' for c in path.stem)}"
@@ -134,7 +193,7 @@ def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
     try:
         guard.call(exec, (code, vars(module)), seconds)
     except guard.TimedOut:
-        raise TranslatorError(f"{name}: loading it did not finish within {seconds:g} s (an endless loop at the top level?)") from None
+        raise TranslatorError(words["load_timeout"].format(name=name, seconds=seconds), timed_out=True) from None
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - SystemExit too: a file that exits does not load
@@ -148,13 +207,19 @@ def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
 
 
 def _load_failure(name: str, error: BaseException) -> str:
-    located = guard.where(error)
-    line = located.split(", in ")[0] if located else ""
-    place = line if line.startswith(name) else name + (f", {line}" if line else "")
+    words, found = _words(), guard.frame(error)
+    if found is None:
+        place = name
+    elif found[0] == name:
+        place = guard.line_of(found[0], found[1])
+    else:  # a line of another file of the learner's, or no file name: say which file was loaded
+        place = words["file_line"].format(file=name, line=guard.line_of(found[0], found[1]))
     if isinstance(error, SystemExit):
-        return f"{place}: it calls exit() while loading"
+        return words["exits"].format(place=place)
     message = str(error).splitlines()[0] if str(error) else ""
-    return f"{place}: {type(error).__name__}{': ' + message if message else ''}"
+    if not message:
+        return words["bare"].format(place=place, kind=type(error).__name__)
+    return words["syntax"].format(place=place, kind=type(error).__name__, message=message)
 
 
 def save_translator(namespace: Mapping[str, Any], path: Union[str, os.PathLike]) -> Path:
@@ -164,7 +229,7 @@ def save_translator(namespace: Mapping[str, Any], path: Union[str, os.PathLike])
     `TranslatorError` when there is no written `translate`."""
     import inspect
 
-    chapter_functions(namespace, "your notebook")  # translate must be there and written
+    chapter_functions(namespace, _words()["notebook"])  # translate must be there and written
     home = namespace.get("__name__", "__main__")
     imports: dict[str, str] = {}
     constants: dict[str, str] = {}
@@ -181,7 +246,7 @@ def save_translator(namespace: Mapping[str, Any], path: Union[str, os.PathLike])
             try:
                 sources[name] = inspect.getsource(value).rstrip() + "\n"
             except (OSError, TypeError):
-                raise TranslatorError(f"your notebook: the source of {name} cannot be found; copy its cell into the file") from None
+                raise TranslatorError(_words()["no_source"].format(origin=_words()["notebook"], name=name)) from None
             waiting += sorted(_names_used(value.__code__))
         elif getattr(value, "__module__", None) and getattr(sys.modules.get(value.__module__), name, None) is value:
             imports[name] = f"from {value.__module__} import {name}"

@@ -24,7 +24,7 @@ from ...errors import RequestError
 from ...examples import claude_code_session
 from ...preprocess import preprocess
 from ...watch import language
-from .checker import Missing, _plain, _root, first_difference, place, short
+from .checker import Missing, _plain, _root, first_difference, place, short, spaced
 from .learner import TranslatorError
 from .stages import STAGES, rule_text
 from .texts import SUMMARIES
@@ -42,6 +42,16 @@ WORDS = {
         "toolset": "toolsets (entries without a name)",
         "line": "at {place}: expected {want}, got {have}. The rule: {rule}",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
+        "uncomparable": "its result cannot be compared: {error}",
+        "and": " and ",
+        "not_compared": "not compared: ",
+        "failed": "failed: ",
+        "agrees": "agrees with the package",
+        "differs_at": "differs ",
+        "row": "{mark} {name}: {state}",
+        "claude_code": "Claude Code request {number}",
+        "row_detail": " — {detail}",
+        "row_note": " ({note})",
     },
     "zh": {
         "same": "相同",
@@ -49,13 +59,33 @@ WORDS = {
         "error": "出错",
         "left_out": "未比较",
         "refused": "本包拒绝这个 body（{error}）；第 05 章的 translate 可以假定 body 是合法的",
-        "tools_left_out": "比较时去掉了其中的{why}：第 05 章没有讲这些",
-        "client": "Anthropic 定义的客户端工具（本包会查找它们的 schema）",
+        "tools_left_out": "比较时去掉了 tools 里的这些条目：{why}。第 05 章没有讲它们",
+        "client": "由 Anthropic 定义的客户端工具（本包会查出它们的 schema）",
         "toolset": "工具集（没有 name 的条目）",
-        "line": "在 {place} 处：应为 {want}，实际为 {have}。规则：{rule}",
+        "line": "在 {place} 处：应为{want}，实际为{have}。规则：{rule}",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
+        "uncomparable": "它的结果无法比较：{error}",
+        "and": "和",
+        "not_compared": "未比较：",
+        "failed": "出错：",
+        "agrees": "与本包一致",
+        "differs_at": "不同：",
+        "row": "{mark} {name}：{state}",
+        "claude_code": "Claude Code 的第 {number} 个请求",
+        "row_detail": "。{detail}",
+        "row_note": "（{note}）",
     },
 }
+
+
+_CLAUDE_CODE = "Claude Code request "
+
+
+def shown_name(name: str, lang: Optional[str] = None) -> str:
+    """A recorded request's name as a reader sees it ("Claude Code request 2" in Chinese)."""
+    if name.startswith(_CLAUDE_CODE) and name[len(_CLAUDE_CODE) :].isdigit():
+        return WORDS[language.resolve(lang)]["claude_code"].format(number=name[len(_CLAUDE_CODE) :])
+    return name
 
 
 def sdk_bodies() -> dict[str, dict]:
@@ -68,7 +98,7 @@ def recorded_requests() -> list[tuple[str, dict]]:
     """(name, body) for every recorded request: the SDK's, then the Claude Code session's."""
     found = [(f"SDK {name}", body) for name, body in sdk_bodies().items()]
     session = claude_code_session()
-    found += [(f"Claude Code request {i + 1}", request["body"]) for i, request in enumerate(session["requests"])]
+    found += [(f"{_CLAUDE_CODE}{i + 1}", request["body"]) for i, request in enumerate(session["requests"])]
     return found
 
 
@@ -82,9 +112,9 @@ class Difference:
     rule: str  # the bullet of chapter 05 that place follows
 
     def line(self, lang: Optional[str] = None) -> str:
-        words = WORDS[language.resolve(lang)]
-        return words["line"].format(place=self.place, want=short(self.expected, 160, lang),
-                                    have=short(self.actual, 160, lang), rule=self.rule)  # fmt: skip
+        lang = language.resolve(lang)
+        shown = spaced({"want": short(self.expected, 160, lang), "have": short(self.actual, 160, lang)}, lang)
+        return WORDS[lang]["line"].format(place=self.place, rule=self.rule, **shown)
 
     def as_json(self, lang: Optional[str] = None) -> dict:
         """{place, expected, actual, rule, line}; a side that has no value there (a key or an
@@ -124,7 +154,7 @@ def chapter_body(body: Any, lang: Optional[str] = None) -> tuple[Any, str]:
     if not why:
         return body, ""
     kept = [tool for tool, kind in zip(tools, kinds) if kind not in ("client", "toolset")]
-    return {**body, "tools": kept}, words["tools_left_out"].format(why=" and ".join(why))
+    return {**body, "tools": kept}, words["tools_left_out"].format(why=words["and"].join(why))
 
 
 @dataclass(frozen=True)
@@ -166,8 +196,9 @@ class Replay:
                 continue
             mark = {"same": "✓", "differs": "✗", "error": "✗", "left_out": "–"}[row.state]
             detail = row.difference.line(self.lang) if row.difference else row.note
-            note = f" ({row.note})" if row.difference and row.note else ""
-            found.append(f"{mark} {row.name}: {words[row.state]}" + (f" — {detail}" if detail else "") + note)
+            note = words["row_note"].format(note=row.note) if row.difference and row.note else ""
+            line = words["row"].format(mark=mark, name=shown_name(row.name, self.lang), state=words[row.state])
+            found.append(line + (words["row_detail"].format(detail=detail) if detail else "") + note)
         return found
 
     def __repr__(self) -> str:
@@ -192,7 +223,7 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
             yours = translator(body)
         except TranslatorError as error:
             rows.append(Row(name, "error", note=str(error)))
-            if "did not finish" in str(error):
+            if error.timed_out:
                 return Replay(rows, lang, stopped=True)  # its thread still runs: one endless loop is enough
             continue
         except Exception as error:  # noqa: BLE001 - a plain function given as the translator
@@ -201,7 +232,7 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
         try:
             found = difference(yours, expected, body, lang)
         except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
-            rows.append(Row(name, "error", note=f"its result cannot be compared: {type(error).__name__}: {error}"))
+            rows.append(Row(name, "error", note=words["uncomparable"].format(error=f"{type(error).__name__}: {error}")))
             continue
         rows.append(Row(name, "differs" if found else "same", found, note))
     return Replay(rows, lang)
@@ -248,7 +279,7 @@ def compare_request(translator: Callable, body: Any, lang: Optional[str] = None)
     try:
         found = difference(yours, expected, chapter, lang)
     except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
-        return {**kept, "compared": True, "agrees": False, "error": f"its result cannot be compared: {type(error).__name__}: {error}"}
+        return {**kept, "compared": True, "agrees": False, "error": words["uncomparable"].format(error=f"{type(error).__name__}: {error}")}
     translated, tools_schema = yours if isinstance(yours, (tuple, list)) and len(yours) == 2 else (yours, None)
     return {
         **kept,
@@ -260,12 +291,13 @@ def compare_request(translator: Callable, body: Any, lang: Optional[str] = None)
     }
 
 
-def request_line(compared: dict) -> str:
+def request_line(compared: dict, lang: Optional[str] = None) -> str:
     """One line for a log or a reply: agrees, or where it differs first."""
+    words = WORDS[language.resolve(lang)]
     if not compared.get("compared"):
-        return "not compared: " + compared.get("note", "")
+        return words["not_compared"] + compared.get("note", "")
     if compared.get("error"):
-        return "failed: " + compared["error"]
+        return words["failed"] + compared["error"]
     if compared["agrees"]:
-        return "agrees with the package"
-    return "differs " + compared["difference"]["line"]
+        return words["agrees"]
+    return words["differs_at"] + compared["difference"]["line"]

@@ -205,4 +205,6 @@ def rule_text(qualified: str, stage: str, lang: str) -> str:
     owner, _, rule = qualified.rpartition(":")
     owner = owner or stage
     text = RULES[lang][owner][rule]
-    return text if owner == stage else f"({owner}) {text}"
+    if owner == stage:
+        return text
+    return f"（{owner}）{text}" if lang == "zh" else f"({owner}) {text}"

@@ -31,6 +31,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "raised": "it raised {error}: {message}; the package returns {expected}",
         "changed": "it changed its input; the package's functions never change what they are given (copy first)",
         "uncomparable": "its result cannot be compared with the package's ({error}); return plain lists, dicts and strings",
+        "and": " and ",
         "differs": "at {place}: expected {want}, got {have}",
         "no_key": "(no such key)",
         "no_item": "(no such item)",
@@ -45,23 +46,24 @@ TEXT: dict[str, dict[str, Any]] = {
         "summary_rule": "{rule}",
     },
     "zh": {
-        "unwritten": "{name} 还没有写：把 ... 换成你的代码，然后运行这个单元格",
-        "not_function": "还不对：{name} 应该是一个函数，收到的却是 {kind}",
-        "no_function": "这段源码没有定义函数（应当定义 {name}）",
+        "unwritten": "{name} 还没有写：把 ... 换成你的代码，再运行这个单元格。",
+        "not_function": "还不对：{name} 应该是函数，这里却是 {kind} 类型的值。",
+        "no_function": "这段代码没有定义任何函数（应当定义 {name}）。",
         "right": "{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
-        "{generated} 个生成的变体）。它的规则：{rule}",
+        "{generated} 个生成的变体）。规则：{rule}",
         "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。第一个是{label}：\n"
         "    {name}({args})\n  {problem}\n  规则：{rule}",
-        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而它还与本包不一致；先改好 {helper}。它的检查结果是：\n  {verdict}",
-        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而它还没有写；先写它",
-        "stopped": "还不对：{name} 在{label}上没有结束，检查就停在那里：\n    {name}({args})\n  {problem}\n  规则：{rule}",
-        "timed_out": "它在 {seconds:g} 秒内没有结束（死循环？）",
+        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还与本包不一致，请先改好它。它的检查结果：\n  {verdict}",
+        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先写好它。",
+        "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}\n  规则：{rule}",
+        "timed_out": "它在 {seconds:g} 秒内没有结束（是死循环吗？）",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
         "raised": "它抛出了 {error}：{message}；本包返回 {expected}",
-        "changed": "它修改了自己的输入；本包的函数从不修改传给它们的值（先复制一份）",
+        "changed": "它修改了传给它的输入；本包的函数从不修改传进来的值（请先复制一份）",
         "uncomparable": "它的结果无法与本包的结果比较（{error}）；请返回普通的列表、字典和字符串",
-        "differs": "在 {place} 处：应为 {want}，实际为 {have}",
+        "and": "和",
+        "differs": "在 {place} 处：应为{want}，实际为{have}",
         "no_key": "（没有这个键）",
         "no_item": "（没有这一项）",
         "yours_unwritten": "你的 translate 还没有写：交互练习场只显示本包的翻译结果",
@@ -69,7 +71,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "yours_target": "你的 translate 构造的是 chat_template 的形状；交互练习场当前设为 {target!r}",
         "preset": "预设 {preset!r} ",
         "this_request": "这个请求",
-        "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同：{problem}",
+        "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同。{problem}",
         "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同",
         "pane": "你的 translate：",
         "summary_rule": "{rule}",
@@ -96,19 +98,19 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "same tool_call_id, in the original order; a lone text part collapses to a string.",
     },
     "zh": {
-        "flatten_content": "None 得到 \"\"，字符串保持原样，列表得到其各部分的文本，跳过空的部分，用换行符连接；"
-        "图片留下一个占位符，而不是它的字节。",
+        "flatten_content": "None 得到 \"\"，字符串保持原样，列表取各部分的文本，跳过空的，用换行符连接；"
+        "图片换成一个占位符，不写它的字节。",
         "user_block_message": "文本块原样取用，tool_result 变成一条不带 id 的 tool 消息，其他内容块变成一条 user 消息，"
-        "内容是它的文本，或者一个写出其类型的占位符。",
-        "assistant_message": "每个 assistant 轮次一条消息：各段文本连接成 content，thinking 连接成 reasoning_content，"
+        "内容是它的文本；没有文本时，是写出它类型的占位符。",
+        "assistant_message": "每个 assistant 轮次产生一条消息；各段文本连接成 content，thinking 连接成 reasoning_content，"
         "每次调用变成一个不带 id 的字典；只有确实有内容可放时，才加上对应的键。",
         "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
         "tools_to_chat_tools": "没有工具时得到 None，而不是 []；每个工具包装成函数，input_schema 改名为 parameters，"
         "缺失时分别补上空的 object schema 和空的 description。",
         "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查 body 并查找目标格式，"
         "所以它的源码更长。",
-        "tool_result_messages": "引用部分与非引用部分每连续成一段，就产生一条 tool 消息，每条都带相同的 tool_call_id，"
-        "保持原来的顺序；只含一个文本部分的段收缩为一个字符串。",
+        "tool_result_messages": "按引用与非引用把各部分切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
+        "保持原来的顺序；一段只有一个文本部分时，content 就是那段文本。",
     },
 }
 
@@ -168,52 +170,52 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
     },
     "zh": {
         "flatten_content": {
-            "empty": '`None` 得到 `""`；字符串原样返回；单个内容块（一个字典）当作只有一项的列表。',
-            "join": '列表得到其每个部分的文本，跳过空的部分，用 `"\\n"` 连接。',
-            "part": "一个部分的文本：字符串项就是它自己；`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
-            "给出它的 `text`；`tool_result` 给出它自己的 content 展平后的结果；图片（`image`、`image_url`、"
-            '`input_image`）给出 `"[image omitted]"`；其他内容块有 `content` 时给出展平后的 `content`，'
-            "否则有 `text` 时给出 `text`，否则什么也不给。",
+            "empty": '`None` 得到 `""`；字符串原样返回；单个内容块（一个字典）视为只有一项的列表。',
+            "join": '列表：取每个部分的文本，跳过空的，用 `"\\n"` 连接。',
+            "part": "一个部分的文本：字符串项就是它自身；`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）取它的 "
+            "`text`；`tool_result` 取它自己的内容并展平；图片（`image`、`image_url`、`input_image`）得到 "
+            '`"[image omitted]"`；其他内容块有 `content` 就取展平后的 `content`，否则有 `text` 就取 `text`，'
+            "两者都没有则什么也不取。",
         },
         "user_block_message": {
-            "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，原样取用',
-            "tool_result": '`tool_result` → `{"role": "tool", "content": <它的 content，展平>}`，不带 id'
+            "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，文本原样取用',
+            "tool_result": '`tool_result` → `{"role": "tool", "content": <展平后的内容>}`，不带 id'
             "（它的 `content` 可能缺失）",
-            "other": '其他内容块 → `{"role": "user", "content": <flatten_content 在 [block] 中找到的文本>}`，'
-            '这段文本为空时为 `"[<type> omitted]"`',
+            "other": '其他内容块 → `{"role": "user", "content": <flatten_content 在 [block] 中找到的文本>}`；'
+            '文本为空时为 `"[<type> omitted]"`',
         },
         "assistant_message": {
-            "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有时为 `""`）',
-            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`；只有存在 thinking 时才有这个键，'
-            "签名被丢下",
-            "calls": '每个 `tool_use` 在 `tool_calls` 中给出 `{"type": "function", "function": {"name": ..., '
-            '"arguments": ...}}`，arguments 是该块的 `input`（或 `{}`），不带 id；只有存在调用时才有这个键',
-            "other": "其他内容块（例如 redacted thinking）什么也不给",
+            "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有 `text` 块时为 `""`）',
+            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`；只有存在 thinking 时才有这个键；'
+            "签名不带入输出",
+            "calls": '每个 `tool_use` 在 `tool_calls` 中生成 `{"type": "function", "function": {"name": ..., '
+            '"arguments": ...}}`，arguments 就是该块的 `input`（或 `{}`），不带 id；只有存在工具调用时才有这个键',
+            "other": "其他内容块（比如 redacted thinking）什么也不产生",
         },
         "translate_messages": {
-            "system": '先处理系统提示词：`None`、`""` 和 `[]` 不产生消息；字符串给出 '
-            '`{"role": "system", "content": system}`；内容块列表被展平。',
-            "inner_system": "仍在列表里的 `system` 消息 → 一条 system 消息，content 展平",
-            "string": '字符串 content → `{"role": <它的角色>, "content": <这个字符串>}`',
+            "system": '先处理系统提示词：`None`、`""` 和 `[]` 不产生消息；字符串得到 '
+            '`{"role": "system", "content": system}`；内容块列表则展平。',
+            "inner_system": "列表中仍有的 `system` 消息 → 一条 system 消息，内容展平",
+            "string": '字符串内容 → `{"role": <它的角色>, "content": <该字符串>}`',
             "assistant": "content 为列表的 assistant 消息 → `assistant_message(...)`",
-            "user": "content 为列表的 user 消息 → 每个内容块一条消息，`user_block_message(...)`",
+            "user": "content 为列表的 user 消息 → 每个内容块一条消息，即 `user_block_message(...)`",
         },
         "tools_to_chat_tools": {
             "none": "没有工具（`None` 或 `[]`）→ `None`。",
             "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "description": ..., "parameters": '
-            '...}}`，description 缺失或为空时用 `""`，schema 缺失时用 `{"type": "object", "properties": {}}`。',
+            '...}}`；description 缺失或为空时用 `""`，schema 缺失时用 `{"type": "object", "properties": {}}`。',
         },
         "translate": {
-            "both": "先走消息路径，再走工具路径，两者一起返回",
+            "both": "先走消息路径，再走工具路径，两个结果一起返回",
         },
         "tool_result_messages": {
             "string": 'content 缺失或为字符串 → 一条消息 `{"role": "tool", "tool_call_id": <tool_use_id>, '
-            '"content": <这个字符串，或 "">}`',
-            "parts": "列表 → 每一项经过 `content_part`，跳过空的文本部分；然后切成若干段，每当 `tool_reference` "
-            "跟在非引用部分后面，或者反过来，就开始新的一段",
-            "run": "每一段 → 一条消息，带相同的 `tool_call_id`，保持原来的顺序；段里恰好只有一个文本部分时，"
-            "它的 `content` 就是这段文本，否则是各部分组成的列表",
-            "empty": '一段也没有 → 一条 content 为 `""` 的消息',
+            '"content": <该字符串，或 "">}`',
+            "parts": "列表 → 每一项先用 `content_part` 翻译，跳过空的文本部分；然后切成若干段：`tool_reference` "
+            "紧跟在非引用部分之后（或者反过来）的地方，就开始新的一段",
+            "run": "每一段 → 一条消息，`tool_call_id` 都相同，顺序不变；一段恰好只有一个文本部分时，`content` "
+            "就是这段文本，否则是这些部分组成的列表",
+            "empty": '一段也没有 → 一条内容为 `""` 的消息',
         },
     },
 }

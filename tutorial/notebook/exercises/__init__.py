@@ -122,16 +122,22 @@ class Exercise:
 MESSAGES = {
     "en": {
         "unanswered": "not answered yet: replace ... with your answer{form}",
+        "form": " ({form})",
         "right": "right: {explanation}",
+        "option": "({letter}) {text}",
         "choice": "not yet: ({letter}) {feedback}",
         "unknown_choice": "not yet: answer with one of the letters {letters}, as a string such as \"a\"",
+        "letters": ", ",
         "mistake": "not yet. {hint}",
         "type": "not yet: answer with {kind}. {hint}",
         "differs": "not yet: your answer differs at {place}{detail}. {hint}",
+        "where": "{place}",
+        "collection": "not yet: {sentence}. {hint}",
         "wrong": "not yet. {hint}",
         "hidden": "set show=True in this cell to see the answer",
         "answer": "answer: ",
         "top": "the top",
+        "at_top": "the top",
         "kinds": {
             "bool": "True or False (a bool, not text or a number)",
             "int": "an integer (a number such as 3, not text)",
@@ -140,6 +146,7 @@ MESSAGES = {
             "dict": "a dict {...}",
             "none": "a Python value",
         },
+        "value": "",
         "missing_key": " (a key is missing there)",
         "extra_key": " (a key that does not belong there)",
         "count": " ({count} items; count again)",
@@ -151,34 +158,41 @@ MESSAGES = {
         "twice": "{item} is there more than once",
     },
     "zh": {
-        "unanswered": "尚未作答：把 ... 换成你的答案{form}",
-        "right": "正确：{explanation}",
-        "choice": "还不对：（{letter}）{feedback}",
-        "unknown_choice": "还不对：请用字母 {letters} 之一作答，写成字符串，例如 \"a\"",
+        "unanswered": "尚未作答：把 ... 换成你的答案{form}。",
+        "form": "（{form}）",
+        "right": "正确。{explanation}",
+        "option": "（{letter}）{text}",
+        "choice": "还不对，你选的是（{letter}）。{feedback}",
+        "unknown_choice": "还不对：请从 {letters} 中选一个字母，写成字符串作答，例如 \"a\"。",
+        "letters": "、",
         "mistake": "还不对。{hint}",
-        "type": "还不对：请用{kind}作答。{hint}",
-        "differs": "还不对：你的答案在 {place} 处不同{detail}。{hint}",
+        "type": "还不对：答案应当是{kind}。{hint}",
+        "differs": "还不对：答案{place}{detail}。{hint}",
+        "where": "在 {place} 处",
+        "collection": "还不对：{sentence}。{hint}",
         "wrong": "还不对。{hint}",
-        "hidden": "把本单元格中的 show 改为 True 即可查看答案",
+        "hidden": "把本单元格中的 show 改为 True，即可查看答案",
         "answer": "答案：",
         "top": "最外层",
+        "at_top": "",
         "kinds": {
-            "bool": " True 或 False（布尔值，不是文本或数字）",
-            "int": "一个整数（例如 3 这样的数字，不是文本）",
+            "bool": "布尔值 True 或 False（不是文本，也不是数字）",
+            "int": "一个整数，例如 3（不是文本）",
             "str": "一个字符串（带引号）",
             "list": "一个列表 [...]",
             "dict": "一个字典 {...}",
             "none": "一个 Python 值",
         },
-        "missing_key": "（那里缺了一个键）",
-        "extra_key": "（那里多了一个不该有的键）",
-        "count": "（{count} 项，请再数一遍）",
-        "close": "（那里只差字母大小写或空格、换行，而它们都算数：本课程逐字符比较）",
-        "kind_there": "（值的类型不同）",
-        "extra_item": "{item} 不在其中",
-        "missing_item": "少了一项",
-        "close_item": "{item} 与某个正确项只差字母大小写或空格、换行，而它们都算数",
-        "twice": "{item} 出现了不止一次",
+        "value": "不对",
+        "missing_key": "缺了一个键",
+        "extra_key": "多了一个不该有的键",
+        "count": "的项数不对，你写了 {count} 项，请再数一遍",
+        "close": "只差字母大小写或空格、换行。这些也算数：本课程逐字符比较",
+        "kind_there": "的值类型不对",
+        "extra_item": "{item} 不是正确答案中的一项",
+        "missing_item": "还少一项",
+        "close_item": "{item} 和某个正确项只差字母大小写或空格、换行，这些也算数",
+        "twice": "{item} 写了不止一次",
     },
 }
 
@@ -229,15 +243,16 @@ def ask(key: str) -> None:
     """Print the question (and the options of a multiple-choice one)."""
     exercise = get(key)
     print(exercise.text("question", _lang()))
+    option = MESSAGES[_lang()]["option"]
     for letter, text in sorted(exercise.text("choices", _lang()).items()):
-        print(f"  ({letter}) {text}")
+        print("  " + option.format(letter=letter, text=text))
 
 
 def check(key: str, answer: Any) -> Verdict:
     """The verdict on `answer` to exercise `key`."""
     exercise, text, lang = get(key), MESSAGES[_lang()], _lang()
     if answer is Ellipsis:
-        form = f" ({exercise.text('form', lang)})" if exercise.form else ""
+        form = text["form"].format(form=exercise.text("form", lang)) if exercise.form else ""
         return Verdict("unanswered", text["unanswered"].format(form=form))
     right = Verdict("right", text["right"].format(explanation=exercise.text("explanation", lang)))
     if exercise.choices:
@@ -245,7 +260,7 @@ def check(key: str, answer: Any) -> Verdict:
         if letter == exercise.expected():
             return right
         if letter not in exercise.choices:
-            return Verdict("wrong", text["unknown_choice"].format(letters=", ".join(sorted(exercise.choices))))
+            return Verdict("wrong", text["unknown_choice"].format(letters=text["letters"].join(sorted(exercise.choices))))
         return Verdict("wrong", text["choice"].format(letter=letter, feedback=exercise.text("feedback", lang)[letter]))
     if exercise.is_right(answer):
         return right
@@ -262,11 +277,12 @@ def check(key: str, answer: Any) -> Verdict:
     if exercise.any_order:
         where = _collection_difference(answer, expected, exercise.spelling)
         if where:
-            sentence = f"{where[0].upper()}{where[1:]}. {hint}" if lang == "en" else f"{where}。{hint}"
-            return Verdict("wrong", text["mistake"].format(hint=sentence))
-    place = first_difference(answer, expected, exercise.spelling)
-    if place:
-        return Verdict("wrong", text["differs"].format(place=place[0], detail=place[1], hint=hint))
+            return Verdict("wrong", text["collection"].format(sentence=where, hint=hint))
+    found = _first_place(answer, expected, exercise.spelling) if _has_places(answer, expected) else None
+    if found:
+        place, detail = _said(answer, *found)
+        where = text["where"].format(place=place) if found[0] else text["at_top"]
+        return Verdict("wrong", text["differs"].format(place=where, detail=detail, hint=hint))
     return Verdict("wrong", text["wrong"].format(hint=hint))
 
 
@@ -290,7 +306,8 @@ def reveal(key: str, show: bool = False) -> str:
     exercise = get(key)
     expected = exercise.expected()
     if exercise.choices:
-        shown = f"{expected!r}\n({expected}) {exercise.text('choices', _lang())[expected]}"
+        option = text["option"].format(letter=expected, text=exercise.text("choices", _lang())[expected])
+        shown = f"{expected!r}\n{option}"
     elif exercise.code:
         shown = "\n" + expected
     else:
@@ -379,21 +396,33 @@ def _first_place(answer: Any, expected: Any, spelling: Optional[Callable[[Any], 
     return at, "kind" if _kind(answer) != _kind(expected) else "value"
 
 
-def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]] = None) -> tuple[str, str]:
-    """The first place where the answer differs, as a path (`[3]["role"]`) and a short note on
-    how, without the value expected there; ("", "") when there is no place to name."""
+def _has_places(answer: Any, expected: Any) -> bool:
+    """Whether a wrong answer has a place worth naming: inside a list or a dict, or a string
+    that differs from the right one only in letter case or spaces."""
+    return isinstance(expected, (dict, list, tuple)) or _close(answer, expected)
+
+
+def _said(answer: Any, location: tuple, why: str) -> tuple[str, str]:
+    """A place as a path (`[3]["role"]`) and a short note on how it differs there, in the
+    verdicts' language, without the value expected there."""
     text = MESSAGES[_lang()]
-    if not isinstance(expected, (dict, list, tuple)) and not _close(answer, expected):
+    place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location)
+    if why == "count":
+        return place, text["count"].format(count=len(_at(answer, location)))
+    detail = {"missing_key": "missing_key", "extra_key": "extra_key", "close": "close", "kind": "kind_there"}
+    return place, text[detail.get(why, "value")]
+
+
+def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]] = None) -> tuple[str, str]:
+    """The first place where the answer differs, as a path (`[3]["role"]`, or the top) and a
+    short note on how, without the value expected there; ("", "") when there is no place to name."""
+    if not _has_places(answer, expected):
         return "", ""
     found = _first_place(answer, expected, spelling)
     if not found:
         return "", ""
-    location, why = found
-    place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location) or text["top"]
-    if why == "count":
-        return place, text["count"].format(count=len(_at(answer, location)))
-    detail = {"missing_key": text["missing_key"], "extra_key": text["extra_key"], "close": text["close"], "kind": text["kind_there"]}
-    return place, detail.get(why, "")
+    place, detail = _said(answer, *found)
+    return place or MESSAGES[_lang()]["top"], detail
 
 
 def _at(value: Any, location: tuple) -> Any:

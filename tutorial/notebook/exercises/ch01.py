@@ -62,7 +62,7 @@ add(
             "choices": {
                 "a": "system：它是请求的一项设置，不是一条消息",
                 "b": "tools：read_file 已经调用过了，所以它属于对话历史",
-                "c": "没有：每个字段都会落进这两个列表之一",
+                "c": "没有：每个字段都会进入这两个列表之一",
                 "d": "max_tokens：它规定回答最多能有多长",
             },
             "feedback": {
@@ -70,11 +70,11 @@ add(
                 "把它放在那里。",
                 "b": "已经发生的调用属于对话历史（在 messages 里）；tools 说明接下来可以调用什么，它会变成 "
                 "tools_schema。",
-                "c": "Action 2 翻译的是对话和提供给模型的工具。有一个字段规定的是回答可以有多长，"
-                "它不属于两者中的任何一个。",
+                "c": "Action 2 只翻译对话和提供给模型的工具。有一个字段规定的是回答最长多少，"
+                "它两者都不是。",
             },
             "hint": "逐个字段问一问：它是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
-            "explanation": "max_tokens 是一个采样上限。它留在 body 里，由负责生成回答的 Action 3 从那里读取。",
+            "explanation": "max_tokens 是采样的上限。它留在 body 里，由生成回答的 Action 3 读取。",
         },
     )
 )
@@ -94,7 +94,7 @@ add(
             Mistake(
                 "messages[2]",
                 "The error is more precise than the message: it goes down to the block, and then to the field in it.",
-                "错误比消息更精确：它一直深入到内容块，再到块里的那个字段。",
+                "错误给出的位置比消息更精确：先到内容块，再到块里的那个字段。",
                 matches=lambda answer: _as_place(answer) in ("messages[2]", "messages[2].content"),
             ),
             Mistake(
@@ -112,8 +112,8 @@ add(
         zh={
             "question": "messages[2] 中的 tool_result 丢了它的 tool_use_id。translate 报告的出错位置是哪里？",
             "hint": "错误指出的是缺失字段本身的位置，比缺少这个字段的内容块还要深一层。",
-            "explanation": "错误信息以确切的位置开头，写法和你索引它时一样；error.location "
-            "以元组的形式保存同一个位置。",
+            "explanation": "错误信息开头就是确切的位置，写法和你用下标取值时一样；error.location "
+            "以元组保存同一个位置。",
             "form": "一个位置，例如 \"messages[0].content\"，或一个元组，例如 (\"messages\", 0, \"content\")",
         },
     )
@@ -142,11 +142,11 @@ add(
         explanation="a placeholder that names the type keeps the turn in its place without pasting the "
         "block's data into the prompt, and the loss report (chapter 04) says what was left out.",
         zh={
-            "question": "某条 user 消息里有一个谁都没听说过的类型的内容块：{\"type\": \"hologram\", \"frames\": 3}。"
+            "question": "某条 user 消息里有一个内容块，它的类型谁都没听说过：{\"type\": \"hologram\", \"frames\": 3}。"
             "translate(body)（默认目标格式）会把它变成什么？",
             "choices": {
                 "a": "以 RequestError 拒绝这个 body：类型未知",
-                "b": "一声不响地丢掉这个内容块",
+                "b": "静默丢掉这个内容块",
                 "c": "一条 user 消息，content 为 \"[hologram omitted]\"",
                 "d": "一条 user 消息，内容是这个内容块的 Python repr：\"{'type': 'hologram', 'frames': 3}\"",
             },
@@ -154,11 +154,11 @@ add(
                 "a": "协议一直在增加新的内容块类型，所以只要 type 是字符串，契约就放行未知的类型。（openai "
                 "目标格式确实会拒绝它承载不了的内容：见第 08 章。）",
                 "b": "没有什么会不留痕迹地消失：这个内容块仍然产生一条消息，丢失报告也会点出它。",
-                "d": "这是 Slime 的适配器的写法，连数据一起写进去。本包写的是一个简短的占位符。",
+                "d": "这是 Slime 适配器的写法，连数据一起写进去。本包只写一个简短的占位符。",
             },
             "hint": "未知不等于格式错误。",
-            "explanation": "一个写出类型名的占位符让这一轮留在原来的位置，又不会把内容块的数据贴进 prompt；"
-            "丢失报告（第 04 章）会说明留下了什么。",
+            "explanation": "占位符写出了类型名，这一轮仍在原来的位置，内容块的数据也不会贴进 prompt；"
+            "丢失报告（第 04 章）会列出未带入输出的内容。",
         },
     )
 )
@@ -223,7 +223,7 @@ add(
             "choices": {
                 "a": "用 <system-reminder> 包起文本，接到前一条 user 消息末尾",
                 "b": "把它的文本合并进最前面的系统提示词，只留一个 system 轮次",
-                "c": "什么也不做：它仍是下标 2 处的 system 消息，原样留在客户端放它的那个位置",
+                "c": "什么也不做：它仍是下标 2 处的 system 消息，留在客户端放它的那个位置",
                 "d": "丢掉它，因为只有顶层的系统提示词才算是系统提示词",
             },
             "feedback": {
@@ -231,10 +231,10 @@ add(
                 "则让提醒留在对话历史中原来的位置。",
                 "c": "单独调用 translate 时才会这样。很多聊天模板不接受出现在第一条消息之后的 system 轮次，"
                 "preprocess 正是为了避免这一点。",
-                "d": "没有丢掉任何东西：提醒的文本仍然会送到模型面前。",
+                "d": "什么也没有丢掉：提醒的文本仍然会送到模型面前。",
             },
             "hint": "preprocess 让提醒的文本留在对话中原来的位置，只是换成一个每个模板都接受的角色。",
-            "explanation": "提醒保住了它在对话中的位置，并以 user 文本的形式到达模型，而每个模板都接受 user 文本。",
+            "explanation": "提醒保住了它在对话中的位置，以 user 文本的形式到达模型，而 user 文本每个模板都接受。",
         },
     )
 )

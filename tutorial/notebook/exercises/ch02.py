@@ -38,7 +38,7 @@ add(
                 {"role": "user", "content": "你是代码助手。"},
                 "The text is right. The system prompt keeps its own role in the chat list; it does not become a "
                 "user turn.",
-                "文本对了。系统提示词在聊天列表里保有自己的角色，不会变成 user 轮次。",
+                "文本对了。系统提示词在聊天列表里有自己的角色，不会变成 user 轮次。",
                 matches=lambda answer: answer["role"] != "system" and answer["content"] == "你是代码助手。",
             ),
             Mistake(
@@ -55,8 +55,8 @@ add(
         zh={
             "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
             "hint": "聊天模板把 system 轮次的 content 当作文本输出。",
-            "explanation": "flatten_content 把内容块列表变成一个字符串，这个字符串成为一条 role 为 system 的消息的 "
-            "content，排在列表最前面。",
+            "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content；"
+            "这条消息排在列表最前面。",
             "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",
         },
     )
@@ -72,13 +72,13 @@ add(
                 True,
                 "A user message gives one chat message per block. What does a text block need before its text can "
                 "be used? Compare with body['system'], which may be a list of blocks.",
-                "一条 user 消息的每个内容块产生一条聊天消息。要用上一个文本块的文本，还需要做什么吗？"
-                "和可能是内容块列表的 body['system'] 比较一下。",
+                "一条 user 消息的每个内容块产生一条聊天消息。文本块的文本还需要额外处理才能用吗？"
+                "对比一下 body['system']：它可能是内容块列表。",
             ),
             Mistake(
                 "flatten_content",
                 "The question asks yes or no: answer with True or False, whether flatten_content is called for it.",
-                "问题问的是“是”或“否”：请用 True 或 False 回答是否为它调用 flatten_content。",
+                "问题问的是“会不会”：请用 True 或 False 回答。",
                 matches=lambda answer: isinstance(answer, str) and "flatten" in answer,
             ),
         ),
@@ -88,7 +88,7 @@ add(
         form="True or False",
         zh={
             "question": "第一条 user 消息只有一个文本块。会为它调用 flatten_content 吗？",
-            "hint": "一条 user 消息的每个内容块产生一条聊天消息。要用上一个文本块的文本，还需要做什么吗？",
+            "hint": "一条 user 消息的每个内容块产生一条聊天消息。文本块的文本还需要额外处理才能用吗？",
             "explanation": "文本块的文本直接从 block['text'] 取得；只有值可能是内容块列表的地方（系统提示词、"
             "工具结果的 content）才需要 flatten_content。",
             "form": "True 或 False",
@@ -106,7 +106,7 @@ add(
                 {"id": "toolu_demo", "type": "function", "function": {"name": "read_file", "arguments": {"path": "README.md"}}},
                 "The id is kept here. Look at what tool_call_dict(name, arguments) takes: only two of the block's "
                 "fields reach it, and the id is not one of them.",
-                "这里保留了 id。看看 tool_call_dict(name, arguments) 接收什么：这个内容块只有两个字段能到达它，"
+                "这里保留了 id。看看 tool_call_dict(name, arguments) 的参数：内容块只有两个字段传得进去，"
                 "id 不在其中。",
                 matches=lambda answer: isinstance(answer, dict) and ("id" in answer or "id" in answer.get("function", {})),
             ),
@@ -131,10 +131,10 @@ add(
         "dict; the id has no parameter to arrive through, so it is gone.",
         form='a dict {"type": ..., "function": {...}}; body["messages"][1]["content"][1]["input"] is the input',
         zh={
-            "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它作为 tool_calls 中一项的样子。",
-            "hint": "和 tool_call_dict(name, arguments) 的返回值比较一下：一个函数包装，装着内容块的名字和 input，都原样保留。",
-            "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，并让它保持为字典；id "
-            "没有参数可以传进来，于是就没了。",
+            "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它在 tool_calls 里的那一项。",
+            "hint": "对照 tool_call_dict(name, arguments) 的返回值：外面包一层 function，里面是内容块的名字和 input，都原样保留。",
+            "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，仍是字典；id "
+            "没有对应的参数可以传进来，所以丢了。",
             "form": "一个字典 {\"type\": ..., \"function\": {...}}；body[\"messages\"][1][\"content\"][1][\"input\"]"
             " 就是 input",
         },
@@ -172,8 +172,8 @@ add(
                 "d": "模板写出 prompt 之后，字典比 JSON 文本占用的 token 更少。",
             },
             "feedback": {
-                "a": "Chat Completions 的线上格式把 arguments 作为 JSON *字符串* 传输；正因为如此，openai "
-                "目标格式才会对它编码（第 08 章）。默认目标格式则直接交给模板。",
+                "a": "Chat Completions 的传输格式把 arguments 写成 JSON 字符串，所以 openai "
+                "目标格式才会对它编码（第 08 章）。默认目标格式的输出直接交给模板。",
                 "c": "json.dumps(..., ensure_ascii=False) 能让它们保持可读；openai 目标格式正是这样做的。",
                 "d": "无论哪种类型，模板都会把 arguments 写成文本；类型决定的是模板能否读取它们，"
                 "以及两个轮次能否比较相等。",
@@ -196,8 +196,8 @@ add(
                 ["user"],
                 "One message would have to hold a tool's result and the user's text at once. A user message gives "
                 "one chat message per block, and the chat shape has its own role for a tool's result.",
-                "一条消息就得同时装下工具的结果和用户的文本。一条 user 消息的每个内容块产生一条聊天消息，"
-                "而聊天格式为工具的结果准备了专门的角色。",
+                "那样一条消息就得同时装下工具结果和用户的文本。一条 user 消息的每个内容块产生一条聊天消息，"
+                "而聊天格式给工具结果留了专门的角色。",
             ),
             Mistake(
                 ["user", "tool"],
@@ -209,7 +209,7 @@ add(
                 ["user", "user"],
                 "Two messages is right, but a tool's result is not user text: the chat shape gives it a role of "
                 "its own.",
-                "两条消息是对的，但工具的结果不是用户的文本：聊天格式为它准备了专门的角色。",
+                "两条消息是对的，但工具结果不是用户的文本：聊天格式给它留了专门的角色。",
             ),
         ),
         hint="A user message gives one chat message per block, and the chat shape has its own role for a tool's result.",
@@ -219,7 +219,7 @@ add(
         zh={
             "question": "body[\"messages\"][2] 先是一个 tool_result，然后是一个文本块。"
             "按顺序写出它产生的聊天消息的角色。",
-            "hint": "一条 user 消息的每个内容块产生一条聊天消息，而聊天格式为工具的结果准备了专门的角色。",
+            "hint": "一条 user 消息的每个内容块产生一条聊天消息，而聊天格式给工具结果留了专门的角色。",
             "explanation": "tool_result 变成一条 tool 消息，它后面的文本变成一条 user 消息，"
             "顺序与它们在内容块列表中的顺序相同。",
             "form": "角色名的列表，例如 [\"assistant\"]",
@@ -262,7 +262,7 @@ add(
                 "c": "tool 消息不带名字；何况两次调用的都是 read_file 时，名字也无法区分。",
             },
             "hint": "按顺序读一遍 translated 的五条消息。",
-            "explanation": "这些模板把工具的响应紧挨着调用写出，从不输出 id，所以顺序就足够了。确实会输出 id "
+            "explanation": "这些模板把工具结果紧挨着它的调用写出，从不输出 id，所以靠顺序就够了。会输出 id "
             "的模板（Mistral 风格）需要 openai 目标格式的形状。",
         },
     )
@@ -291,7 +291,7 @@ add(
                 6,
                 "One too many. The assistant turn holds a text and a tool_use, yet it stays one message: its calls "
                 "ride along in tool_calls.",
-                "多了一条。assistant 轮次里有一段文本和一个 tool_use，但它仍是一条消息：调用放在 tool_calls 里一起走。",
+                "多了一条。assistant 轮次里有一段文本和一个 tool_use，但它仍是一条消息：调用放在它的 tool_calls 里。",
             ),
         ),
         hint="Count the system prompt, then ask how many chat messages each input message gives: "

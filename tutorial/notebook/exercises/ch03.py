@@ -34,7 +34,7 @@ add(
                 {"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}},
                 "That is one tool, but tools_to_chat_tools returns a list of tools, even when there is only one: "
                 "wrap it in [...].",
-                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，即使只有一个工具也是如此：用 [...] 把它包起来。",
+                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，哪怕只有一个工具：用 [...] 把它包起来。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
             Mistake(
@@ -48,7 +48,7 @@ add(
             Mistake(
                 [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": json.dumps(_SCHEMA)}}],
                 "The schema is JSON text here. It passes through untouched, as the dict it was.",
-                "这里的 schema 是 JSON 文本。它原封不动地传过去，仍是原来的那个字典。",
+                "这里的 schema 是 JSON 文本。它原样传过去，仍是原来那个字典。",
                 matches=lambda answer: isinstance(answer[0]["function"]["parameters"], str),
             ),
         ),
@@ -59,7 +59,7 @@ add(
         form='a list of tools; body["tools"][0]["input_schema"] is the schema',
         zh={
             "question": "tools_to_chat_tools(body[\"tools\"]) 对 README 示例返回什么？",
-            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，即一个函数包装；它的名字、描述和 schema 的值都原样传过去。",
+            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function；名字、描述和 schema 的值都原样传过去。",
             "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}；name 和 description 保留，"
             "input_schema 改名为 parameters，值原封不动。",
             "form": "一个工具列表；body[\"tools\"][0][\"input_schema\"] 就是 schema",
@@ -91,7 +91,7 @@ add(
                 False,
                 "Close, but not False: the package says \"no tools\" with the value Slime's adapter uses, the one "
                 "Python writes for \"nothing here\".",
-                "接近了，但不是 False：本包和 Slime 的适配器一样，用 Python 表示“这里什么也没有”的那个值来说“没有工具”。",
+                "接近了，但不是 False。本包和 Slime 的适配器一样，用 Python 里表示“什么也没有”的那个值来表示“没有工具”。",
             ),
         ),
         hint="The tools path says \"no tools\" with one particular Python value, not with a container.",
@@ -101,8 +101,8 @@ add(
         zh={
             "question": "同一个请求去掉 tools 键之后，tools_schema 是什么？",
             "hint": "工具路径用一个特定的 Python 值来表示“没有工具”，而不是用一个容器。",
-            "explanation": "是 None，不是空列表：本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
-            "{% if tools %}` 完全不会写出工具部分。",
+            "explanation": "是 None，而不是空列表。本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
+            "{% if tools %}` 根本不会写出工具部分。",
             "form": "一个 Python 值",
         },
     )
@@ -136,19 +136,19 @@ add(
             "在自己的服务器上运行的工具。默认目标格式怎么处理它？",
             "choices": {
                 "a": "以 RequestError 拒绝整个请求：它的类型不是自定义工具",
-                "b": "一声不响地把它从 tools_schema 中去掉，因为本地没有谁能运行它",
+                "b": "静默地把它从 tools_schema 中去掉，因为本地没有谁能运行它",
                 "c": "作为 schema 为空的函数提供出去，丢失报告给出警告",
                 "d": "在采样之前自己执行搜索，把结果放进 prompt",
             },
             "feedback": {
                 "a": "服务端工具是合法的 Anthropic 工具，所以契约接受它。",
-                "b": "去掉它是 openai 目标格式的做法，而且那里的丢失报告也会说明；没有什么会一声不响地消失。"
+                "b": "去掉它是 openai 目标格式的做法，而且丢失报告会说明；没有什么会静默消失。"
                 "默认目标格式的做法与 Slime 的适配器相同。",
-                "d": "Action 2 只改变数据的形状；它里面没有任何东西会调用网络服务。",
+                "d": "Action 2 只改变数据的形状，不调用任何网络服务。",
             },
             "hint": "Slime 的 _tools_to_chat_tools 对每个有名字的工具一视同仁。",
             "explanation": "默认目标格式跟随 Slime：每个有名字的工具都变成函数工具，所以模型仍能看到这个名字。"
-            "丢失报告会警告：本地没有任何东西能运行它。",
+            "丢失报告会警告：本地没有谁能运行它。",
         },
     )
 )

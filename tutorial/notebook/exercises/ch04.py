@@ -86,15 +86,15 @@ add(
                 ["max_tokens"],
                 "max_tokens is one of them. Two more places are dropped on purpose (chapter 02): what names a call, "
                 "and what names the call a result answers.",
-                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章）：标识一次调用的值，"
-                "以及标识结果所回应的调用的值。",
+                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章）：标识调用的值，"
+                "以及结果里指向那次调用的值。",
                 matches=lambda answer: _places(answer) == {"max_tokens"},
             ),
             Mistake(
                 ["system", "max_tokens"],
                 "system is carried: it becomes the first chat message (and tools becomes tools_schema). Look for "
                 "places whose values appear in neither list.",
-                "system 被带过去了：它成为第一条聊天消息（tools 则成为 tools_schema）。找找那些值在两个列表里都没有出现的位置。",
+                "system 带入了输出：它成为第一条聊天消息（tools 则成为 tools_schema）。找找那些值在两个列表里都没有出现的位置。",
                 matches=lambda answer: bool(_places(answer) & {"system", "tools", "messages"}),
             ),
         ),
@@ -105,8 +105,8 @@ add(
         "that Action 3 reads from the body.",
         form='a list of paths such as ["messages[0].content"], in any order',
         zh={
-            "question": "README body 中的哪些位置既没有被 translated 带过去，也没有被 tools_schema "
-            "带过去？请像错误信息那样把它们写成路径。",
+            "question": "README body 中哪些位置既没有带入 translated，也没有带入 tools_schema？"
+            "请像错误信息那样写成路径。",
             "hint": "一共三个位置。每个都写成从 body 最外层开始的路径，写法和错误信息一样。",
             "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从 body "
             "里读取。",

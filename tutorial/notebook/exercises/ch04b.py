@@ -96,20 +96,21 @@ add(
         explanation="With tools_in_user_message (true unless the caller says otherwise) the template moves the "
         "schema into the first user message, before the user's words.",
         zh={
-            "question": "把 README 示例和它的一个工具交给 Llama 3.3 的模板。工具的 schema 落在提示词的哪里？",
+            "question": "把 README 示例和它的一个工具交给 Llama 3.3 的模板。工具的 schema 出现在 prompt 的哪里？",
             "choices": {
-                "a": "在 system 轮里，system 提示词之后",
-                "b": "在第一个 user 轮里，用户自己的话之前",
-                "c": "在一个专门声明工具的独立轮里，位于所有其他轮之前",
+                "a": "在 system 轮次里，系统提示词之后",
+                "b": "在第一个 user 轮次里，用户自己的话之前",
+                "c": "在一个专门声明工具的独立轮次里，排在所有其他轮次之前",
                 "d": "哪里都没有：Llama 3.3 的模板没有放工具的位置",
             },
             "feedback": {
-                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 轮只写 'Environment: ipython' 和日期。",
-                "c": "那是 Kimi-K2 的 tool_declare 轮。",
-                "d": "有位置：在它的提示词里找 'Given the following functions'。",
+                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 轮次只写 'Environment: ipython' 和日期。",
+                "c": "那是 Kimi-K2 的 tool_declare 轮次。",
+                "d": "它有位置：在它的 prompt 里找 'Given the following functions'。",
             },
-            "hint": "在渲染出的提示词里找到 schema 的文字，看它前面是哪个 header。",
-            "explanation": "tools_in_user_message 默认为 true 时，模板把 schema 挪进第一条 user 消息，放在用户的话之前。",
+            "hint": "在渲染出的 prompt 里找到 schema 的文本，看它前面是哪个 header。",
+            "explanation": "tools_in_user_message 为 true 时（调用方不另外指定就是 true），模板把 schema 挪进第一条 user "
+            "消息，放在用户的话之前。",
         },
     )
 )
@@ -142,10 +143,10 @@ add(
         zh={
             "question": "在 README 示例中间（工具结果之后）插入一条 system 消息。qwen2.5、qwen3、qwen3-coder、"
             "qwen3.5 中哪些拒绝渲染？给出名字的列表。",
-            "hint": "用这四个名字分别渲染，留下抛出 RenderError 的那些。",
+            "hint": "用这四个名字分别渲染，挑出抛出 RenderError 的那些。",
             "explanation": "只有 Qwen3.5 检查 system 消息的位置（'System message must be at the beginning.'）；"
-            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一个 system 轮。",
-            "form": "family 名字的列表，例如 ['qwen3']",
+            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一个 system 轮次。",
+            "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
 )
@@ -169,7 +170,7 @@ add(
                 list(QWEN_LINE),
                 "Qwen2.5 does not refuse: its |tojson encodes the text once more, so the prompt shows an escaped "
                 "string. Wrong, but no error.",
-                "Qwen2.5 并不拒绝：它的 |tojson 把文本再编码一次，提示词里出现转义后的字符串。错了，但没有报错。",
+                "Qwen2.5 并不拒绝：它的 |tojson 把文本再编码一次，prompt 里出现转义后的字符串。结果是错的，但不报错。",
                 matches=lambda answer: _names(answer) == set(QWEN_LINE),
             ),
         ),
@@ -183,7 +184,7 @@ add(
             "hint": "用 target='openai' 翻译，再用这四个名字分别渲染。",
             "explanation": "Qwen3-Coder 和 Qwen3.5 把参数当作映射来遍历（|items），遇到文本就失败；Qwen3 原样输出字符串；"
             "Qwen2.5 不报错，但把文本编码了两次。",
-            "form": "family 名字的列表，例如 ['qwen3']",
+            "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
 )
@@ -198,13 +199,13 @@ add(
                 4,
                 "That is how a vocabulary without Qwen3's added tokens splits it (<, tool, _call, >). Qwen3 adds "
                 "<tool_call> as one token of its own.",
-                "没有 Qwen3 添加词元的词表会这样切分（<、tool、_call、>）。Qwen3 把 <tool_call> 作为一个独立的词元加入。",
+                "没有 Qwen3 附加 token 的词表会这样切分（<、tool、_call、>）。Qwen3 把 <tool_call> 作为一个附加 token 单独加进了词表。",
             ),
             Mistake(
                 11,
                 "That is its length in characters. A tokenizer does not read characters one by one: it matches "
                 "added tokens whole, then merges bytes into the longest pieces its vocabulary knows.",
-                "那是它的字符数。分词器不是逐个字符读的：它先整体匹配添加词元，再把字节合并成词表里已有的最长片段。",
+                "那是它的字符数。分词器不是逐个字符读的：它先整体匹配附加 token，再把字节合并成词表里尽可能长的 token。",
             ),
         ),
         hint="Render a user message whose content is '<tool_call>' with tokenize=True and compare with an empty one.",
@@ -213,9 +214,9 @@ add(
         form="an integer",
         zh={
             "question": "在 Qwen3 的词表里，文本 <tool_call> 变成几个 token id？",
-            "hint": "用 tokenize=True 渲染一条内容为 '<tool_call>' 的 user 消息，与空消息比较。",
-            "explanation": "<tool_call> 是一个添加词元（id 151657）：分词器在 BPE 之前整体匹配它，所以模板写出这个标记的地方，"
-            "模型读到的是一个 id。",
+            "hint": "用 tokenize=True 渲染一条内容为 '<tool_call>' 的 user 消息，再和一条空消息比较。",
+            "explanation": "<tool_call> 是一个附加 token（id 151657）：分词器在 BPE 之前就整体匹配它，所以模板写出这个标记的地方，"
+            "模型读到的只是一个 id。",
             "form": "一个整数",
         },
     )
@@ -226,8 +227,8 @@ RECALL["04b"] = (
         "Where does the README example's tool schema go in Qwen3's prompt, in Llama 3.3's and in Kimi-K2's?",
         "Qwen3: the system turn, inside <tools>; Llama 3.3: the first user turn; Kimi-K2: a tool_declare turn "
         "of its own before everything else.",
-        "README 示例的工具 schema 在 Qwen3、Llama 3.3 和 Kimi-K2 的提示词里各放在哪里？",
-        "Qwen3：system 轮里的 <tools> 中；Llama 3.3：第一个 user 轮；Kimi-K2：放在所有内容之前的独立 tool_declare 轮。",
+        "README 示例的工具 schema 在 Qwen3、Llama 3.3 和 Kimi-K2 的 prompt 里各放在哪里？",
+        "Qwen3：system 轮次里的 <tools> 中；Llama 3.3：第一个 user 轮次；Kimi-K2：排在最前面的独立 tool_declare 轮次。",
     ),
     Recall(
         "Which Qwen templates refuse a system message in the middle of the list, and which fail on arguments "
@@ -249,7 +250,7 @@ RECALL["04b"] = (
         "Why does the prompt of the same conversation have a different number of tokens in different families?",
         "Each family writes its own markers and instructions around the messages, and each vocabulary splits text "
         "differently; a marker that is an added token is one id.",
-        "为什么同一段对话的提示词在不同模型家族里 token 数不同？",
-        "每个家族在消息周围写自己的标记和说明，每个词表切分文本的方式也不同；作为添加词元的标记只占一个 id。",
+        "为什么同一段对话渲染出的 prompt，在不同模型家族里 token 数不同？",
+        "每个家族在消息周围写自己的标记和说明，每个词表切分文本的方式也不同；标记若是附加 token，只占一个 id。",
     ),
 )

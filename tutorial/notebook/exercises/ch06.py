@@ -62,7 +62,7 @@ add(
                 {"messages": "flatten_content", "tools": "tools_to_chat_tools"},
                 "flatten_content is a helper that the messages path calls where blocks meet text. Which function "
                 "receives the whole list of messages?",
-                "flatten_content 是消息路径在内容块遇到文本处调用的辅助函数。哪个函数接收整个消息列表？",
+                "flatten_content 是消息路径里的辅助函数，在需要把内容块变成文本的地方调用。哪个函数接收整个消息列表？",
                 matches=lambda answer: _function_name(answer["messages"]) in ("flatten_content", "chat_template_message"),
             ),
             Mistake(
@@ -127,7 +127,7 @@ add(
                 "a": "顺序正好相反（先消息，后工具），而且两条路径都不读取对方的输入：_translate "
                 "以任何顺序调用它们都可以。",
                 "b": "在默认目标格式里两者都保持为 Python 值：调用的 arguments 是字典，和 schema 一样。JSON 文本是 "
-                "openai 目标格式的线上格式（第 08 章），也不是两者分开的原因。",
+                "openai 目标格式在传输时的写法（第 08 章），而且这也不是两者分开的原因。",
                 "d": "工具调用确实在消息列表里（在 assistant 消息上），模板则在这个列表旁边另外接收 schema。"
                 "这种划分依据的是数据的含义，而不是模板的限制。",
             },
@@ -223,7 +223,7 @@ add(
             Mistake(
                 "AnthropicAdapter._translate",
                 "_translate is the method that returns them. The question asks for the method it returns to.",
-                "_translate 是返回它们的方法。问题问的是它返回到哪个方法。",
+                "_translate 是返回它们的方法。问题问的是：它返回给哪个方法。",
                 matches=lambda answer: _method(answer).endswith("_translate") or _method(answer) == "translate",
             ),
         ),
@@ -264,7 +264,7 @@ add(
                 "POST /v1/messages",
                 "That request brought the body in (Action 7) and is answered after sampling; the question asks "
                 "whether another one is made for the hand-over. Answer True or False.",
-                "那个请求带来了 body（Action 7），在采样之后才得到响应；问题问的是交接时是否再发出一个请求。"
+                "那个请求带来了 body（Action 7），在采样之后才得到响应；问题问的是交回时是否另外发出一个请求。"
                 "请回答 True 或 False。",
                 matches=lambda answer: isinstance(answer, str) and "/v1/messages" in answer,
             ),
@@ -276,7 +276,7 @@ add(
         "(Action 3.5).",
         form="True or False",
         zh={
-            "question": "问题 3b。交出 `translated` 和 `tools_schema` 时，会再发出一个 HTTP 请求吗？（True 或 "
+            "question": "问题 3b。交回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
             "False）",
             "hint": "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法。是哪个 HTTP "
             "请求带来了 body，它又在什么时候得到响应？",
@@ -348,7 +348,7 @@ add(
             Mistake(
                 [{"role": "user", "content": "你好"}],
                 "The system prompt is not left behind as a top-level field: it becomes the first chat message.",
-                "系统提示词不会作为顶层字段被留下：它成为第一条聊天消息。",
+                "系统提示词并没有被丢下：它成为第一条聊天消息。",
                 matches=lambda answer: all(message["role"] != "system" for message in answer),
             ),
             Mistake(
@@ -369,7 +369,7 @@ add(
         "string content is taken as it is too.",
         form=_FORM,
         zh={
-            "question": "系统提示词以普通字符串给出：translate(body)[0] 给出什么列表？",
+            "question": "系统提示词是一个普通字符串：translate(body)[0] 是什么列表？",
             "hint": "把每条消息和请求对照一下：先是系统提示词，然后是用户的字符串。",
             "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；用户的字符串 content 也原样取用。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
@@ -405,7 +405,7 @@ add(
         "user messages. (The openai target keeps them in one message as a list of parts: chapter 08.)",
         form=_FORM,
         zh={
-            "question": "一条 user 消息带两个文本块：translate(body)[0] 给出什么列表？",
+            "question": "一条 user 消息带两个文本块：translate(body)[0] 是什么列表？",
             "hint": "user 消息的每个内容块产生一条聊天消息，每段文本原样取用。",
             "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
             "（openai 目标格式把它们作为部分列表保留在同一条消息里：见第 08 章。）",
@@ -477,7 +477,7 @@ add(
         "tool_call_dict from the name and the input (a dict): no id, and content is '' because there is no text.",
         form=_FORM,
         zh={
-            "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 给出什么列表？",
+            "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 是什么列表？",
             "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)；没有文本块，content 就是 ''。",
             "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，每一项都由 tool_call_dict 用 name "
             "和 input（一个字典）构造：没有 id；因为没有文本，content 是 ''。",
@@ -513,7 +513,7 @@ add(
         "the loss report names messages[0].content[1].",
         form=_FORM,
         zh={
-            "question": "一条 user 消息带一张截图：translate(body)[0] 给出什么列表？",
+            "question": "一条 user 消息带一张截图：translate(body)[0] 是什么列表？",
             "hint": "每个内容块一条聊天消息：文本原样保留，然后用某个东西代替图片。",
             "explanation": "每个内容块一条聊天消息：文本原样保留，图片变成 '[image omitted]'，丢失报告点出 "
             "messages[0].content[1]。",

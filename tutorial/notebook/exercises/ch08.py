@@ -104,7 +104,7 @@ add(
                 ["id"],
                 "The call's id is one. The message that answers the call needs a key too: how does a tool message "
                 "say which call it answers on the Chat Completions wire?",
-                "调用的 id 是其中之一。回应这次调用的消息也需要一个键：在 Chat Completions 的线上格式里，"
+                "调用的 id 是其中之一。回应这次调用的消息也需要一个键：在 Chat Completions 的传输格式里，"
                 "tool 消息如何说明它回应的是哪次调用？",
                 matches=lambda answer: _named(answer) == {"id"},
             ),
@@ -134,7 +134,7 @@ add(
             "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
             "顺序不限。）",
             "hint": "在 openai 形状中，调用保留了它的 id。再看看回应这次调用的那条消息：在 Chat Completions "
-            "的线上格式里，tool 消息如何说明它回应的是哪次调用？",
+            "的传输格式里，tool 消息如何说明它回应的是哪次调用？",
             "explanation": "两个键：工具调用上的 id，以及 tool 消息上指回它的 tool_call_id。默认目标格式两者都没有；"
             "两种目标格式的角色和文本完全相同。",
             "form": "键名的列表，例如 ['key_a', 'key_b']",
@@ -158,7 +158,7 @@ add(
                 _counts(1, 1),
                 "The openai count is right. The default target drops more: an id on the call and an id on the "
                 "result, beside the top-level field both leave behind.",
-                "openai 的数目对了。默认目标格式丢掉的更多：调用上的 id 和结果上的 id，再加上两者都留下的那个顶层字段。",
+                "openai 的数目对了。默认目标格式丢掉的更多：调用上的 id 和结果上的 id，再加上两种目标格式都没有带入输出的那个顶层字段。",
             ),
             Mistake(
                 _counts(2, 0),
@@ -225,8 +225,8 @@ add(
         explanation="the default translation drops the minted id and keeps the arguments a dict, so the echo "
         "equals the record; the openai echo differs at the id and at the arguments (a string).",
         zh={
-            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复回显回来，带着 id。"
-            "用两种目标格式分别翻译这个回显：哪一个在 == 下等于记录的轮次？",
+            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复发回来（回显），带着 id。"
+            "用两种目标格式分别翻译这个回显：哪一个用 == 比较时等于记录的轮次？",
             "choices": {
                 "a": "都等于：两种目标格式承载的是同一段对话，所以消息比较相等。",
                 "b": "都不等于：回显的 id 是为回复新生成的，任何翻译都对不上。",
@@ -236,8 +236,8 @@ add(
             "feedback": {
                 "a": "对话相同，JSON 却不同：openai 的消息有 id，arguments 是字符串，所以 == "
                 "看到两个不同的叶子节点。",
-                "b": "默认目标格式在进来时就丢掉了 id，所以那个新生成的值根本到不了翻译后的消息。",
-                "c": "记录里没有 id 可供比较：模型从没写过 id，是适配器只为线上回复生成了它。保留它恰恰会让 == "
+                "b": "默认目标格式在翻译时就丢掉了 id，所以那个新生成的值根本到不了翻译后的消息。",
+                "c": "记录里没有 id 可供比较：模型从没写过 id，是适配器只为发出去的回复生成了它。保留它恰恰会让 == "
                 "失败。",
             },
             "hint": "看看两种目标格式不同的那两个叶子节点（第 1 节），再问问记录里有其中哪一个。",
@@ -427,8 +427,8 @@ add(
             "question": "情形 B：同样的部分，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
             "消息里。现在这个轮次显示什么？",
             "hint": "现在走的是引用分支。再读一遍上面的模板代码：这个分支输出什么，又跳过什么？",
-            "explanation": "引用分支展开 schema，其他什么都不输出，所以两段文本都悄无声息地消失了。"
-            "调换顺序只是用一种丢失换来另一种。",
+            "explanation": "引用分支展开 schema，别的什么都不输出，所以两段文本静默消失了。"
+            "调换顺序只是把一种丢失换成另一种。",
             "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
         },
     )
@@ -533,8 +533,8 @@ add(
                 "b": "那是 GLM 的假设，不是 ChatML 的：这个模板在任何位置都会展开引用，"
                 "所以未拆分的消息已经显示了全部三个部分。",
                 "c": "每段变成一条消息，而引用只在其中一条里，所以 schema 只出现一次。",
-                "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。其他模型家族是否接受同一次调用的多条 "
-                "tool 消息，并非每一家都有定论：见设计说明。",
+                "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。其他模型家族是否接受回应同一次调用的多条 "
+                "tool 消息，还没有逐一核实：见设计说明。",
             },
             "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及它有多长。",
             "explanation": "两种方式显示的都是同样的三个部分；拆分多出两条消息和两层 <tool_response> 包装，所以 "
@@ -565,7 +565,7 @@ add(
             Mistake(
                 "identical",
                 "Answer with the value True or False, not a word.",
-                "请用 True 或 False 这个值作答，而不是一个词。",
+                "请用值 True 或 False 作答，不要写成词语。",
                 matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("identical", "same", "yes", "相同", "是", "一样"),
             ),
         ),
@@ -627,7 +627,7 @@ add(
             "feedback": {
                 "a": "tojson 序列化它拿到的任何值；拿到字符串时，它写出一个 JSON 字符串字面量，"
                 "所以对象被包在引号里，内部的引号也被转义。",
-                "c": "字符串是 tojson 的合法输入；什么都不会失败，这正是这个错误悄无声息的原因。",
+                "c": "字符串是 tojson 的合法输入；什么都不会失败，所以这个错误是静默的。",
                 "d": "Jinja 不会解析 JSON 文本；字符串仍然是字符串。（在文本上调用 `arguments | items` "
                 "的模板确实会失败：Qwen 的就是一例。）",
             },

@@ -112,8 +112,8 @@ add(
         "content_block_stop), then message_delta (with the stop reason) and message_stop: 1 + 9 + 2 = 12.",
         form="a whole number",
         zh={
-            "question": "同一个回复以事件流的形式发出（sse_events）：它的三个内容块从 message_start 到 message_stop "
-            "一共有多少个事件？",
+            "question": "同一个回复以事件流发出（sse_events）：从 message_start 到 message_stop，"
+            "三个内容块一共产生多少个事件？",
             "hint": "每个内容块都由它自己的事件打开、填充、关闭。先数每个内容块的事件，"
             "再加上打开和关闭整条消息的事件（停止原因需要单独一个事件）。",
             "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、一个 "
@@ -178,13 +178,13 @@ add(
             },
             "feedback": {
                 "a": "那是 openai 目标格式。默认目标格式完全不保留 id：它要对上的记录里没有 id（模型从没写过）。",
-                "b": "翻译从不编造 id；只有线上方向（to_anthropic）会生成 id，而且只在没有 id 的时候。",
+                "b": "翻译从不生成 id；只有回到 Anthropic 的方向（to_anthropic）会生成 id，而且只在没有 id 时才生成。",
                 "c": "tool 消息只携带结果的文本；工具写的内容之外，什么也不会加进去。",
             },
             "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
             "的哪些内容。",
             "explanation": "默认目标格式丢掉调用上和结果上的 id，所以回显的轮次与 manager_message 用 == "
-            "比较结果相等，轨迹存储正是这样重新找到自己的那一轮的。",
+            "比较相等；轨迹存储正是靠这一点找回自己记录的那一轮。",
         },
     )
 )
@@ -437,8 +437,8 @@ add(
         "Anthropic) and document (the PDF, with its file name as title).",
         form="a list of block types, e.g. ['text', ...]",
         zh={
-            "question": "to_anthropic 收到一条聊天格式的 user 消息，内容为 [text, image_url（data: URL）, "
-            "image_url（https URL）, file（一个 PDF）]。按顺序会产生哪些 Anthropic 内容块类型？",
+            "question": "to_anthropic 收到一条聊天格式的 user 消息，内容依次是 text、image_url（data: URL）、"
+            "image_url（https URL）和 file（一个 PDF）四个部分。按顺序会产生哪些 Anthropic 内容块类型？",
             "hint": "两个 image_url 部分都是图片，无论它们带的是哪种 URL：一个变成 base64 来源，另一个变成 url "
             "来源。API 把承载 PDF 的内容块叫什么？",
             "explanation": "text、image（base64 来源，从 data: URL 中拆出）、image（url 来源，由 Anthropic 获取）和 "

@@ -57,8 +57,8 @@ add(
             "哪些系统按发送时的顺序保留这三个部分？",
             "choices": {
                 "a": "全部六行：消息中内容块的顺序，是每个系统都必须保留的东西。",
-                "b": "只有 vLLM 和 LiteLLM 保持原序：其他系统都会移动备注，好让调用和它的结果保持相邻。",
-                "c": "Slime、SGLang 和我们的两种目标格式；vLLM、LiteLLM 把 tool 消息提前。",
+                "b": "只有 vLLM 和 LiteLLM 保持原来的顺序：其他系统都会移动备注，好让调用和它的结果保持相邻。",
+                "c": "Slime、SGLang 和我们的两种目标格式；vLLM 和 LiteLLM 把 tool 消息提前。",
                 "d": "一个也没有：每个系统都把两条备注连起来，放在 tool 消息之后。",
             },
             "feedback": {
@@ -68,7 +68,7 @@ add(
                 "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注：user、tool、user。",
             },
             "hint": "读一读表格的 roles 列：调用之后的第一条 user 消息在哪里？",
-            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（线上顺序）；vLLM 0.33.0 和 "
+            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序）；vLLM 0.33.0 和 "
             "LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
         },
     )
@@ -168,13 +168,13 @@ add(
                 "d": "仅 LiteLLM，放在它的 thinking_blocks 字段里。",
             },
             "feedback": {
-                "a": "确实有一个保留了它：输出是发往另一个提供方的请求、而不是本地模型的 prompt 的那一个。",
+                "a": "确实有一个保留了它：它的输出是发给另一个服务商的请求，而不是本地模型的 prompt。",
                 "b": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
                 "和我们的默认目标格式一样（我们的丢失报告也这样说明）。",
                 "c": "两个推理服务引擎都把它和内容块的其他元数据一起丢掉；只有推理文本进入它们的消息。",
             },
             "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
-            "四者中哪一个构造的是发往另一个提供方的请求，而不是 prompt？",
+            "四者中哪一个构造的是发给另一个服务商的请求，而不是 prompt？",
             "explanation": "只有 LiteLLM 保留它，放在 thinking_blocks 里；Slime、SGLang 和 vLLM 丢掉它，"
             "我们的两种目标格式也是。本地模型既不检查签名，也不生成签名。",
         },
@@ -213,8 +213,8 @@ add(
         "the tool failed only if the tool's own text says so.",
         form="True or False",
         zh={
-            "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有哪一行把 "
-            "is_error 带进了输出吗？（True 或 False）",
+            "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有没有哪一行把 "
+            "is_error 带进了输出？（True 或 False）",
             "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 形状中 tool 消息有哪些键：role、tool_call_id、"
             "content。",
             "explanation": "一行也没有：聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
@@ -264,7 +264,7 @@ add(
             "choices": {
                 "a": "一个也没有：模板无法渲染的请求，每个系统都必须拒绝。",
                 "b": "SGLang 和 vLLM，因为推理服务引擎必须回应发给它的每个请求。",
-                "c": "除了我们的 openai 目标格式之外的每一行，它比所模仿的系统更严格。",
+                "c": "除了我们的 openai 目标格式以外的每一行：它比它模仿的那些系统更严格。",
                 "d": "Slime、LiteLLM 和我们的默认目标格式；服务端点拒绝部分或全部。",
             },
             "feedback": {
@@ -276,7 +276,7 @@ add(
             },
             "hint": "哪类系统的客户端可以在收到 400 之后修正请求？哪类系统无论收到什么，都必须让 rollout 继续下去？",
             "explanation": "Slime、LiteLLM 和我们的默认目标格式接受全部五个；SGLang 全部拒绝，vLLM 和我们的 openai "
-            "目标格式拒绝一部分。真正的风险在两者之间：输入被接受了，却被不声不响地改动。",
+            "目标格式拒绝一部分。真正的风险在两者之间：输入被接受了，却被静默改动。",
         },
     )
 )
@@ -315,7 +315,7 @@ add(
         zh={
             "question": f"有意偏差表（tutorial.peers.deviations.DEVIATIONS）共有 {len(dv.DEVIATIONS)} 项，每个用例、"
             "真实系统和位置各一项。它们背后有多少条不同的规则（原因）？",
-            "hint": "很多项只是在另一个录制用例里重复同一个差异。按它们的“有何不同”文本（即 kind）给各项分组。",
+            "hint": "很多项只是在另一个录制用例里重复同一个差异。按各项的 kind（说明有何不同的那段文字）分组。",
             "explanation": "只有几条规则，每条在涉及它的每个录制用例里重复出现：图片的占位符、文档的占位符、"
             "工具调用旁边的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
             "form": "一个整数",
@@ -403,7 +403,7 @@ add(
             "Claude Code 发送提醒的方式。每个系统把它放在哪里？",
             "choices": {
                 "a": "每个系统都把它留在发送时的位置，作为两个 user 轮次之间的 system 消息。",
-                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词；其余保留其位置。",
+                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词；其余保留原位。",
                 "c": "每个系统都把它移进第一条 system 消息，因为多数模板只接受一个 system 轮次。",
                 "d": "每个系统都丢掉它：列表内部的 system 消息根本不属于 Messages API。",
             },
@@ -465,12 +465,12 @@ add(
             "feedback": {
                 "b": "两个推理服务引擎都直接拒绝这个请求（它的历史里有服务端工具的内容块），所以它们什么也没提供。",
                 "c": "LiteLLM 把网页搜索工具映射为它自己的 web_search_options，不放进 tools。",
-                "d": "有两行确实提供了它：就是那两个什么都接受、并把每个工具的名字复制进一个函数的实现（我们默认目标"
+                "d": "有两行确实提供了它：它们什么都接受，并把每个工具的名字复制进一个函数（我们默认目标"
                 "格式的丢失报告也说明了这一点）。",
             },
             "hint": "看 '13 tools' 列：哪些行显示 [\"web_search\"]？",
             "explanation": "Slime 和我们的默认目标格式把它变成一个 schema 为空的函数；本地模型可以调用它，"
-            "但本地没有任何东西能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
+            "但本地没有谁能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
     )
 )
@@ -519,7 +519,7 @@ add(
                 "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop）；"
                 "有一个真实系统和我们的回程用到了它。",
                 "c": "四个真实系统中有三个从不输出它：不管匹配到了什么，它们都把引擎的 'stop' 映射为 end_turn。",
-                "d": "Slime 和 SGLang 在这里都回答 end_turn；像这样读取引擎报告的 matched_stop 的，是 "
+                "d": "Slime 和 SGLang 在这里都回答 end_turn；读取引擎报告里 matched_stop 的是 "
                 "vLLM（以及我们的 build_reply）。",
             },
             "hint": "看 'r4 stop_reason' 列。",

@@ -63,7 +63,7 @@ add(
         explanation="a header whose name says it carries a credential is dropped before the capture is built, "
         "and only its name is kept, so nothing in a capture (its list, its saved file, a notebook) can leak the key.",
         zh={
-            "question": "SDK 在请求头里发送了它的 API key。这个请求的捕获应该保留它的什么？",
+            "question": "SDK 在请求头里发送了 API key。捕获这个请求时，应当保留这个 key 的哪些信息？",
             "choices": {
                 "a": "原样保留整个请求头：捕获是忠实的记录，而且服务器本来就运行在你自己的机器上。",
                 "b": "遮住 key 除最后四个字符以外的部分，这样仍然可以区分两个不同的 key。",
@@ -75,11 +75,11 @@ add(
                 "捕获里的任何东西都可能从其中任何一处泄露。请求不需要 key 也能工作，所以记录里用不着它。",
                 "b": "key 的最后几个字符仍能识别出它，而露出一部分的 key 会诱使人从别处找来其余部分。"
                 "捕获用不到它的任何部分。",
-                "d": "不加秘密盐值哈希的短 key 可以被反推出来，而本教程中没有任何地方需要按 key 对应请求。",
+                "d": "短 key 的哈希如果不加秘密的盐，可以被反推出来；而且本教程没有哪里需要按 key 对应请求。",
             },
             "hint": "想想捕获会去的每一个地方：GET /captures 的列表、用 --save 写出的文件、notebook 保存的输出。",
-            "explanation": "名字表明它携带凭据的请求头，在构建捕获之前就被丢掉，只保留它的名字，"
-            "所以捕获的任何去处（列表、保存的文件、notebook）都不会泄露 key。",
+            "explanation": "凡是名字表明携带凭据的请求头，在构建捕获之前就被丢掉，只保留名字；"
+            "所以捕获无论去到哪里（列表、保存的文件、notebook），都不会泄露 key。",
         },
     )
 )
@@ -135,17 +135,17 @@ add(
         "message instead (chapter 08): which translation matches depends on which record a store keeps.",
         zh={
             "question": "服务器也把每个回复保存为一条聊天消息：capture['reply_as_chat_message']，由 "
-            "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史回显回来。"
-            "用两种目标格式分别翻译这个回显：哪一个翻译结果在 == 下等于保存的消息？",
+            "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史发回来（回显）。"
+            "用两种目标格式分别翻译这个回显：哪一个翻译结果用 == 比较时等于保存的消息？",
             "choices": {
                 "a": "chat_template 的翻译结果：它丢掉 id，和适配器的记录一样。",
                 "b": "openai 的翻译结果：两者都保留 id，arguments 都是 JSON 文本。",
                 "c": "都等于：回显的是同一个轮次，不管用哪种目标格式翻译。",
-                "d": "都不等于：SDK 的响应对象不是普通的 JSON，所以回显回来的内容与当初发出的并不相同。",
+                "d": "都不等于：SDK 的响应对象不是普通的 JSON，所以回显的内容和当初发出的不一样。",
             },
             "feedback": {
                 "a": "那是第 08 章的记录，也就是 build_reply 返回的 manager message。response_to_message "
-                "保存的是另一种记录：Chat Completions 消息存储所需要的记录，带着结果会指回的 id。",
+                "保存的是另一种记录：存放 Chat Completions 消息的存储需要的那种记录，带着结果要指回的 id。",
                 "c": "两种目标格式恰恰在涉及调用的地方不同：id，以及 arguments 是字典还是 JSON 文本。"
                 "其中一种与这份记录一致，另一种不可能一致。",
                 "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回显就是那个回复，一字不差。",
@@ -256,18 +256,18 @@ add(
             "默认目标格式怎样处理这个工具？",
             "choices": {
                 "a": "把它排除在 tools_schema 之外：延迟加载的工具不会预先提供。",
-                "b": "像其他十一个一样列出它，丢失报告点出被留下的标志。",
+                "b": "像其他十一个一样列出它，丢失报告点出未带入输出的那个标志。",
                 "c": "拒绝整个请求：chat_template 的形状无法表达某个工具是延迟加载的。",
                 "d": "把 defer_loading 保留在函数条目里，交给聊天模板去处理。",
             },
             "feedback": {
                 "a": "工具里没有任何东西要求翻译去掉它，而去掉它会把客户端提供的工具藏起来。承载不了的是那个标志。",
-                "c": "只要能承载一部分，默认目标格式就不拒绝：它承载能承载的部分，并说明留下了什么。",
+                "c": "只要能承载一部分，默认目标格式就不拒绝：它承载能承载的部分，并说明哪些没有带入输出。",
                 "d": "那是 openai 目标格式，它把标志传给认识它的引擎。聊天模板没有这样的设置："
                 "默认目标格式的函数条目只有 name、description 和 parameters。",
             },
             "hint": "工具搜索是 Anthropic 服务器提供的服务。聊天模板有没有什么东西能在之后再加载 schema？",
-            "explanation": "这个工具和其他工具一样，带着名字、描述和参数被列出，而那个标志被留下（丢失报告中的 "
+            "explanation": "这个工具和其他工具一样，带着名字、描述和参数被列出，而那个标志没有带入输出（丢失报告中的 "
             "tools[10].defer_loading）：聊天模板背后的模型一开始就能看到每个 schema。openai "
             "目标格式会把这个标志传下去。",
         },
@@ -324,7 +324,7 @@ add(
             "hint": "逐个字段问一问：它是对话、提供的工具，还是采样的一项设置？聊天模板的 thinking "
             "开关是调用时的一个关键字参数，不是一条消息。",
             "explanation": "只有对话和提供的工具：system 和 messages 变成 translated，tools 变成 tools_schema。"
-            "其余七个是设置或簿记信息，丢失报告逐一点出它们并说明原因。",
+            "其余七个是设置或元数据，丢失报告逐一点出它们并说明原因。",
             "form": "字段名的列表，例如 ['messages']",
         },
     )

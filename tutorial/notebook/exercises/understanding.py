@@ -40,7 +40,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "The exact place of the problem: the message starts with it, written as you would index it "
             "(messages[2].content[0].tool_use_id), and error.location holds it as a tuple.",
             "除了错误信息本身，RequestError 还告诉你什么？以哪两种形式？",
-            "问题的确切位置：错误信息以它开头，写法和你索引它时一样（messages[2].content[0].tool_use_id），"
+            "问题的确切位置：错误信息以它开头，写法和你用下标取值时一样（messages[2].content[0].tool_use_id），"
             "error.location 则以元组的形式保存它。",
         ),
         Recall(
@@ -131,7 +131,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It offers it as a function with an empty schema and the loss report warns; the model may call it, "
             "but nothing local can run it.",
             "默认目标格式如何处理 web_search_20250305 这样的服务端工具？风险在哪里？",
-            "把它作为 schema 为空的函数提供出去，丢失报告给出警告；模型可能调用它，但本地没有任何东西能运行它。",
+            "把它作为 schema 为空的函数提供出去，丢失报告给出警告；模型可能调用它，但本地没有谁能运行它。",
         ),
     ),
     "04": (
@@ -146,7 +146,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which places of the README body are carried by neither list, and why is each one left behind?",
             "messages[1].content[1].id and messages[2].content[0].tool_use_id, dropped on purpose so that "
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
-            "README body 的哪些位置没有被两个列表中的任何一个带走？各自为什么被留下？",
+            "README body 的哪些位置两个列表都没有带入？各自为什么没有带入？",
             "messages[1].content[1].id 和 messages[2].content[0].tool_use_id，有意丢掉，好让回显的轮次比较相等；"
             "还有 max_tokens，它是 Action 3 从 body 里读取的采样设置。",
         ),
@@ -162,7 +162,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It makes every difference between the body and the output explicit, with a reason, so nothing "
             "goes without a word and a reader can tell a choice from a bug.",
             "既然丢失是有意的，丢失报告有什么用？",
-            "它把 body 与输出之间的每一处差异都明确写出，并附上原因，于是没有什么会一声不响地消失，"
+            "它把 body 与输出之间的每一处差异都明确写出，并附上原因，于是没有什么会静默消失，"
             "读者也能分辨哪些是选择、哪些是缺陷。",
         ),
     ),
@@ -221,7 +221,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "No. The hand-over is a return value on the same object; the only HTTP request is the CLI's POST "
             "/v1/messages, answered after sampling.",
             "_translate 与 _run_turn 之间有 HTTP 请求吗？",
-            "没有。交接只是同一对象上的一个返回值；唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，在采样之后才得到响应。",
+            "没有。交回只是同一对象上的一个返回值；唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，在采样之后才得到响应。",
         ),
         Recall(
             "What does an image in a user message become, and what records it?",
@@ -236,7 +236,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It shows the located error above the editor and keeps the last good result on screen, marked "
             "stale; it never raises.",
             "交互练习场遇到无法翻译的请求时怎么做？",
-            "它在编辑器上方显示带位置的错误，并让上一次成功的结果留在屏幕上，标为已过时；它从不抛出异常。",
+            "它在编辑器上方显示带位置的错误，并让上一次成功的结果留在屏幕上，标为过时；它从不抛出异常。",
         ),
         Recall(
             "Why is tool_use_id required even though the default target drops it?",
@@ -267,7 +267,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "id on each tool call and tool_call_id on each tool message: the Chat Completions wire pairs a "
             "result with its call by id.",
             "openai 的翻译结果带有哪些默认翻译结果中没有的键？为什么？",
-            "每个工具调用上的 id，以及每条 tool 消息上的 tool_call_id：Chat Completions 的线上格式靠 id 把结果和调用配对。",
+            "每个工具调用上的 id，以及每条 tool 消息上的 tool_call_id：Chat Completions 的传输格式靠 id 把结果和调用配对。",
         ),
         Recall(
             "Which target's translation of an echoed reply equals the adapter's record, and why?",
@@ -291,7 +291,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "see an object. Nothing fails, so the mistake is silent.",
             "一个总是写 arguments | tojson 的模板，在 arguments 以 JSON 文本形式到达时会输出什么？",
             "被再编码一次的文本：一个带引号、内部引号被转义的字符串，而模型训练时看到的是一个对象。什么都不会报错，"
-            "所以这个错误悄无声息。",
+            "所以这个错误是静默的。",
         ),
     ),
     "09": (
@@ -348,7 +348,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "LiteLLM alone, in thinking_blocks: its output is a request to another provider, where a signature "
             "can still be checked.",
             "哪个系统保留了 thinking 块的签名？为什么是它？",
-            "只有 LiteLLM，放在 thinking_blocks 里：它的输出是发往另一个提供方的请求，签名在那里仍可能被检查。",
+            "只有 LiteLLM，放在 thinking_blocks 里：它的输出是发给另一个服务商的请求，签名在那里仍可能被检查。",
         ),
         Recall(
             "How many rules explain the table of deliberate differences, and why does it have more entries?",
@@ -369,7 +369,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "messages, system and tools; the other seven are settings or bookkeeping, and the loss report names "
             "each with its reason.",
             "Claude Code 的十个顶层字段中，哪些到达了模板？",
-            "messages、system 和 tools；其余七个是设置或簿记信息，丢失报告逐一点出并说明原因。",
+            "messages、system 和 tools；其余七个是设置或元数据，丢失报告逐一点出并说明原因。",
         ),
         Recall(
             "What becomes of the system message in the middle of Claude Code's message list?",
@@ -391,7 +391,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
 
 TEXT = {
     "en": {"hidden": "set show=True in this cell to see the model answers", "answer": "model answer: "},
-    "zh": {"hidden": "把本单元格中的 show 改为 True 即可查看参考答案", "answer": "参考答案："},
+    "zh": {"hidden": "把本单元格中的 show 改为 True，即可查看参考答案", "answer": "参考答案："},
 }
 
 
