@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from tutorial import preprocess, trace, translate
+from tutorial.watch import language, losses
 
 REMINDER = "<system-reminder>\n{}\n</system-reminder>\n"
 
@@ -183,3 +188,114 @@ def test_trace_paths_refer_to_the_preprocessed_body(target):
     assert {p.source for p in t.produced} <= {"messages[0]", "messages[0].content[0]", "messages[0].content[1]", "messages[1]"}
     for p in t.produced:
         assert t.at(p.location) is not None
+
+
+# ---------------------------------------------------------------------------
+# Loss reasons in Chinese: every reason a learner sees under use_language("zh")
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+ROOT = Path(__file__).resolve().parents[1]
+
+# One body that gives every reason the report knows, on one target or the other.
+EVERY_REASON = {
+    "model": "m", "max_tokens": 8, "stream": False, "tool_choice": {"type": "auto"}, "metadata": {"user_id": "u"},
+    "thinking": {"type": "enabled", "budget_tokens": 1024}, "temperature": 0.2,
+    "system": [{"type": "text", "text": "S", "cache_control": {"type": "ephemeral"}, "citations": []}],
+    "messages": [
+        {"role": "user", "content": [
+            {"type": "image", "source": {"type": "file", "file_id": "file_1"}},
+            {"type": "image", "source": {"type": "url", "url": "https://x/y.png"}},
+            {"type": "text", "text": "t", "citations": []},
+            {"type": "search_result", "title": "t", "source": "s", "content": [{"type": "text", "text": "r"}], "extra": 1},
+            {"type": "future_block", "payload": 1},
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "doc"}, "title": "t"},
+        ]},
+        {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "hm", "signature": "SIG"},
+            {"type": "redacted_thinking", "data": "x"},
+            {"type": "tool_use", "id": "t1", "name": "f", "input": {}, "cache_control": {"type": "ephemeral"}},
+        ]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content": [
+            {"type": "text", "text": "boom"}, {"type": "future_part"},
+            {"type": "image", "source": {"type": "file", "file_id": "file_2"}}]}]},
+    ],
+    "tools": [
+        {"name": "f", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}, "strict": True},
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+        {"type": "bash_20250124", "name": "bash", "cache_control": {"type": "ephemeral"}},
+        {"type": "bash_20991231", "name": "bash2", "defer_loading": True},
+        {"type": "mcp_toolset", "mcp_server_name": "x"},
+    ],
+}  # fmt: skip
+
+
+def _every_body():
+    """The README example, the brief's request, the hostile corpus, the SDK's bodies, the
+    recorded peer cases and a long agent session: every request the tests know."""
+    import hostile
+
+    from tutorial import readme_request
+    from tutorial.examples import agent_request
+
+    yield readme_request()
+    yield json.loads((ROOT / "tests" / "data" / "brief" / "request.json").read_text(encoding="utf-8"))
+    yield LOSSY
+    yield EVERY_REASON
+    yield {"messages": [{"role": "system", "content": [{"type": "text", "text": "S"}, {"type": "future", "x": 1}]},
+                        {"role": "user", "content": "hi"}]}  # a leading system message keeps its text only (openai)
+    yield hostile.rich_body()
+    yield hostile.openai_body()
+    yield agent_request(40)
+    sdk = json.loads((ROOT / "tutorial" / "examples" / "sdk" / "bodies.json").read_text(encoding="utf-8"))
+    yield from (entry["body"] if isinstance(entry, dict) and "body" in entry else entry for entry in sdk.values())
+    cases = ROOT / "tutorial" / "peers" / "data" / "cases.json"
+    if cases.is_file():
+        yield from (case["request"] for case in json.loads(cases.read_text(encoding="utf-8")))
+    for _label, body in hostile.body_mutations():
+        yield body
+
+
+def _every_loss():
+    for body in _every_body():
+        for target in ("chat_template", "openai"):
+            try:
+                yield from trace(body, target=target).losses
+            except Exception:  # a RequestError (the contract) or the renderer's own: no losses to show
+                continue
+
+
+def test_every_loss_reason_reads_in_chinese(monkeypatch):
+    """Chapters 03 and 07 print `loss.reason` itself; under use_language("zh") it is Chinese,
+    wherever it is printed (print, repr, an f-string, JSON), with the English at hand."""
+    monkeypatch.setattr(language, "_chosen", "zh")
+    seen, names = 0, set()
+    for loss in _every_loss():
+        seen += 1
+        reason = loss.reason
+        assert isinstance(reason, losses.Reason) and reason == reason.zh, (loss.path, reason)
+        assert CJK.search(reason) and CJK.search(repr(reason)) and CJK.search(json.dumps(reason, ensure_ascii=False)), (loss.path, reason)
+        assert not CJK.search(reason.en) and losses.reason_in(reason, "en") == reason.en
+        names.add(next((name for name, en, _zh in losses._PLAIN if en.fullmatch(reason.en)), None))  # which reason
+    assert seen > 1000
+    assert names - {None} == set(losses._WHY), f"reasons no body here gives: {sorted(set(losses._WHY) - names)}"
+
+
+def test_reasons_are_english_by_default_and_either_language_on_request(readme):
+    reason = trace(readme).losses[0].reason
+    assert reason == reason.en and reason.startswith("tool-call ids are minted anew")
+    assert losses.reason_in(reason, "zh") == reason.zh and CJK.search(reason.zh)
+    # a reason read back as a plain string (a capture's JSON) is recognised in either language
+    assert losses.reason_in(str(reason), "zh") == reason.zh and losses.reason_in(reason.zh, "en") == reason.en
+    plain = "an assistant 'redacted_thinking' block has no place in the chat_template shape: dropped"
+    assert losses.reason_in(plain, "zh") == "assistant 消息的 redacted_thinking 块在 chat_template 目标的形状里没有位置：丢弃"
+    assert losses.reason_in("something else", "zh") == "something else"
+    assert losses.report(preprocess(readme), "chat_template", lang="zh")[0].reason == reason.zh
+
+
+def test_a_reason_survives_copy_and_pickle(readme):
+    import copy
+    import pickle
+
+    reason = losses.report(preprocess(readme), "chat_template", lang="zh")[0].reason
+    for again in (copy.deepcopy(reason), pickle.loads(pickle.dumps(reason))):
+        assert again == reason and (again.en, again.zh) == (reason.en, reason.zh)
