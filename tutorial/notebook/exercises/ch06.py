@@ -54,8 +54,8 @@ add(
                 {"messages": "translate_messages", "tools": "tool_call_dict"},
                 "tool_call_dict is called inside the messages path, once per historical tool_use block: it builds "
                 "a call that happened, not the list of tools on offer.",
-                "tool_call_dict 是在消息路径内部调用的，对历史中的每个 tool_use 块调用一次：它构造的是已经发生的调用，"
-                "而不是提供的工具列表。",
+                "tool_call_dict 在消息路径内部调用，历史里每个 tool_use 块调用一次：它构造的是已经发生过的调用，"
+                "不是提供给模型的工具列表。",
                 matches=lambda answer: _function_name(answer["tools"]) == "tool_call_dict",
             ),
             Mistake(
@@ -181,8 +181,8 @@ add(
                 "chat_template_message 中按角色决定，发生在任何展平之前。",
             },
             "hint": "看看 translated[3] 和 translated[4] 的角色，以及它们各自来自 messages[2] 的哪个内容块。",
-            "explanation": "聊天模板有单独的 `tool` 角色，所以 tool_result 不能和用户的文本共用一条消息：它变成一条 "
-            "tool 消息，后面的文本变成一条 user 消息，保持原来的顺序。",
+            "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里。它变成一条 "
+            "tool 消息，后面的文本变成一条 user 消息，顺序不变。",
         },
     )
 )

@@ -158,7 +158,7 @@ add(
                 _counts(1, 1),
                 "The openai count is right. The default target drops more: an id on the call and an id on the "
                 "result, beside the top-level field both leave behind.",
-                "openai 的数目对了。默认目标格式丢掉的更多：调用上的 id 和结果上的 id，再加上两种目标格式都没有带入输出的那个顶层字段。",
+                "openai 的数目对了。默认目标格式丢掉的更多：调用上和结果上的 id，再加上两种目标格式都没带入输出的那个顶层字段。",
             ),
             Mistake(
                 _counts(2, 0),
@@ -616,7 +616,7 @@ add(
         explanation="the JSON text is quoted a second time, so the model reads a string where it was trained to "
         "see an object. Which target an engine uses has to match what its template expects.",
         zh={
-            "question": "一个没有 `is string` 分支的模板总是写 `arguments | tojson`。对于 openai 目标格式的 "
+            "question": "一个没有 `is string` 分支的模板总是写 `arguments | tojson`。遇到 openai 目标格式的 "
             "arguments，它会输出什么？",
             "choices": {
                 "a": "和默认目标格式一样的 JSON 对象：对 JSON 文本做 tojson 不会改变什么。",

@@ -258,9 +258,9 @@ add(
         explanation="Slime, LiteLLM and our default target accept all five; SGLang refuses all five, vLLM and "
         "our openai target some. Between the two lies the real risk: input accepted and changed without a word.",
         zh={
-            "question": "有五个录制的请求带着聊天模板无法原样接收的内容（一个 PDF、redacted thinking、"
-            "服务端工具的历史、一个没有工具能满足的 tool choice、一个没有 input_schema 的工具）。"
-            "哪些行接受全部五个？",
+            "question": "有五个录制的请求，内容是聊天模板无法原样接收的：一个 PDF、redacted thinking、"
+            "服务端工具的历史、一个没有工具能满足的 tool choice、一个没有 input_schema 的工具。"
+            "哪些行五个全都接受？",
             "choices": {
                 "a": "一个也没有：模板无法渲染的请求，每个系统都必须拒绝。",
                 "b": "SGLang 和 vLLM，因为推理服务引擎必须回应发给它的每个请求。",
@@ -316,8 +316,8 @@ add(
             "question": f"有意偏差表（tutorial.peers.deviations.DEVIATIONS）共有 {len(dv.DEVIATIONS)} 项，每个用例、"
             "真实系统和位置各一项。它们背后有多少条不同的规则（原因）？",
             "hint": "很多项只是在另一个录制用例里重复同一个差异。按各项的 kind（说明有何不同的那段文字）分组。",
-            "explanation": "只有几条规则，每条在涉及它的每个录制用例里重复出现：图片的占位符、文档的占位符、"
-            "工具调用旁边的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
+            "explanation": "只有几条规则，每条都在涉及它的录制用例里重复出现：图片占位符、文档占位符、"
+            "工具调用旁的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
             "form": "一个整数",
         },
     )
@@ -408,8 +408,8 @@ add(
                 "d": "每个系统都丢掉它：列表内部的 system 消息根本不属于 Messages API。",
             },
             "feedback": {
-                "a": "没有哪一行在中间保留 system 角色：有的把它并入开头的系统提示词，其余的把它折进原位置上的一个 "
-                "user 轮次（Slime 和我们的 preprocess 用 <system-reminder> 把它包起来）。",
+                "a": "没有哪一行把 system 角色留在中间：有的并入开头的系统提示词，其余的在原位置折进一个 "
+                "user 轮次（Slime 和我们的 preprocess 用 <system-reminder> 包起来）。",
                 "c": "Slime、LiteLLM 和我们的默认目标格式保留它的位置，放在一个 user 轮次里；"
                 "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会合并它。",
                 "d": "没有谁丢掉它；分歧在于把它放在哪里，而对合并它的那些系统来说，这会改变 prompt 开头的 token。",

@@ -145,15 +145,15 @@ add(
             },
             "feedback": {
                 "a": "那是第 08 章的记录，也就是 build_reply 返回的 manager message。response_to_message "
-                "保存的是另一种记录：存放 Chat Completions 消息的存储需要的那种记录，带着结果要指回的 id。",
+                "保存的是另一种记录：按 Chat Completions 消息存储所需的样子，带着结果要指回的 id。",
                 "c": "两种目标格式恰恰在涉及调用的地方不同：id，以及 arguments 是字典还是 JSON 文本。"
                 "其中一种与这份记录一致，另一种不可能一致。",
                 "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回显就是那个回复，一字不差。",
             },
             "hint": "看看 response_to_message 怎样处理 tool_use 块：它保留 id 吗？它怎样写 arguments？",
             "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的形状，"
-            "所以回显的 openai 翻译结果等于它。默认目标格式的回显等于的是 build_reply 的 manager message（第 08 章）"
-            "：哪种翻译结果对得上，取决于存储保留的是哪一种记录。",
+            "所以回显的 openai 翻译结果等于它。默认目标格式的回显则等于 build_reply 的 manager message（第 08 章）。"
+            "哪种翻译结果对得上，取决于存储保留哪一种记录。",
         },
     )
 )
@@ -205,8 +205,8 @@ add(
             "hint": "单独的 translate 会把 system 消息留在列表中间，而很多聊天模板不接受那里出现 system 消息。"
             "服务器先运行 preprocess（第 01 章）：它把那条消息放到哪里？",
             "explanation": "系统提示词变成唯一一条 system 消息；messages[0] 的每个文本块各自变成一条 user 消息；而 "
-            "preprocess 事先已把 messages[1] 作为一个 <system-reminder> 文本块折进 messages[0]，所以它作为第三条 "
-            "user 消息出来。",
+            "preprocess 事先已把 messages[1] 包成一个 <system-reminder> 文本块，折进 messages[0]，所以它成了第三条 "
+            "user 消息。",
             "form": "角色的列表，例如 ['system', 'user']",
         },
     )

@@ -59,8 +59,8 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "<system-reminder> text, because many chat templates refuse a system turn after the first message. "
             "It returns a new body and leaves the caller's alone.",
             "preprocess 做什么？为什么要在 translate 之前运行？",
-            "它把列表内部的 system 消息以 <system-reminder> 文本的形式折进它前面的 user 消息，"
-            "因为很多聊天模板不接受出现在第一条消息之后的 system 轮次。它返回一个新的 body，不改动调用方的 body。",
+            "它把列表内部的 system 消息包成 <system-reminder> 文本，折进前一条 user 消息，"
+            "因为很多聊天模板不接受第一条消息之后的 system 轮次。它返回一个新的 body，不改动调用方的 body。",
         ),
     ),
     "02": (
@@ -376,7 +376,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "preprocess folds it into the user message before it as <system-reminder> text, so it comes out as "
             "a user message.",
             "Claude Code 消息列表中间的那条 system 消息怎么样了？",
-            "preprocess 把它以 <system-reminder> 文本的形式折进它前面的 user 消息，所以它作为一条 user 消息出来。",
+            "preprocess 把它包成 <system-reminder> 文本，折进前一条 user 消息，所以它最后是一条 user 消息。",
         ),
         Recall(
             "Which record does the openai echo of a reply equal, and which does the default one equal?",
