@@ -58,7 +58,7 @@ WORDS = {
         "differs": "不同",
         "error": "出错",
         "left_out": "未比较",
-        "refused": "本包拒绝这个 body（{error}）；第 05 章的 translate 可以假定 body 是合法的",
+        "refused": "本包拒绝这个请求体（{error}）；第 05 章的 translate 可以假定请求体是合法的",
         "tools_left_out": "比较时去掉了 tools 里的这些条目：{why}。第 05 章没有讲它们",
         "client": "由 Anthropic 定义的客户端工具（本包会查出它们的 schema）",
         "toolset": "工具集（没有 name 的条目）",

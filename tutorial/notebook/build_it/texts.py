@@ -107,7 +107,7 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
         "tools_to_chat_tools": "没有工具时得到 None，而不是 []；每个工具包装成函数，input_schema 改名为 parameters，"
         "缺失时分别补上空的 object schema 和空的 description。",
-        "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查 body 并查找目标格式，"
+        "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查请求体并查找目标格式，"
         "所以它的源码更长。",
         "tool_result_messages": "按引用与非引用把各部分切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
         "保持原来的顺序；一段只有一个文本部分时，content 就是那段文本。",

@@ -58,7 +58,7 @@ add(
         explanation="max_tokens is a sampling limit. It stays in the body, and Action 3, which generates the "
         "answer, reads it from there.",
         zh={
-            "question": "README 示例的 body 中，哪个顶层字段既没有进入 translated，也没有进入 tools_schema？",
+            "question": "README 示例的请求体中，哪个顶层字段既没有进入 translated，也没有进入 tools_schema？",
             "choices": {
                 "a": "system：它是请求的一项设置，不是一条消息",
                 "b": "tools：read_file 已经调用过了，所以它属于对话历史",
@@ -74,7 +74,7 @@ add(
                 "它两者都不是。",
             },
             "hint": "逐个字段问一问：它是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
-            "explanation": "max_tokens 是采样的上限。它留在 body 里，由生成回答的 Action 3 读取。",
+            "explanation": "max_tokens 是采样的上限。它留在请求体里，由生成回答的 Action 3 读取。",
         },
     )
 )
@@ -100,7 +100,7 @@ add(
             Mistake(
                 "tool_use_id",
                 "Right field, but a place starts at the top of the body: which message, which block, then the field.",
-                "字段对了，但位置要从 body 的最外层写起：哪条消息、哪个内容块，然后才是字段。",
+                "字段对了，但位置要从请求体的最外层写起：哪条消息、哪个内容块，然后才是字段。",
                 matches=lambda answer: _as_place(answer) == "tool_use_id",
             ),
         ),
@@ -145,7 +145,7 @@ add(
             "question": "某条 user 消息里有一个内容块，它的类型谁都没听说过：{\"type\": \"hologram\", \"frames\": 3}。"
             "translate(body)（默认目标格式）会把它变成什么？",
             "choices": {
-                "a": "以 RequestError 拒绝这个 body：类型未知",
+                "a": "以 RequestError 拒绝这个请求体：类型未知",
                 "b": "静默丢掉这个内容块",
                 "c": "一条 user 消息，content 为 \"[hologram omitted]\"",
                 "d": "一条 user 消息，内容是这个内容块的 Python repr：\"{'type': 'hologram', 'frames': 3}\"",

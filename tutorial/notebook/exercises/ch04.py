@@ -52,13 +52,13 @@ add(
             "choices": {
                 "a": "通过第二个 HTTP 请求，发送给适配器里专门负责采样的那一部分",
                 "b": "作为 _translate 的返回值：同一对象上的一次普通调用",
-                "c": "以两个新的键写回 body 里，供下一步读取",
+                "c": "以两个新的键写回请求体，供下一步读取",
                 "d": "通过一个队列，由采样步骤在准备好时从中读取",
             },
             "feedback": {
                 "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，它的响应在采样之后才发出。"
                 "中间的一切都在同一个 Python 进程里运行。",
-                "c": "Action 2 中没有任何函数会修改传给它的 body。",
+                "c": "Action 2 中没有任何函数会修改传给它的请求体。",
                 "d": "_run_turn 调用 _translate，下一行就接着用它的结果；没有任何等待。",
             },
             "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行。",
@@ -79,7 +79,7 @@ add(
                 sorted(_IDS),
                 "Both ids are there. Go through the top-level fields of the body once more: one of them is "
                 "neither the conversation nor a tool.",
-                "两个 id 都在。再把 body 的顶层字段过一遍：其中有一个既不是对话，也不是工具。",
+                "两个 id 都在。再把请求体的顶层字段过一遍：其中有一个既不是对话，也不是工具。",
                 matches=lambda answer: _places(answer) == _IDS,
             ),
             Mistake(
@@ -105,10 +105,10 @@ add(
         "that Action 3 reads from the body.",
         form='a list of paths such as ["messages[0].content"], in any order',
         zh={
-            "question": "README body 中哪些位置既没有带入 translated，也没有带入 tools_schema？"
+            "question": "README 请求体中哪些位置既没有带入 translated，也没有带入 tools_schema？"
             "请像错误信息那样写成路径。",
-            "hint": "一共三个位置。每个都写成从 body 最外层开始的路径，写法和错误信息一样。",
-            "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从 body "
+            "hint": "一共三个位置。每个都写成从请求体最外层开始的路径，写法和错误信息一样。",
+            "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从请求体"
             "里读取。",
             "form": "路径的列表，例如 [\"messages[0].content\"]，顺序不限",
         },

@@ -227,7 +227,7 @@ RECALL["04b"] = (
         "Where does the README example's tool schema go in Qwen3's prompt, in Llama 3.3's and in Kimi-K2's?",
         "Qwen3: the system turn, inside <tools>; Llama 3.3: the first user turn; Kimi-K2: a tool_declare turn "
         "of its own before everything else.",
-        "README 示例的工具 schema 在 Qwen3、Llama 3.3 和 Kimi-K2 的 prompt 里各放在哪里？",
+        "在 Qwen3、Llama 3.3 和 Kimi-K2 的 prompt 中，README 示例的工具 schema 分别放在哪里？",
         "Qwen3：system 轮次里的 <tools> 中；Llama 3.3：第一个 user 轮次；Kimi-K2：排在最前面的独立 tool_declare 轮次。",
     ),
     Recall(
@@ -235,7 +235,7 @@ RECALL["04b"] = (
         "written as text?",
         "Only Qwen3.5 refuses the mid-list system message. Qwen3-Coder and Qwen3.5 fail on text arguments; Qwen3 "
         "prints them as they are; Qwen2.5 encodes them twice without an error.",
-        "哪些 Qwen 模板拒绝列表中间的 system 消息？哪些在参数写成文本时失败？",
+        "哪些 Qwen 模板会拒绝列表中间的 system 消息？哪些遇到写成文本的参数会失败？",
         "只有 Qwen3.5 拒绝中间的 system 消息。Qwen3-Coder 和 Qwen3.5 在文本参数上失败；Qwen3 原样输出；Qwen2.5 不报错但编码两次。",
     ),
     Recall(
@@ -250,7 +250,7 @@ RECALL["04b"] = (
         "Why does the prompt of the same conversation have a different number of tokens in different families?",
         "Each family writes its own markers and instructions around the messages, and each vocabulary splits text "
         "differently; a marker that is an added token is one id.",
-        "为什么同一段对话渲染出的 prompt，在不同模型家族里 token 数不同？",
+        "为什么同一段对话的 prompt，在不同家族里的 token 数不一样？",
         "每个家族在消息周围写自己的标记和说明，每个词表切分文本的方式也不同；标记若是附加 token，只占一个 id。",
     ),
 )

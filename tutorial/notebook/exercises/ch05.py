@@ -30,7 +30,7 @@ _HINTS_ZH = {
     "assistant_message": "遍历一次，收集三个列表（文本、thinking、调用），然后构造一条消息。",
     "translate_messages": "先处理系统提示词，然后按角色和 content 的类型处理每条消息。",
     "tools_to_chat_tools": "看看完全没有工具时返回的是什么。",
-    "translate": "两条路径，一条接一条地调用；body 里装着两者的输入。",
+    "translate": "两条路径，一条接一条地调用；请求体里装着两者的输入。",
     "tool_result_messages": "把各部分遍历一次；每当引用跟在非引用后面，或者反过来，就开始新的一段。",
 }
 

@@ -67,7 +67,7 @@ add(
                 "d": "交互练习场遇到错误的请求从不抛出异常：它在编辑器上方显示带位置的错误，"
                 "并让上一次成功的结果留在屏幕上。",
             },
-            "hint": "在翻译之前，translate() 会按契约检查 body（第 01 章）。",
+            "hint": "在翻译之前，translate() 会按契约检查请求体（第 01 章）。",
             "explanation": "无论目标格式保留什么，契约都要求每个 tool_result 带有 tool_use_id，"
             "所以请求被拒绝，错误指出确切的位置；交互练习场继续显示上一次成功的结果，标为过时。",
         },
@@ -156,7 +156,7 @@ add(
                 1,
                 "One too few. The name appears in the body twice: on the historical tool_use and in the tool "
                 "definition, and each path copies the name it sees.",
-                "少了一处。这个名字在 body 里出现两次：在历史中的 tool_use 上，以及在工具定义里；每条路径都复制它自己看到的名字。",
+                "少了一处。这个名字在请求体里出现两次：在历史中的 tool_use 上，以及在工具定义里；每条路径都复制它自己看到的名字。",
             ),
             Mistake(
                 3,

@@ -63,23 +63,23 @@ add(
         explanation="a header whose name says it carries a credential is dropped before the capture is built, "
         "and only its name is kept, so nothing in a capture (its list, its saved file, a notebook) can leak the key.",
         zh={
-            "question": "SDK 在请求头里发送了 API key。捕获这个请求时，应当保留这个 key 的哪些信息？",
+            "question": "SDK 在请求头里发送了 API 密钥。捕获这个请求时，应当保留这个密钥的哪些信息？",
             "choices": {
                 "a": "原样保留整个请求头：捕获是忠实的记录，而且服务器本来就运行在你自己的机器上。",
-                "b": "遮住 key 除最后四个字符以外的部分，这样仍然可以区分两个不同的 key。",
+                "b": "遮住密钥除最后四个字符以外的部分，这样仍然可以区分两个不同的密钥。",
                 "c": "只把请求头的名字列在 headers_withheld 里：值从不进入捕获。",
-                "d": "key 的哈希值，以便把用同一个 key 发出的请求对应起来。",
+                "d": "密钥的哈希值，以便把用同一个密钥发出的请求对应起来。",
             },
             "feedback": {
                 "a": "捕获会显示在 GET /captures，用 --save 保存，也会打印在 notebook 里；"
-                "捕获里的任何东西都可能从其中任何一处泄露。请求不需要 key 也能工作，所以记录里用不着它。",
-                "b": "key 的最后几个字符仍能识别出它，而露出一部分的 key 会诱使人从别处找来其余部分。"
+                "捕获里的任何东西都可能从其中任何一处泄露。请求不需要密钥也能工作，所以记录里用不着它。",
+                "b": "密钥的最后几个字符仍能识别出它，而露出一部分的密钥会诱使人从别处找来其余部分。"
                 "捕获用不到它的任何部分。",
-                "d": "短 key 的哈希如果不加秘密的盐，可以被反推出来；而且本教程没有哪里需要按 key 对应请求。",
+                "d": "短密钥的哈希如果不加秘密的盐，可以被反推出来；而且本教程没有哪里需要按密钥对应请求。",
             },
             "hint": "想想捕获会去的每一个地方：GET /captures 的列表、用 --save 写出的文件、notebook 保存的输出。",
             "explanation": "凡是名字表明携带凭据的请求头，在构建捕获之前就被丢掉，只保留名字；"
-            "所以捕获无论去到哪里（列表、保存的文件、notebook），都不会泄露 key。",
+            "所以捕获无论去到哪里（列表、保存的文件、notebook），都不会泄露密钥。",
         },
     )
 )

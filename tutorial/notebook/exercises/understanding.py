@@ -31,8 +31,8 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which top-level fields of a body does Action 2 read, and what becomes of the others?",
             "system, messages and tools. Settings such as max_tokens stay in the body for the sampling step "
             "(Action 3), and the loss report lists each one with its reason.",
-            "Action 2 读取 body 的哪些顶层字段？其余字段怎么样了？",
-            "system、messages 和 tools。max_tokens 之类的设置留在 body 里交给采样步骤（Action 3），"
+            "Action 2 读取请求体的哪些顶层字段？其余字段怎么样了？",
+            "system、messages 和 tools。max_tokens 之类的设置留在请求体里交给采样步骤（Action 3），"
             "丢失报告逐一列出它们并说明原因。",
         ),
         Recall(
@@ -60,7 +60,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It returns a new body and leaves the caller's alone.",
             "preprocess 做什么？为什么要在 translate 之前运行？",
             "它把列表内部的 system 消息包成 <system-reminder> 文本，折进前一条 user 消息，"
-            "因为很多聊天模板不接受第一条消息之后的 system 轮次。它返回一个新的 body，不改动调用方的 body。",
+            "因为很多聊天模板不接受第一条消息之后的 system 轮次。它返回一个新的请求体，不改动调用方的请求体。",
         ),
     ),
     "02": (
@@ -83,7 +83,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "What does tool_call_dict keep of a tool_use block, and what does it leave out?",
             "The name and the input, renamed arguments and still a dict. The id is left out: the function has "
             "no parameter it could arrive through.",
-            "tool_call_dict 保留 tool_use 块的什么？又丢下了什么？",
+            "tool_call_dict 保留 tool_use 块的什么？又舍弃了什么？",
             "name 和 input（改名为 arguments，仍是字典）。id 被丢下：这个函数没有能让它传进来的参数。",
         ),
         Recall(
@@ -122,7 +122,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How does an entry of tool_calls in the history differ from an entry of tools_schema?",
             "A tool_calls entry records a call already made (a name and its arguments); a tools_schema entry "
             "offers what may be called next (a name, a description and parameters).",
-            "历史中 tool_calls 的一项与 tools_schema 的一项有什么不同？",
+            "对话历史中 tool_calls 的一项与 tools_schema 的一项有什么不同？",
             "tool_calls 的一项记录已经做过的调用（名字和参数）；tools_schema 的一项提供接下来可以调用的工具"
             "（名字、描述和参数定义）。",
         ),
@@ -146,23 +146,23 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which places of the README body are carried by neither list, and why is each one left behind?",
             "messages[1].content[1].id and messages[2].content[0].tool_use_id, dropped on purpose so that "
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
-            "README body 的哪些位置两个列表都没有带入？各自为什么没有带入？",
+            "README 请求体中哪些位置两个列表都没有带入？各自为什么没有带入？",
             "messages[1].content[1].id 和 messages[2].content[0].tool_use_id，有意丢掉，好让回显的轮次比较相等；"
-            "还有 max_tokens，它是 Action 3 从 body 里读取的采样设置。",
+            "还有 max_tokens，它是 Action 3 从请求体里读取的采样设置。",
         ),
         Recall(
             "Where does a ChatML-style template write the tool offers, and where the calls of the history?",
             "The offers in the system turn, before the history; each call inside the assistant turn that made "
             "it, from tool_calls.",
-            "ChatML 风格的模板把提供的工具写在哪里？历史中的调用又写在哪里？",
+            "ChatML 风格的模板把提供给模型的工具写在哪里？把对话历史中的调用写在哪里？",
             "提供的工具写在 system 轮次里，在对话历史之前；每次调用写在发出它的 assistant 轮次里，取自 tool_calls。",
         ),
         Recall(
             "What is the loss report for, when the losses are deliberate?",
             "It makes every difference between the body and the output explicit, with a reason, so nothing "
             "goes without a word and a reader can tell a choice from a bug.",
-            "既然丢失是有意的，丢失报告有什么用？",
-            "它把 body 与输出之间的每一处差异都明确写出，并附上原因，于是没有什么会静默消失，"
+            "既然这些丢失是有意的，丢失报告又有什么用？",
+            "它把请求体与输出之间的每一处差异都明确写出，并附上原因，于是没有什么会静默消失，"
             "读者也能分辨哪些是选择、哪些是缺陷。",
         ),
     ),
@@ -180,7 +180,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Any two of: flatten_content joins texts with \"\\n\" (not \"\"); no tools gives None (not []); ids "
             "are dropped (not kept); arguments stay a dict (not JSON text); an unknown block becomes a placeholder "
             "(not an error, not a repr).",
-            "说出两个各实现之间存在分歧的陷阱，以及本包在每一处的选择。",
+            "举出两个各实现做法不一的陷阱，并说明本包在每处怎么选。",
             "以下任选两个：flatten_content 用 \"\\n\" 连接文本（不是 \"\"）；没有工具时给出 None（不是 []）；丢掉 id（不保留）；"
             "arguments 保持为字典（不是 JSON 文本）；未知内容块变成占位符（不报错，也不写 repr）。",
         ),
@@ -196,7 +196,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "In the openai target, when does tool_result_messages start a new tool message?",
             "Whenever a part switches between a tool_reference and anything else; every run keeps the same "
             "tool_call_id, in the original order.",
-            "在 openai 目标格式中，tool_result_messages 什么时候开始一条新的 tool 消息？",
+            "在 openai 目标格式中，tool_result_messages 什么时候另起一条新的 tool 消息？",
             "每当相邻部分在 tool_reference 与其他类型之间切换时；每一段都带着同一个 tool_call_id，保持原来的顺序。",
         ),
     ),
@@ -205,7 +205,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which two calls does _translate make, and what does each receive?",
             "translate_messages gets the history with the system prompt; tools_to_chat_tools gets the tool "
             "definitions. The two are independent: neither reads the other's input.",
-            "_translate 发出哪两次调用？每次调用接收什么？",
+            "_translate 做了哪两次调用？各自接收什么？",
             "translate_messages 接收对话历史和系统提示词；tools_to_chat_tools 接收工具定义。两者相互独立："
             "谁也不读取对方的输入。",
         ),
@@ -226,7 +226,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
         Recall(
             "What does an image in a user message become, and what records it?",
             "A user message '[image omitted]' in the image's place, and the loss report names the image's path.",
-            "user 消息中的图片会变成什么？由什么记录下来？",
+            "user 消息中的图片会变成什么？又由什么记下它？",
             "在图片的位置上出现一条内容为 '[image omitted]' 的 user 消息，丢失报告点出图片的路径。",
         ),
     ),
@@ -257,7 +257,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Renaming a tool everywhere in the README request changes how many leaves of the output, and why?",
             "Two: the name of the historical call in translated and the name of the offered tool in "
             "tools_schema; each path copies the name it sees.",
-            "在 README 请求中把一个工具全部改名，输出会有多少个叶子节点改变？为什么？",
+            "在 README 请求中把一个工具的名字全部改掉，输出会有几个叶子节点改变？为什么？",
             "两个：translated 中历史调用的名字，以及 tools_schema 中所提供工具的名字；每条路径复制它自己看到的名字。",
         ),
     ),
@@ -273,7 +273,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which target's translation of an echoed reply equals the adapter's record, and why?",
             "The default one: it drops the freshly minted id and keeps the arguments a dict, as the record has "
             "them. The openai echo differs in the id and in the arguments, which it writes as text.",
-            "哪种目标格式对回显回复的翻译等于适配器的记录？为什么？",
+            "哪种目标格式翻译出的回显等于适配器的记录？为什么？",
             "默认目标格式：它丢掉新生成的 id，并让 arguments 保持为字典，和记录里一样。openai 的回显在 id 上不同，"
             "在 arguments 上也不同（它把 arguments 写成文本）。",
         ),
@@ -289,7 +289,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "JSON text?",
             "The text encoded a second time: a quoted string with escaped quotes, where the model was trained to "
             "see an object. Nothing fails, so the mistake is silent.",
-            "一个总是写 arguments | tojson 的模板，在 arguments 以 JSON 文本形式到达时会输出什么？",
+            "一个总是写 arguments | tojson 的模板，在 arguments 以 JSON 文本形式到达时会打印什么？",
             "被再编码一次的文本：一个带引号、内部引号被转义的字符串，而模型训练时看到的是一个对象。什么都不会报错，"
             "所以这个错误是静默的。",
         ),
@@ -306,7 +306,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How many stream events does a reply of n blocks give?",
             "3n + 3: message_start, three per block (content_block_start, one content_block_delta, "
             "content_block_stop), then message_delta with the stop reason and message_stop.",
-            "一个有 n 个内容块的回复会产生多少个流事件？",
+            "含 n 个内容块的回复，事件流里有多少个事件？",
             "3n + 3：message_start，每个内容块三个（content_block_start、一个 content_block_delta、"
             "content_block_stop），然后是带停止原因的 message_delta 和 message_stop。",
         ),
@@ -361,7 +361,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
         Recall(
             "What does a capture keep of the header that carries the API key?",
             "Only its name, listed in headers_withheld; the value never enters the capture.",
-            "对于携带 API key 的请求头，捕获保留了什么？",
+            "携带 API 密钥的请求头，捕获保留了它的什么？",
             "只保留它的名字，列在 headers_withheld 里；值从不进入捕获。",
         ),
         Recall(
@@ -375,14 +375,14 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "What becomes of the system message in the middle of Claude Code's message list?",
             "preprocess folds it into the user message before it as <system-reminder> text, so it comes out as "
             "a user message.",
-            "Claude Code 消息列表中间的那条 system 消息怎么样了？",
+            "Claude Code 消息列表中间的那条 system 消息最后变成了什么？",
             "preprocess 把它包成 <system-reminder> 文本，折进前一条 user 消息，所以它最后是一条 user 消息。",
         ),
         Recall(
             "Which record does the openai echo of a reply equal, and which does the default one equal?",
             "The openai echo equals response_to_message's message (id kept, arguments as JSON text); the "
             "default echo equals build_reply's manager message (no id, arguments a dict).",
-            "回复的 openai 回显等于哪一种记录？默认目标格式的回显又等于哪一种？",
+            "一条回复的 openai 回显等于哪份记录？默认目标格式的回显又等于哪份？",
             "openai 回显等于 response_to_message 生成的消息（保留 id，arguments 是 JSON 文本）；"
             "默认回显等于 build_reply 的 manager message（没有 id，arguments 是字典）。",
         ),
