@@ -388,5 +388,5 @@ def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:
     try:
         text = repr(value)
     except Exception:  # noqa: BLE001 - the learner's object, whose __repr__ may fail
-        text = f"<a {type(value).__name__} that cannot be shown>"
+        text = TEXT[language.resolve(lang)]["unshowable"].format(kind=type(value).__name__)
     return text if len(text) <= limit else text[: limit - 1] + "…"
