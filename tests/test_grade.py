@@ -28,6 +28,16 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TUTORIAL_LANG": "en"}
 KEEPS_ID = ('call = {"type": "function", "function"', 'call = {"id": block["id"], "type": "function", "function"')
 
 
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch):
+    """The command line's language comes from --lang, use_language, TUTORIAL_LANG or the locale:
+    English here whatever the machine's locale or an earlier test chose."""
+    from tutorial.watch import language
+
+    monkeypatch.setattr(language, "_chosen", None)
+    monkeypatch.setenv("TUTORIAL_LANG", "en")
+
+
 def variant(tmp_path: Path, old: str, new: str, name: str = "yours.py") -> Path:
     """The learner's file with one change, written beside the test."""
     text = LEARNER.read_text(encoding="utf-8")
@@ -147,6 +157,43 @@ def test_the_report_speaks_chinese(capsys, tmp_path):
     assert status == 1 and lines[0] == "yours.py：第 05 章的函数与本包对照"
     assert any(line.startswith("✗ assistant_message：") or line.startswith("✗ assistant_message:") for line in lines)
     assert any("陷阱「一次调用」" in line for line in lines)
+
+
+def test_the_language_flows_from_the_locale_to_the_report(capsys, tmp_path, monkeypatch):
+    """No --lang: TUTORIAL_LANG unset and LANG=zh_CN.UTF-8 make the whole report Chinese, the
+    checker's verdicts included; the process's language is as it was afterwards."""
+    from tutorial.watch import language
+
+    monkeypatch.delenv("TUTORIAL_LANG")
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    status, lines, _ = grade(capsys, str(variant(tmp_path, *KEEPS_ID)))
+    assert status == 1 and lines[0] == "yours.py：第 05 章的函数与本包对照" and lines[-1].startswith("还不对")
+    assert any("陷阱「一次调用」" in line for line in lines)
+    assert language._chosen is None
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("def translate(body)\n    return body\n", r"^错误：bad\.py"),
+     ("def flatten_content(content):\n    return ''\n", r"^错误：bad\.py"),
+     ("def translate(body):\n    ...  # your code here\n", r"^错误：bad\.py")],
+    ids=["syntax", "no translate", "stub"],
+)  # fmt: skip
+def test_a_file_that_does_not_load_is_reported_in_chinese(capsys, tmp_path, text, message):
+    """The frame is the command line's; the reason is the loader's, written in the language the
+    command line set for the process (tutorial/notebook/build_it/learner.py)."""
+    path = tmp_path / "bad.py"
+    path.write_text(text, encoding="utf-8")
+    status, lines, err = grade(capsys, str(path), "--lang", "zh")
+    assert (status, lines) == (2, []) and re.search(message, err.strip()), err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bad_timeout_is_reported_in_chinese(capsys):
+    status, _, err = grade(capsys, str(LEARNER), "--lang", "zh", "--timeout", "0")
+    assert status == 2 and err == "错误：--timeout 必须是正数（秒），收到的是 0\n"
 
 
 # ---------------------------------------------------------------------------

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # What `import tutorial` must not load: the notebook stack, the drawing and template
@@ -19,7 +24,9 @@ HEAVY = (
 
 
 def python(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, encoding="utf-8", cwd=ROOT)
+    """In English whatever the locale of the machine running the tests."""
+    env = {**os.environ, "TUTORIAL_LANG": "en"}
+    return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, encoding="utf-8", cwd=ROOT, env=env)
 
 
 def test_import_pulls_in_no_heavy_libraries():
@@ -94,3 +101,214 @@ def test_cli_walk_in_chinese():
     assert "消息路径" in result.stdout and "工具路径" in result.stdout
     assert "messages[2].content[0].tool_use_id" in result.stdout  # places stay as a reader types them
     assert result.stdout != english
+
+
+# ---------------------------------------------------------------------------
+# The command line in Chinese: --lang zh, TUTORIAL_LANG=zh or a Chinese locale
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+# What is not a sentence: code spans, quoted values, {choices}, [options], URLs, and words with
+# a path, code or option character in them (tasks.py, chat_template, 127.0.0.1, --lang, apt-get).
+NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|\{[^}]*\}|\[[^\]]*\]|https?://\S+|\S*[/_=.\-]\S*")
+FUNCTION_WORDS = {"a", "an", "the", "is", "are", "was", "be", "of", "to", "in", "on", "for", "with", "and", "or", "not",
+                  "no", "by", "it", "its", "this", "that", "as", "at", "from", "your", "you", "can", "cannot", "must",
+                  "will", "should", "what", "which", "here", "there", "then", "else", "only", "every", "all", "each"}
+ARGPARSE_ENGLISH = ("usage:", "options:", "positional arguments", "show this help message", "error:", "the following arguments",
+                    "invalid choice", "unrecognized arguments", "expected one argument", "argument ")
+
+
+def english_sentences(text: str) -> list[str]:
+    """Runs of three or more English words with a function word among them ("the following
+    arguments are required"); names, commands and code ("brew install graphviz") are not sentences."""
+    plain = NOT_PROSE.sub(" ", text)
+    runs = re.findall(r"\b[A-Za-z]+(?:,? [A-Za-z]+){2,}\b", plain)
+    return [run for run in runs if FUNCTION_WORDS & set(run.lower().replace(",", "").split())]
+
+
+def test_the_sentence_finder_finds_english_and_lets_names_be():
+    assert english_sentences("python -m tutorial: error: the following arguments are required: file")
+    assert english_sentences("show this help message and exit")
+    assert not english_sentences("✓ 中文字体：WenQuanYi Micro Hei；brew install graphviz；python -m tutorial serve -h")
+    assert not english_sentences("用法：python -m tutorial walk [-h] [--lang {en,zh}] [--target {chat_template,openai}]")
+
+
+def chinese_env(how: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG")}
+    return {**env, **{"flag": {"LANG": "C"}, "locale": {"LANG": "zh_CN.UTF-8"}, "env": {"LANG": "C", "TUTORIAL_LANG": "zh"},
+                      "LC_ALL": {"LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}}[how]}
+
+
+def run_cli(args: list[str], env: dict, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tutorial", *args], input=stdin, capture_output=True, text=True,
+                          encoding="utf-8", cwd=ROOT, env=env)  # fmt: skip
+
+
+def bad_body_file(tmp_path: Path) -> tuple[Path, str]:
+    """A request the contract refuses, and its located (English) message."""
+    import tutorial
+
+    body = tutorial.readme_request()
+    del body["messages"][2]["content"][0]["tool_use_id"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    try:
+        tutorial.translate(body)
+    except tutorial.RequestError as error:
+        return path, str(error)
+    raise AssertionError("the body should be refused")
+
+
+CHINESE_RUNS = {  # name: (arguments, stdin, expected status)
+    "help": (["--help"], "", 0),
+    "walk help": (["walk", "--help"], "", 0),
+    "translate help": (["translate", "-h"], "", 0),
+    "grade help": (["grade", "--help"], "", 0),
+    "serve help": (["serve", "--help"], "", 0),
+    "doctor help": (["doctor", "--help"], "", 0),
+    "no command": ([], "", 2),
+    "grade without a file": (["grade"], "", 2),
+    "a bad choice": (["walk", "--target", "nowhere"], "", 2),
+    "an unknown option": (["translate", "--bogus"], "", 2),
+    "a missing file": (["translate", "no/such/file.json"], "", 2),
+    "text that is not JSON": (["translate", "-"], '{"messages": [\n  {"role": }', 2),
+    "serve: an option without --forward": (["serve", "--model", "m"], "", 2),
+    "serve: a port that is no number": (["serve", "--port", "abc"], "", 2),
+    "grade: a file that is not there": (["grade", "no_such_translator.py"], "", 2),
+    "a refused request": (["translate", "BAD"], "", 2),
+}
+
+
+@pytest.mark.parametrize("name", CHINESE_RUNS)
+@pytest.mark.parametrize("how", ["flag", "locale", "env"])
+def test_cli_help_and_errors_in_chinese_have_no_english_sentence(name, how, tmp_path):
+    args, stdin, status = CHINESE_RUNS[name]
+    bad, located = bad_body_file(tmp_path)
+    args = [str(bad) if arg == "BAD" else arg for arg in args]
+    if how == "flag":  # before the command, or after it
+        args = ["--lang", "zh", *args] if len(args) % 2 else [*args, "--lang", "zh"]
+    result = run_cli(args, chinese_env(how), stdin)
+    out = result.stdout + result.stderr
+    assert result.returncode == status, out
+    assert "Traceback" not in out and CJK.search(out), out
+    shown = out.replace(located, "")  # the lesson's located error stays English: it is the contract
+    if name.startswith("grade:"):  # the system's reason, as build_it's loader writes it (its words, not the CLI's)
+        shown = shown.replace(os.strerror(errno.ENOENT), "")
+    assert english_sentences(shown) == [], out
+    assert not [word for word in ARGPARSE_ENGLISH if word in shown], out
+    if name == "a refused request":
+        assert result.stderr == f"请求无效：{located}\n"
+
+
+def test_cli_in_chinese_reads_json_errors_and_files_in_chinese(tmp_path):
+    env = chinese_env("flag")
+    broken = run_cli(["--lang", "zh", "translate", "-"], env, '{"messages": [\n  {"role": }')
+    assert broken.stderr == "错误：标准输入不是有效的 JSON：第 2 行第 12 列，这里应当是一个值\n"
+    missing = run_cli(["translate", str(tmp_path / "none.json"), "--lang", "zh"], env)
+    assert missing.stderr == f"错误：{tmp_path / 'none.json'}：无法读取：没有这个文件或目录\n"
+    (tmp_path / "latin1.json").write_bytes(b'{"a": "\xff"}')
+    assert "不是 UTF-8 文本" in run_cli(["--lang", "zh", "translate", str(tmp_path / "latin1.json")], env).stderr
+
+
+def test_cli_walk_in_chinese_from_the_locale():
+    result = run_cli(["walk"], chinese_env("locale"))
+    assert result.returncode == 0 and "消息路径" in result.stdout and "工具路径" in result.stdout
+
+
+def test_lc_all_wins_over_lang_and_the_flag_over_both():
+    assert "用法：" in run_cli(["--help"], chinese_env("LC_ALL")).stdout
+    assert run_cli(["--lang", "en", "--help"], chinese_env("locale")).stdout.startswith("usage: python -m tutorial")
+    assert run_cli(["--help"], {**chinese_env("env"), "TUTORIAL_LANG": "en", "LANG": "zh_CN.UTF-8"}).stdout.startswith("usage:")
+
+
+def test_cli_in_english_is_unchanged(tmp_path):
+    env = {**chinese_env("flag"), "LANG": "en_US.UTF-8"}
+    helped = run_cli(["--help"], env)
+    assert helped.stdout.startswith("usage: python -m tutorial [-h] [--lang {en,zh}]")
+    assert "show this help message and exit" in helped.stdout and not CJK.search(helped.stdout)
+    missing = run_cli(["grade"], env)
+    assert missing.stderr.endswith("python -m tutorial grade: error: the following arguments are required: file\n")
+    bad, located = bad_body_file(tmp_path)
+    assert run_cli(["translate", str(bad)], env).stderr == f"error: {located}\n"
+
+
+def test_the_chinese_table_covers_every_message_argparse_shows_a_user():
+    """argparse's own msgids on this Python, read from its source: each one a user can meet
+    has Chinese (the rest are errors in a program's use of argparse, not in a command line)."""
+    import argparse
+    import ast
+    import inspect
+
+    from tutorial.cli.words import ARGPARSE_ZH
+
+    for_programmers = {"%r is not callable", "'required' is an invalid argument for positionals", ".__call__() not defined",
+                       'argument "-" with mode %r', "cannot have multiple subparser arguments",
+                       "cannot merge actions - two groups are named %r", "conflicting subparser alias: %s",
+                       "conflicting subparser: %s", "dest= is required for options like %r",
+                       "invalid conflict_resolution value: %r", "conflicting option string: %s", "conflicting option strings: %s",
+                       "invalid option string %(option)r: must start with a character %(prefix_chars)r",
+                       "mutually exclusive arguments must be optional"}  # fmt: skip
+    found = set()
+    for node in ast.walk(ast.parse(inspect.getsource(argparse))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "ngettext"):
+            found |= {arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
+    assert "usage: " in found and "options" in found
+    assert sorted(found - for_programmers - set(ARGPARSE_ZH)) == []
+
+
+def test_main_in_process_leaves_the_language_and_argparse_as_they_were(capsys):
+    import argparse
+
+    from tutorial.cli import main
+    from tutorial.watch import language
+
+    before, translate_words = language.current(), argparse._
+    assert main(["--lang", "zh", "walk"]) == 0
+    assert "消息路径" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--lang", "zh", "walk", "--target", "nowhere"])
+    assert "无效的选择" in capsys.readouterr().err
+    assert language.current() == before and argparse._ is translate_words
+
+
+def test_doctor_in_chinese_says_every_fix_in_chinese(monkeypatch, capsys):
+    """Every check failing at once: each line and each fix is Chinese (commands and names aside)."""
+    import importlib.metadata
+
+    from tutorial.cli import doctor
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(doctor.shutil, "which", lambda name: None)
+    monkeypatch.setattr(doctor.importlib.metadata, "version", not_installed)
+    monkeypatch.setattr(doctor, "CHROMIUM", "/nowhere/chromium")
+    for system in ("Linux", "Darwin", "Windows"):
+        monkeypatch.setattr(doctor, "SYSTEM", system)
+        assert doctor.main(lang="zh") == 1
+        out = capsys.readouterr().out
+        lines = [line for line in out.splitlines() if line.strip() and not line.startswith("✓ Python ")]
+        assert len(lines) > 20 and all(CJK.search(line) for line in lines), out
+        assert english_sentences(out) == [], out
+        assert lines[-1].startswith("需要修复 ")
+
+
+def test_doctor_as_a_file_takes_lang_and_help():
+    env = chinese_env("flag")
+    ran = subprocess.run([sys.executable, "-I", str(ROOT / "tutorial" / "cli" / "doctor.py"), "--lang", "zh"], capture_output=True,
+                         text=True, encoding="utf-8", env=env)  # fmt: skip
+    assert ran.returncode in (0, 1) and ran.stdout.startswith("✓ Python ") and ("一切正常" in ran.stdout or "需要修复" in ran.stdout)
+    helped = subprocess.run([sys.executable, "-I", str(ROOT / "tutorial" / "cli" / "doctor.py"), "-h"], capture_output=True,
+                            text=True, encoding="utf-8", env=chinese_env("locale"))  # fmt: skip
+    assert helped.returncode == 0 and helped.stdout.startswith("用法：python -m tutorial doctor")
+    wrong = subprocess.run([sys.executable, "-I", str(ROOT / "tutorial" / "cli" / "doctor.py"), "--bogus"], capture_output=True,
+                           text=True, encoding="utf-8", env=env)  # fmt: skip
+    assert wrong.returncode == 2 and wrong.stderr.startswith("error: --bogus")
+
+
+def test_chinese_help_is_wrapped_by_terminal_columns():
+    from tutorial.cli.words import width, wrap
+
+    text = "回复、摘要、错误和这份帮助的语言，用于 Accept-Language 既不是 en 也不是 zh 的请求（默认：TUTORIAL_LANG）"
+    lines = wrap(text, 30)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(width(line) <= 30 for line in lines) and not any(line[0] in "，。：；）、" for line in lines)

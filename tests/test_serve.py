@@ -519,3 +519,150 @@ def test_the_command_line_explains_its_mistakes(capsys):
 
     assert main(["--model", "x"]) == 2
     assert "--model and --timeout only apply with --forward" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# Counting, and the server in Chinese: Accept-Language, start(lang=...), serve --lang zh
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+ZH = {"accept-language": "zh-CN,zh;q=0.9,en;q=0.8"}
+# Not a sentence: code spans, quoted values, URLs, and words with a path or code character in them.
+NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|\{[^}]*\}|\[[^\]]*\]|https?://\S+|\S*[/_=.\-]\S*")
+FUNCTION_WORDS = {"a", "an", "the", "is", "are", "be", "of", "to", "in", "on", "for", "with", "and", "or", "not", "no",
+                  "by", "it", "this", "that", "as", "at", "from", "your", "you", "can", "cannot", "must", "here", "every"}
+
+
+def english_sentences(text: str) -> list[str]:
+    """Runs of three or more English words with a function word among them."""
+    runs = re.findall(r"\b[A-Za-z]+(?:,? [A-Za-z]+){2,}\b", NOT_PROSE.sub(" ", text))
+    return [run for run in runs if FUNCTION_WORDS & set(run.lower().replace(",", "").split())]
+
+
+def tool(name: str) -> dict:
+    return {"name": name, "description": f"the {name} tool", "input_schema": {"type": "object", "properties": {}}}
+
+
+@pytest.mark.parametrize(
+    "extra, line, summary, zh_line, zh_summary",
+    [
+        ({}, "1 message (1 user) and 0 tools.", "1 message, 0 tools -> 1 chat message; json, end_turn",
+         "1 条消息（1 条 user），0 个工具。", "1 条消息，0 个工具 → 1 条聊天消息；非流式，end_turn"),
+        ({"tools": [tool("a")]}, "1 message (1 user) and 1 tool.", "1 message, 1 tool -> 1 chat message; json, end_turn",
+         "1 条消息（1 条 user），1 个工具。", "1 条消息，1 个工具 → 1 条聊天消息；非流式，end_turn"),
+        ({"tools": [tool("a"), tool("b")], "system": "s"}, "2 messages (1 system, 1 user) and 2 tools.",
+         "1 message, 2 tools -> 2 chat messages; json, end_turn",
+         "2 条消息（1 条 system、1 条 user），2 个工具。", "1 条消息，2 个工具 → 2 条聊天消息；非流式，end_turn"),
+    ],
+)  # fmt: skip
+def test_one_tool_is_one_tool_in_both_languages(server, extra, line, summary, zh_line, zh_summary):
+    body = {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}], **extra}
+    for headers, want_line, want_summary in (({}, line, summary), (ZH, zh_line, zh_summary)):
+        reply = httpx.post(f"{server.url}/v1/messages", json=body, headers=headers, timeout=30).json()
+        assert want_line in reply["content"][0]["text"]
+        assert capture_of(server, reply["id"])["summary"] == want_summary
+    assert "1 tools" not in json.dumps([c["summary"] for c in server.captures()])
+
+
+def test_the_teaching_reply_and_the_summary_follow_accept_language(server):
+    """The real SDK, asking for Chinese: the reply, streamed or not, and the capture speak Chinese;
+    places, targets and roles stay as code writes them. A client that does not ask gets English."""
+    client = anthropic.Anthropic(base_url=server.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    reply = client.messages.create(**readme_body())
+    text = text_of(reply)
+    assert text.startswith("这是教程服务器，这里没有模型。翻译把你的请求变成了这样：")
+    assert "- chat_template 目标格式：5 条消息（1 条 system、2 条 user、1 条 assistant、1 条 tool），1 个工具。" in text
+    assert "chat_template 目标格式未带入输出的内容（4 处）：" in text and "\n- messages[1].content[1].id：" in text
+    assert "GET /captures 列出全部捕获" in text
+    assert english_sentences(text) == [], text
+    capture = capture_of(server, reply.id)
+    assert capture["summary"] == "3 条消息，1 个工具 → 5 条聊天消息；非流式，end_turn"
+    assert capture["headers"]["accept-language"] == ZH["accept-language"]
+    assert all(CJK.search(loss["reason"]) for loss in capture["losses"]["chat_template"])  # the capture's reasons too
+    with client.messages.stream(**readme_body()) as stream:
+        final = stream.get_final_message()
+    assert text_of(final) == text and capture_of(server, final.id)["summary"].endswith("；流式，end_turn")
+    english = anthropic.Anthropic(base_url=server.url, api_key=SECRET, max_retries=0).messages.create(**readme_body())
+    assert text_of(english).startswith("Tutorial server, no model here.") and not CJK.search(text_of(english).split("\n- ")[1])
+
+
+def test_a_server_started_in_chinese_answers_in_chinese_unless_a_client_asks_for_english():
+    with serve.start(lang="zh") as running:
+        plain = anthropic.Anthropic(base_url=running.url, api_key=SECRET, max_retries=0)
+        assert text_of(plain.messages.create(**readme_body())).startswith("这是教程服务器")
+        english = anthropic.Anthropic(base_url=running.url, api_key=SECRET, max_retries=0, default_headers={"accept-language": "en-GB"})
+        assert text_of(english.messages.create(**readme_body())).startswith("Tutorial server")
+        assert [c["summary"][:1] for c in running.captures()] == ["3", "3"]
+        assert CJK.search(running.captures()[0]["summary"]) and not CJK.search(running.captures()[1]["summary"])
+
+
+def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
+    """The envelope's shape and type are the API's; its message is Chinese, and the lesson's
+    located error stays as it is (the contract) inside a Chinese frame."""
+    client = anthropic.Anthropic(base_url=server.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    messages = [{"role": "robot", "content": "hi"}]
+    with pytest.raises(anthropic.BadRequestError) as raised:
+        client.messages.create(model="m", max_tokens=16, messages=messages)
+    with pytest.raises(tutorial.RequestError) as expected:
+        tutorial.translate({"messages": messages})
+    assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{expected.value}"}}
+    assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{expected.value}"
+    answers = {
+        "max_tokens": httpx.post(f"{server.url}/v1/messages", json={**readme_body(), "max_tokens": 0}, headers=ZH),
+        "not json": httpx.post(f"{server.url}/v1/messages", content=b"{not json", headers={**ZH, "content-type": "application/json"}),
+        "not an object": httpx.post(f"{server.url}/v1/messages", json=[1, 2], headers=ZH),
+        "route": httpx.get(f"{server.url}/nowhere", headers=ZH),
+        "capture": httpx.get(f"{server.url}/captures/cap_9999999", headers=ZH),
+        "too large": httpx.post(f"{small_server.url}/v1/messages", json={"messages": [{"role": "user", "content": "x" * 30_000}]}, headers=ZH),
+    }  # fmt: skip
+    said = {name: response.json()["error"]["message"] for name, response in answers.items()}
+    assert said["max_tokens"] == "max_tokens：必须是正整数，收到的是 0"
+    assert said["not json"] == "body：请求体不是有效的 JSON：第 1 行第 2 列，这里应当是用双引号括起来的键名"
+    assert said["not an object"] == "body：请求体必须是 JSON 对象，收到的是 list"
+    assert said["route"] == "GET /nowhere：这里没有这个路由（见 GET /）"
+    assert said["capture"].startswith("captures/cap_9999999：没有这个捕获")
+    assert "20000 字节的上限" in said["too large"]
+    for name, response in answers.items():
+        assert response.json()["type"] == "error" and response.status_code in (400, 404, 413), name
+        assert english_sentences(said[name]) == [], said[name]
+
+
+def test_count_tokens_and_tool_then_text_in_chinese(server, tool_server):
+    counted = httpx.post(f"{server.url}/v1/messages/count_tokens", json=readme_body(), headers=ZH).json()
+    assert server.captures()[-1]["summary"] == f"count_tokens：约 {counted['input_tokens']} 个输入 token"
+    client = anthropic.Anthropic(base_url=tool_server.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    ask = {"model": "m", "max_tokens": 64, "tools": tutorial.readme_request()["tools"]}
+    messages = [{"role": "user", "content": "读一下 README.md"}]
+    first = client.messages.create(**ask, messages=messages)
+    messages += [{"role": "assistant", "content": first.content},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first.content[0].id, "content": "# Demo"}]}]
+    assert text_of(client.messages.create(**ask, messages=messages)) == "工具 read_file 返回了：\n# Demo"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Ctrl-C cannot be sent to a child process this way on Windows")
+@pytest.mark.parametrize("how", ["--lang zh", "LANG=zh_CN.UTF-8"])
+def test_the_command_line_serves_in_chinese(tmp_path, how):
+    """`serve --lang zh` (or a Chinese locale): the banner, the log, and every reply to a
+    client that names no language are Chinese."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE")}
+    env.update(PYTHONPATH=str(ROOT), LANG="zh_CN.UTF-8" if how.startswith("LANG") else "C.UTF-8")
+    flag = ["--lang", "zh"] if how == "--lang zh" else []
+    process = subprocess.Popen([sys.executable, "-m", "tutorial", "serve", "--port", "0", *flag],
+                               stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env, cwd=tmp_path)  # fmt: skip
+    try:
+        banner = [process.stderr.readline() for _ in range(4)]
+        url = re.search(r"tutorial serve：正在监听 (http://127\.0\.0\.1:\d+)，由教学应答器回答", banner[0]).group(1)
+        assert banner[1:] == [f"  让客户端连接它：  ANTHROPIC_BASE_URL={url}\n", f"  捕获：            {url}/captures\n", "  按 Ctrl-C 停止\n"]
+        client = anthropic.Anthropic(base_url=url, api_key=SECRET, max_retries=0)
+        assert text_of(client.messages.create(**readme_body())).startswith("这是教程服务器")
+        assert httpx.get(f"{url}/captures").json()["data"][0]["summary"].startswith("3 条消息，1 个工具")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, rest = process.communicate(timeout=30)
+    assert process.returncode == 0 and "cap_0001 POST /v1/messages -> 200" in rest
+    assert "Traceback" not in rest and english_sentences("".join(banner) + rest) == [], "".join(banner) + rest
+
+
+def test_warnings_about_binding_in_chinese(capsys):
+    warn_unless_loopback("0.0.0.0", "zh")
+    err = capsys.readouterr().err
+    assert err.startswith("警告：tutorial 服务器绑定在 0.0.0.0") and english_sentences(err) == []

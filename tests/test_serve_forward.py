@@ -318,3 +318,49 @@ def test_tool_choice_maps_to_chat_completions():
 
 def text_of(message) -> str:
     return "".join(block.text for block in message.content if block.type == "text")
+
+
+# ---------------------------------------------------------------------------
+# In Chinese: the bridge's own words are Chinese, the engine's stay as it wrote them (data)
+
+ZH = {"accept-language": "zh-CN,zh;q=0.9"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "model, status, words",
+    [
+        ("error", 502, "引擎返回了 HTTP 500：engine exploded"),
+        ("busy", 502, "引擎正忙（HTTP 503）：too many requests in flight"),
+        ("refuse", 400, "引擎拒绝了这个请求（HTTP 400）：This model's maximum context length is 8192 tokens"),
+        ("slow", 504, f"上的引擎没有在 {TIMEOUT:g} 秒内回答"),
+    ],
+)
+def test_engine_failures_in_chinese(bridge, model, status, words, stream):
+    client = anthropic.Anthropic(base_url=bridge.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    with pytest.raises(anthropic.APIStatusError) as raised:
+        client.messages.create(**body(model), stream=stream)
+    assert raised.value.status_code == status and raised.value.body["type"] == "error"
+    assert words in raised.value.body["error"]["message"]
+    assert bridge.captures()[-1]["summary"].startswith(raised.value.body["error"]["type"] + "：")
+
+
+@pytest.mark.parametrize(
+    "model, words",
+    [("stream-error", "引擎在流式传输中出错：died mid-stream"), ("silent-stream", "引擎的流没有发来任何数据块就结束了"),
+     ("bad-arguments", "引擎的回答无法变成回复：choices[0].message.tool_calls[0].function.arguments：不是有效的 JSON")],
+)  # fmt: skip
+def test_a_stream_that_fails_midway_says_so_in_chinese(bridge, model, words):
+    """The failure after message_start is an `error` event; it, and the capture, speak the request's language."""
+    client = anthropic.Anthropic(base_url=bridge.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    with pytest.raises(anthropic.APIStatusError) as raised:
+        list(client.messages.create(**body(model), stream=True))
+    assert words in raised.value.body["error"]["message"]
+    assert bridge.captures()[-1]["summary"].startswith("流式传输中途出错，api_error：")
+
+
+def test_the_bridge_answers_in_chinese_and_the_engine_text_stays_as_it_is(bridge):
+    client = anthropic.Anthropic(base_url=bridge.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    reply = client.messages.create(**body("text"))
+    assert text_of(reply) == "你好，这里是引擎。"
+    assert bridge.captures()[-1]["summary"] == "3 条消息，1 个工具 → 5 条聊天消息；非流式，end_turn"

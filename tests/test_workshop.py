@@ -399,3 +399,68 @@ def test_the_break_finder_sees_a_word_split_in_two():
         finally:
             browser.close()
     assert split and whole == [], (split, whole)
+
+
+# ---------------------------------------------------------------------------
+# The learner's README, in the learner's language
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def chinese_copy(tmp_path_factory) -> Path:
+    """What `python3 tasks.py workshop DIR --lang zh` writes (unsigned: signing is tested above)."""
+    target = tmp_path_factory.mktemp("class-zh")
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "workshop.py"), str(target), "--lang", "zh", "--no-trust"],
+                            capture_output=True, text=True, encoding="utf-8")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert CJK.search(result.stdout) and "Traceback" not in result.stderr
+    return target
+
+
+def _prose(readme: str) -> str:
+    """The README without its code spans, its bold JupyterLab menu path and its link to the other edition."""
+    return re.sub(r"`[^`]*`|\*\*[^*]*\*\*|^English: .*$", " ", readme, flags=re.MULTILINE)
+
+
+def test_the_chinese_copy_has_a_chinese_readme_that_opens_the_chinese_chapters(chinese_copy):
+    readme = (chinese_copy / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# 本课的各章\n")
+    assert "`notebooks/zh/00_index.ipynb`" in readme and (chinese_copy / "notebooks" / "zh" / "00_index.ipynb").is_file()
+    assert "`cheat_sheet.zh.html`" in readme and (chinese_copy / "cheat_sheet.zh.html").is_file()
+    assert (chinese_copy / "docs" / "cheat_sheet.zh.html").is_file()
+    assert "jupyter trust notebooks/zh/*.ipynb" in readme
+    assert not re.search(r"[A-Za-z]{3,} [a-z]{2,} [a-z]{2,}", _prose(readme)), "an English sentence in the Chinese README"
+    assert "\n\n" in readme and all("\n" not in paragraph.strip() or paragraph.lstrip().startswith(("-", "#"))
+                                    for paragraph in readme.split("\n\n")), "a line break inside a Chinese paragraph"  # fmt: skip
+    english = (chinese_copy / "README.en.md").read_text(encoding="utf-8")
+    assert "English: [README.en.md](README.en.md)" in readme and "中文版：[README.md](README.md)" in english
+    assert "`notebooks/00_index.ipynb`" in english and not CJK.search(english.replace("中文版：", ""))
+
+
+def test_the_english_copy_links_the_chinese_readme(copy):
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# The chapters, for this class\n") and "中文版：[README.zh.md](README.zh.md)" in readme
+    chinese = (copy / "README.zh.md").read_text(encoding="utf-8")
+    assert chinese.startswith("# 本课的各章\n") and "English: [README.md](README.md)" in chinese
+    assert "`notebooks/zh/00_index.ipynb`" in chinese
+
+
+def test_the_language_of_the_copy(monkeypatch, tmp_path):
+    """--lang, else TUTORIAL_LANG, else the locale; a copy of the Chinese edition alone is Chinese
+    and has no other README to link."""
+    for name in ("TUTORIAL_LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert workshop.default_language() == "zh"
+    monkeypatch.setenv("TUTORIAL_LANG", "en")
+    assert workshop.default_language() == "en"
+    assert workshop.default_language(ROOT / "notebooks" / "zh") == "zh"
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "00_index.ipynb").write_text("{}")
+    alone = workshop.learner_readmes(tmp_path, "zh", ROOT / "notebooks" / "zh")
+    assert list(alone) == ["README.md"] and "`notebooks/00_index.ipynb`" in alone["README.md"] and "English:" not in alone["README.md"]
+    assert workshop._lang_option(["DIR", "--lang", "fr"])[0] == ""
+    refused = subprocess.run([sys.executable, str(ROOT / "scripts" / "workshop.py"), str(tmp_path / "x"), "--lang", "fr"],
+                             capture_output=True, text=True)  # fmt: skip
+    assert refused.returncode == 2 and not (tmp_path / "x").exists()
