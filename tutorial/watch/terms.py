@@ -50,7 +50,10 @@ TERMS: tuple[Term, ...] = (
     Term("provider (an API vendor)", "服务商", ("提供方",)),
     Term("error envelope", "错误响应体", ("错误信封", "错误包"),
          "信封 is a calque; the thing is the JSON body of an error response."),
-    Term("silently", "静默", ("悄悄", "悄无声息", "不声不响", "无声", "默默")),
+    Term("silently", "静默", ("悄悄", "悄无声息", "不声不响", "一声不响", "一声不吭", "无声", "默默")),
+    Term("tool message (a message with role tool)", "tool 消息", ("工具消息",),
+         "Messages are named by their role as it is written in JSON (user 消息, assistant 消息, tool 消息); "
+         "工具消息 would read as a message about tools."),
     Term("stays behind (is not carried into the output)", "未带入输出 / 未带入的内容", ("留下", "留在后面"),
          "留下 first reads as 'kept', the opposite of what is meant."),
     Term("wire (the form on HTTP)", "传输格式", ("线上",),
