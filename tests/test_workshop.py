@@ -173,11 +173,94 @@ def test_post_build_is_executable_and_installs_the_package():
 # The printable cheat sheet and the run-sheet
 
 
-def test_the_printable_cheat_sheet_is_chapter_12s_table():
-    assert (ROOT / "docs" / "cheat_sheet.html").read_text(encoding="utf-8") == cheat_sheet.page(), (
-        "docs/cheat_sheet.html is out of date: run python scripts/cheat_sheet.py"
+CHEAT_SHEET_CHAPTERS = {"en": ROOT / "notebooks" / "12_cheat_sheet.ipynb", "zh": ROOT / "notebooks" / "zh" / "12_cheat_sheet.ipynb"}
+
+
+@pytest.mark.parametrize("lang", sorted(cheat_sheet.PAGES))
+def test_the_printable_cheat_sheet_is_chapter_12s_table(lang):
+    path = cheat_sheet.PAGES[lang]
+    assert path.read_text(encoding="utf-8") == cheat_sheet.page(lang), (
+        f"{path.relative_to(ROOT)} is out of date: run python scripts/cheat_sheet.py"
     )
-    assert "@page { size: A4 landscape" in cheat_sheet.page()
+    assert "@page { size: A4 landscape" in cheat_sheet.page(lang)
+
+
+def test_the_check_covers_both_printable_sheets(tmp_path, monkeypatch):
+    assert cheat_sheet.main(["--check"]) == 0
+    stale = {lang: tmp_path / path.name for lang, path in cheat_sheet.PAGES.items()}
+    for lang, path in stale.items():
+        path.write_text(cheat_sheet.page(lang), encoding="utf-8")
+    monkeypatch.setattr(cheat_sheet, "PAGES", stale)
+    assert cheat_sheet.main(["--check"]) == 0
+    for path in stale.values():
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("</table>", "<tr><td>stale</td></tr></table>"), encoding="utf-8")
+        assert cheat_sheet.main(["--check"]) == 1, f"{path.name} out of date, and --check did not say so"
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", sorted(CHEAT_SHEET_CHAPTERS))
+def test_chapter_12_shows_the_table_the_sheet_prints(lang):
+    """The chapter's stored table (cell tagged `cheat-sheet`) is the one the page prints: both
+    come from tutorial.notebook.cheat_sheet. (Stale until the chapter is re-executed.)"""
+    chapter = CHEAT_SHEET_CHAPTERS[lang]
+    (cell,) = [c for c in load(chapter)["cells"] if "cheat-sheet" in tags(c)]
+    shown = ["".join(o["data"]["text/html"]) for o in cell.get("outputs", []) if "text/html" in o.get("data", {})]
+    assert shown == [cheat_sheet.table_html(lang)], f"{chapter.relative_to(ROOT)}: re-execute it (scripts/run_notebooks.py 12)"
+
+
+def _visible_prose(page: str) -> list[str]:
+    """The text a reader sees outside code: no <code>, <style>, <title> or comments."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.skip, self.texts = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("code", "style", "title", "head")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("code", "style", "title", "head")
+
+        def handle_data(self, data):
+            if not self.skip and data.strip():
+                self.texts.append(data.strip())
+
+    reader = Reader()
+    reader.feed(page)
+    return reader.texts
+
+
+# Three English words in a row (names with _ . [ ] or digits are data and do not count).
+_ENGLISH_WORDS = re.compile(r"(?<![\w.\[\]'])[A-Za-z][a-z']+(?:[ ,]+[A-Za-z][a-z']+){2,}(?![\w.\[\]])")
+_DATA_NAMES = re.compile(r"[A-Za-z0-9]*[_.\[\]/][\w.\[\]/]*|'[^']*'")
+# Names a Chinese engineer writes in English: the APIs, the companies, the products.
+_KEPT_AS_IS = ("Anthropic Messages API", "Anthropic Messages", "Chat Completions", "Messages API", "Action")
+
+
+def _keys(value) -> set:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    return {k for v in value for k in _keys(v)} if isinstance(value, (list, tuple)) else set()
+
+
+def test_the_chinese_cheat_sheet_has_no_english_sentence_outside_data():
+    """Outside code, what is English is a name: a field of the request (`model, stream,
+    metadata`), a place (`content[0].id`), a block type, an API."""
+    from tutorial.notebook.cheat_sheet import PROBES
+
+    fields = re.compile(r"\b(?:%s)\b" % "|".join(sorted(_keys([p.body for p in PROBES]), key=len, reverse=True)))
+    page = cheat_sheet.PAGES["zh"].read_text(encoding="utf-8")
+    found = []
+    for text in _visible_prose(page):
+        plain = fields.sub(" ", _DATA_NAMES.sub(" ", text))
+        for kept in _KEPT_AS_IS:
+            plain = plain.replace(kept, " ")
+        found += [m.group(0) for m in _ENGLISH_WORDS.finditer(plain)]
+    assert not found, f"English left in docs/cheat_sheet.zh.html: {found[:10]}"
+    assert len(_visible_prose(page)) > 60 and re.search(r"[\u4e00-\u9fff]", page)
 
 
 def test_the_run_sheet_names_every_chapter_and_only_chapters_that_exist():
@@ -202,8 +285,8 @@ def test_chapter_links_point_at_chapters_that_exist(path):
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-SMALLEST_PRINTED_PT = 8
-MOST_PRINTED_PAGES = 2
+SMALLEST_PRINTED_PT = cheat_sheet.SMALLEST_PT  # per language: en 8 pt, zh 7.5 pt
+MOST_PRINTED_PAGES = cheat_sheet.MOST_PAGES  # per language: en two pages, zh one
 
 
 def chromium():
@@ -223,15 +306,17 @@ FONT_SIZES = """() => [...document.querySelectorAll('body *')]
 
 
 @pytest.mark.browser
-def test_the_printed_cheat_sheet_is_at_least_8_pt_on_at_most_two_a4_pages():
+@pytest.mark.parametrize("lang", sorted(cheat_sheet.PAGES))
+def test_the_printed_cheat_sheet_keeps_its_type_size_and_page_count(lang):
     """Printed by Chromium as a reader's browser prints it: the page's own @page size (A4
     landscape), backgrounds on. The PDF's pages are counted, and the smallest text is measured
-    in the page as laid out for print."""
+    in the page as laid out for print: the English sheet at 8 pt or more on at most two pages,
+    the Chinese one at 7.5 pt or more on one page."""
     with chromium() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
-            page.goto((ROOT / "docs" / "cheat_sheet.html").as_uri())
+            page.goto(cheat_sheet.PAGES[lang].as_uri())
             page.emulate_media(media="print")
             sizes = page.evaluate(FONT_SIZES)
             pdf = page.pdf(prefer_css_page_size=True, print_background=True)
@@ -239,12 +324,12 @@ def test_the_printed_cheat_sheet_is_at_least_8_pt_on_at_most_two_a4_pages():
             browser.close()
     assert len(sizes) > 100, "the table's text was measured"
     smallest = min(sizes) * 0.75
-    assert smallest >= SMALLEST_PRINTED_PT, f"printed text as small as {smallest:.2f} pt"
+    assert smallest >= SMALLEST_PRINTED_PT[lang] - 0.01, f"printed text as small as {smallest:.2f} pt"
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
     sizes_pt = {round(w * 72 / 25.4) for w in (297, 210)}
     media = {tuple(round(float(n)) for n in box.split()[2:]) for box in re.findall(rb"/MediaBox\s*\[([^\]]+)\]", pdf)}
     assert media == {(max(sizes_pt), min(sizes_pt))}, f"not A4 landscape: {media}"
-    assert 1 <= pages <= MOST_PRINTED_PAGES, f"{pages} pages"
+    assert 1 <= pages <= MOST_PRINTED_PAGES[lang], f"{pages} pages"
 
 
 def free_port() -> int:
