@@ -1,6 +1,7 @@
 """What the chapters display: a step's input beside its output and silent checks
-(`show.py`), the self-check verdicts (`selfcheck.py`), the text walk for a terminal
-(`walk.py`), the exercises and their verdicts (`exercises/`), chapter 05's build-it checker
+(`show.py`), the labels code cells print and their Chinese (`catalogue.py`: `say`, `said`;
+`reason_in` writes a loss's reason in the chapter's language), the self-check verdicts
+(`selfcheck.py`), the text walk for a terminal (`walk.py`), the exercises and their verdicts (`exercises/`), chapter 05's build-it checker
 (`build_it/`), the chapters' minutes (`minutes.py`), and the playground (`playground/`:
 model <- panes <- view <- session, with presets, the prompt tab and the learner's "yours" column).
 
@@ -8,6 +9,8 @@ May import: the lesson, `watch/`, `pictures/` and `peers/`. ipywidgets loads onl
 playground's view is built.
 """
 
+from ..watch.losses import reason_in
+from .catalogue import fit, said, say
 from .show import as_json, check, diagram, show_json, show_losses, show_step, side_by_side
 
 
@@ -19,4 +22,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tutorial.notebook' has no attribute {name!r}")
 
 
-__all__ = ["Playground", "as_json", "check", "diagram", "show_json", "show_losses", "show_step", "side_by_side"]
+__all__ = [
+    "Playground", "as_json", "check", "diagram", "fit", "reason_in", "said", "say", "show_json", "show_losses", "show_step", "side_by_side",
+]

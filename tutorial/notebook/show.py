@@ -1,6 +1,10 @@
 """Small display helpers for the notebooks: JSON as Chinese-readable text, a stage's
 input beside its output, and silent checks.
 
+Titles and check descriptions are labels a chapter writes in English; they are shown in the
+current language through the catalogue in `catalogue.py` (and so are the label keys of a value
+`show_json` shows).
+
 Every object here has a rich HTML form for Jupyter and a plain-text form for terminals
 and for nbval; both are deterministic (no ids, no timestamps), so stored outputs stay
 comparable from run to run.
@@ -14,6 +18,7 @@ from typing import Any, Optional
 
 from ..watch import language
 from ..watch.losses import reason_in
+from .catalogue import labelled, said, title_colon
 
 # Every word these displays write, per language ("en" or "zh"; see tutorial.language).
 TEXT = {
@@ -35,9 +40,9 @@ TEXT = {
         "step_returned": "{name} 的返回值",
         "value": "值",
         "check_failed": "检查未通过：{what}\n应为：\n{expected}\n实际为：\n{actual}",
-        "nothing_behind": "没有内容被留下",
+        "nothing_behind": "没有未带入输出的内容",
         "where": "位置",
-        "why": "为什么被留下",
+        "why": "为什么未带入输出",
     },
 }
 
@@ -66,15 +71,17 @@ class JSON:
         self.value, self.title = value, title
 
     def __repr__(self) -> str:
-        return (f"{self.title}:\n" if self.title else "") + as_json(self.value)
+        return (f"{self.title}{title_colon(self.title)}\n" if self.title else "") + as_json(self.value)
 
     def _repr_html_(self) -> str:
         title = f"<h4>{html.escape(self.title)}</h4>" if self.title else ""
         return f"{_STYLE}<div class='tp-side'><div>{title}<pre>{html.escape(as_json(self.value))}</pre></div></div>"
 
 
-def show_json(value: Any, title: Optional[str] = None) -> JSON:
-    return JSON(value, title)
+def show_json(value: Any, title: Optional[str] = None, lang: Optional[str] = None) -> JSON:
+    """`value` as indented JSON under `title`; the title and the label keys of `value`
+    (`{"where": ...}`) in `lang` (see catalogue.py), data as it is."""
+    return JSON(labelled(value, lang), None if title is None else said(title, lang=lang))
 
 
 class SideBySide:
@@ -85,11 +92,12 @@ class SideBySide:
     ):
         words = _words(lang)
         self.left, self.right = left, right
-        self.left_title = words["input"] if left_title is None else left_title
-        self.right_title = words["output"] if right_title is None else right_title
+        self.left_title = words["input"] if left_title is None else said(left_title, lang=lang)
+        self.right_title = words["output"] if right_title is None else said(right_title, lang=lang)
 
     def __repr__(self) -> str:
-        return f"{self.left_title}:\n{_text(self.left)}\n\n  ↓\n\n{self.right_title}:\n{_text(self.right)}"
+        left, right = self.left_title, self.right_title
+        return f"{left}{title_colon(left)}\n{_text(self.left)}\n\n  ↓\n\n{right}{title_colon(right)}\n{_text(self.right)}"
 
     def _repr_html_(self) -> str:
         def column(title: str, value: Any) -> str:
@@ -108,7 +116,8 @@ def _text(value: Any) -> str:
 def side_by_side(
     left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None, lang: Optional[str] = None
 ) -> SideBySide:
-    """`left` beside `right`; the titles default to "input" and "output" in `lang`."""
+    """`left` beside `right`; the titles default to "input" and "output" in `lang`, and a
+    title given is shown in `lang` too (a label of catalogue.py, or code as it is)."""
     return SideBySide(left, right, left_title, right_title, lang)
 
 
@@ -120,10 +129,11 @@ def show_step(step, lang: Optional[str] = None) -> SideBySide:
 
 
 def check(actual: Any, expected: Any, what: Optional[str] = None, lang: Optional[str] = None) -> None:
-    """A silent check: nothing when `actual == expected`, a readable failure otherwise."""
+    """A silent check: nothing when `actual == expected`, a readable failure otherwise
+    (`what`, a label of catalogue.py, in `lang`)."""
     if actual != expected:
         words = _words(lang)
-        what = words["value"] if what is None else what
+        what = words["value"] if what is None else said(what, lang=lang)
         raise AssertionError(words["check_failed"].format(what=what, expected=as_json(expected), actual=as_json(actual)))
 
 
@@ -137,7 +147,7 @@ def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang
 
 
 class LossTable:
-    """What stays behind, one row per loss: where, what, why."""
+    """What stays behind (is not carried into the output), one row per loss: where, what, why."""
 
     def __init__(self, losses, lang: Optional[str] = None):
         self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), reason_in(loss.reason, lang)) for loss in losses]
