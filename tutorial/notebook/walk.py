@@ -42,6 +42,7 @@ TEXT = {
         ],
         "behind": "5. What stays behind:",
         "nothing_behind": "5. What stays behind: nothing.",
+        "and": ", ",
     },
     "zh": {
         "title": "目标格式 {target!r} 的 Action 2：translated, tools_schema = translate(body)",
@@ -67,6 +68,7 @@ TEXT = {
         ],
         "behind": "5. 未带入输出的内容：",
         "nothing_behind": "5. 未带入输出的内容：没有。",
+        "and": "、",
     },
 }
 
@@ -81,7 +83,7 @@ def walk_text(t: Trace, lang: Optional[str] = None) -> str:
     lines = [w["title"].format(target=t.target), ""]
     folded = t.preprocessed["messages"] != t.body["messages"]
     lines += [
-        w["entry"].format(keys=", ".join(t.body)),
+        w["entry"].format(keys=w["and"].join(t.body)),
         w["folded"] if folded else w["unchanged"],
         "",
         w["messages"],
@@ -94,7 +96,7 @@ def walk_text(t: Trace, lang: Optional[str] = None) -> str:
         roles = " + ".join(message["role"] for message in outputs)
         lines += ["", f"2.{number} {format_location(location)} -> {roles}", w["input"], _indent(as_json(t.at(location)))]
         for part in parts:
-            how = ", ".join(part.via) if part.via else w["direct"]
+            how = w["and"].join(part.via) if part.via else w["direct"]
             if len(parts) > 1 or part.location != location:
                 part_roles = " + ".join(t.translated[i]["role"] for i in part.outputs)
                 lines.append(w["part"].format(source=part.source, roles=part_roles, how=how))
