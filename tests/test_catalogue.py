@@ -192,10 +192,10 @@ def test_said_and_say_by_language(capsys, monkeypatch):
 
 
 def test_labelled_writes_label_keys_only(monkeypatch):
-    value = {"where": "messages[0]", "openai echo": {"path": "README.md", "role": "tool"}, "rows": [{"text before": True}]}
+    value = {"where": "messages[0]", "openai echo": {"path": "README.md", "role": "tool"}, "rows": [{"block 2": True}]}
     assert labelled(value, "en") is value
     assert labelled(value, "zh") == {"位置": "messages[0]", "openai 回显": {"path": "README.md", "role": "tool"},
-                                     "rows": [{"前面的文本": True}]}
+                                     "rows": [{"内容块 2": True}]}
 
 
 def test_the_displays_speak_the_language():

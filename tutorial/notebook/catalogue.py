@@ -117,8 +117,6 @@ LABELS: dict[str, str] = {
     "tool message": "tool 消息",
     "lost": "丢失",
     "the flattened result": "展平后的结果",
-    "text before": "前面的文本",
-    "text after": "后面的文本",
     "what the unsplit message shows": "未拆分的消息显示了什么",
     "what the reordered message shows": "调换顺序后的消息显示了什么",
     "what the split shows": "拆分后显示了什么",
@@ -326,7 +324,8 @@ KEPT: frozenset[str] = frozenset(
      "blocks", "usage", "POST", "running", "unsplit", "split", "schema", "stop_reason", "message_start",
      "message_delta", "manager_message", "reasoning_content", "path", "value", "reason", "prompt", "arguments",
      "event", "data",  # SSE field names
-     "ours: chat_template", "ours: openai"}  # chapter 10's row names, keys of its lookups
+     "ours: chat_template", "ours: openai",  # chapter 10's row names, keys of its lookups
+     "text before", "text after"}  # chapter 08's answer keys: a learner types them
 )
 
 _CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
