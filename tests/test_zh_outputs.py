@@ -6,6 +6,11 @@ every kept answer in notebooks/.reveals/zh/*.json is read line by line. A findin
 - a run of four or more English words with no Chinese between them, or
 - a label: two or more English words ending in a colon ("dicts equal: True").
 
+Not words: code (a name with _ or a digit, a path, a quoted single value like 'user'), the
+English a Chinese engineer keeps (JSON, token, prompt, schema, SSE, API, …), an option letter
+(a), and a capitalised name inside a run (OpenAI Chat Completions API). A live widget's text
+is not read (the playground's tests check its labels), nor a text/plain beside HTML or SVG.
+
 Data stays data, so a run is allowed when it is one of these, each found in the package itself
 (nothing is allowed by a list of phrases kept here); a long run is allowed when such texts of
 four words or more cover all of it but stretches shorter than four words:
@@ -266,7 +271,7 @@ def _runs(line: str) -> list[tuple[str, list[tuple[int, int]]]]:
         core = token.strip(_EDGE + ":")
         at = token.find(core) if core else -1
         quoted = at > 0 and token[at - 1] in "'\"" and token[at + len(core) : at + len(core) + 1] == token[at - 1]
-        word = not quoted and bool(_WORD.fullmatch(core))
+        word = not quoted and bool(_WORD.fullmatch(core)) and not (len(core) == 1 and token.startswith("("))  # (a) is a label of an option
         if word and (core in _KEPT or words and core[0].isupper()):
             word = False  # a word engineers keep in English (prompt, token), or a name inside a run (OpenAI Chat Completions)
         if word:
@@ -414,6 +419,7 @@ def test_no_english_sentence_in_a_chinese_output(path):
         ('  "role": "assistant",', []),
         ("stop_reason: tool_use · blocks: ['text']", []),
         ("这个 prompt 有 213 个 token", []),
+        ("  (a) system：它是请求的一项设置", []),
         ("max_tokens: a sampling limit: it stays in the body for the sampling step",
          [("label", "a sampling limit:"), ("sentence", "it stays in the body for the sampling step")]),
         ("它抛出了 TypeError：'NoneType' object is not iterable", [("sentence", "object is not iterable")]),
