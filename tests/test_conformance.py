@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -100,9 +101,45 @@ def test_table_entries_are_well_formed():
 
 
 def test_markdown_table_has_one_row_per_entry():
-    lines = dv.markdown_table().splitlines()
+    lines = dv.markdown_table(lang="en").splitlines()
     assert len(lines) == 2 + len(dv.DEVIATIONS)
     assert sum("provisional" in line for line in lines[2:]) == sum(e.provisional for e in dv.DEVIATIONS)
+
+
+def test_every_rule_reads_in_both_languages():
+    """Chapter 10's Chinese edition shows the deviation table and the table of rules in
+    Chinese: every kind has its what and why in Chinese and one sentence in each language."""
+    kinds = {entry.kind for entry in dv.DEVIATIONS}
+    assert kinds == set(dv.RULES) == set(dv._KINDS_ZH)
+    for entry in dv.DEVIATIONS:
+        assert entry.what_in("en") == entry.what and entry.why_in("en") == entry.why
+        for text in (entry.what_in("zh"), entry.why_in("zh"), dv.RULES[entry.kind][1]):
+            assert re.search(r"[\u4e00-\u9fff]", text), (entry.kind, text)
+    assert list(dv.by_rule()) == list(dict.fromkeys(e.kind for e in dv.DEVIATIONS))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tables_in_each_language(lang):
+    entries, rules = dv.markdown_table(lang=lang).splitlines(), dv.rules_table(lang=lang).splitlines()
+    assert len(entries) == 2 + len(dv.DEVIATIONS) and len(rules) == 2 + len(dv.RULES)
+    header = {"en": "| case | peer | what differs | why | status |", "zh": "| 用例 | 真实系统 | 差异 | 原因 | 状态 |"}[lang]
+    assert entries[0] == header
+    for line, entry in zip(entries[2:], dv.DEVIATIONS):
+        assert entry.what_in(lang) in line and entry.why_in(lang) in line
+    for kind, (english, chinese) in dv.RULES.items():
+        assert any(line.startswith(f"| {kind} |") and (chinese if lang == "zh" else english) in line for line in rules[2:])
+    if lang == "zh":  # no English sentence left outside names and quoted data
+        prose = re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\{[^}]*\}|[\w.-]*[_\-.][\w.-]*", " ", dv.markdown_table(lang="zh"))
+        assert not re.search(r"\b[a-z]+ [a-z]+ [a-z]+\b", prose), re.search(r"\b[a-z]+ [a-z]+ [a-z]+\b", prose)
+
+
+def test_the_tables_follow_the_current_language(monkeypatch):
+    from tutorial.watch import language
+
+    monkeypatch.setattr(language, "_chosen", "zh")
+    assert dv.markdown_table() == dv.markdown_table(lang="zh") and dv.rules_table() == dv.rules_table(lang="zh")
+    monkeypatch.setattr(language, "_chosen", "en")
+    assert dv.markdown_table() == dv.markdown_table(lang="en")
 
 
 # ---------------------------------------------------------------------------

@@ -276,3 +276,85 @@ def test_bad_columns_are_refused():
         table.cell("nobody", "roles")
     with pytest.raises(KeyError):
         table.cell("slime", "nothing")
+
+
+# ---------------------------------------------------------------------------
+# The words in Chinese (chapter 10's Chinese edition)
+
+CHAPTER_10 = Path(__file__).resolve().parent.parent / "notebooks" / "10_where_stacks_disagree.ipynb"
+
+
+def test_a_chinese_table_writes_its_words_in_chinese():
+    table = pt.request_table([("roles", ORDER, pt.roles()), ("stop", "18_stop_sequences_sampling",
+                                                              pt.setting("stop_sequences", "stop"))], DATA, lang="zh")
+    assert table.columns == ("roles", "stop") and table.headers == ("角色序列", "停止字符串")
+    assert table.value("ours: openai", "stop") == pt.InLossReport("stop_sequences")  # raw values do not change
+    assert table.cell("ours: openai", "stop") == "丢失报告：stop_sequences"
+    text, page = repr(table), table._repr_html_()
+    assert text.splitlines()[1].startswith("系统 ") and "<th>系统</th>" in page and "<th>角色序列</th>" in page
+    assert "注：ours: chat_template = preprocess + 目标格式 'chat_template'" in text
+    assert "note:" not in text and "stack" not in page
+    english = pt.request_table([("roles", ORDER, pt.roles())], DATA, lang="en")
+    assert english.headers == ("roles",) and "note: ours: chat_template" in repr(english)
+
+
+def test_chinese_words_in_cells():
+    reply = pt.reply_table([("body", "r5_two_tools_bad_json", pt.reply_outcome(200)),
+                            ("inputs", "r5_two_tools_bad_json", pt.tool_inputs()),
+                            ("blocks", "r6_empty", pt.block_types())], DATA, lang="zh")
+    assert reply.cell("vllm", "body").startswith("错误 · JSONDecodeError")  # the peer's own error stays as recorded
+    assert reply.value("vllm", "body").startswith("error · ")
+    assert reply.cell("vllm", "inputs") == "✗ 没有响应体"
+    assert reply.cell("litellm", "blocks") == "[]（没有内容块）"
+    assert any("build_reply + sse_events，用于同一个模型输出" in note for note in reply.notes)
+    case_id = "11_tool_reference_glm"
+    table = pt.request_table([("at", case_id, pt.key_paths("defer_loading")), ("ref", case_id, pt.carries("tool_reference")),
+                              ("none", case_id, pt.transcript(40))], DATA, lang="zh")
+    assert (table.cell("slime", "at"), table.cell("slime", "ref"), table.cell("sglang", "ref")) == ("无", "否", "是")
+    assert table.cell("slime", "none") == "（无）"
+    choice = pt.request_table([("c", "15_tool_choice_tool_and_disable_parallel", pt.setting("tool_choice"))], DATA, lang="zh")
+    assert choice.cell("slime", "c") == "（被忽略）" and repr(choice.value("slime", "c")) == "(ignored)"
+
+
+def test_outcome_and_sources_tables_in_chinese():
+    outcomes = pt.outcome_table({"05": "05_document_pdf", "16": "16_tool_choice_any_server_tool_only"}, DATA, lang="zh")
+    assert outcomes.title == "每个用例的结果" and outcomes.columns == ("05", "16")
+    assert outcomes.value("sglang", "05") == "400 (validation)"
+    assert pt.outcome_table(["05_document_pdf"], DATA, lang="en").title == "outcome per case"
+    sources = pt.sources_table(DATA, lang="zh")
+    assert sources.title == "每张表里的行" and sources.headers[0] == "生成方式"
+    assert sources.cell("ours: chat_template", "made by") == "preprocess 之后的目标格式 'chat_template'"
+    assert sources.value("ours: chat_template", "made by") == "target 'chat_template' after preprocess"
+
+
+def test_tables_follow_the_current_language(monkeypatch):
+    from tutorial.watch import language
+
+    monkeypatch.setattr(language, "_chosen", "zh")
+    assert repr(pt.request_table([("roles", ORDER, pt.roles())], DATA)).splitlines()[1].startswith("系统")
+    monkeypatch.setattr(language, "_chosen", "en")
+    assert repr(pt.request_table([("roles", ORDER, pt.roles())], DATA)).splitlines()[1].startswith("stack")
+
+
+def _chapter_10_labels() -> list[str]:
+    """Every column label chapter 10's code cells give a table (an f-string filled in as the chapter does)."""
+    import re
+
+    code = "\n".join("".join(c["source"]) for c in json.loads(CHAPTER_10.read_text("utf-8"))["cells"] if c["cell_type"] == "code")
+    labels = re.findall(r'\(\s*(f?)"([^"]+)",\s*(?:case\["\d+"\]|"r\d[^"]*"),\s*pt\.', code)
+    return [label.replace("{signature}", "sig-abc") if f else label for f, label in labels]
+
+
+def test_every_column_chapter_10_names_has_a_chinese_header():
+    import re
+
+    labels = _chapter_10_labels()
+    assert len(labels) > 30, labels
+    english = []
+    for label in labels:
+        header = pt.header_in(label, "zh")
+        plain = re.sub(r"[\w.\-]*[_\d\-][\w.\-]*|\bsig-abc\b|\bJSON\b|\btoken\b", " ", header)
+        plain = re.sub(r"\b(system|assistant|user|tool|content)\b", " ", plain)  # roles and keys: names
+        if re.search(r"[A-Za-z]{2,}", plain):
+            english.append(f"{label!r} -> {header!r}")
+    assert not english, f"column labels printed in English under zh (add them to tables.HEADERS_ZH): {english}"

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..errors import RequestError, format_location
+from ..watch import language
 from . import DATA_DIR
 from ..watch.jsondiff import ABSENT
 from ..watch.jsondiff import differences as json_differences
@@ -257,6 +258,14 @@ class Deviation:
     why: str  # why we differ, in a sentence or two
     provisional: bool = False  # not deliberate: waiting for a fix in the module
 
+    def what_in(self, lang: Optional[str] = None) -> str:
+        """What differs, in `lang` (the current language by default)."""
+        return _KINDS_ZH[self.kind][0] if language.resolve(lang) == "zh" else self.what
+
+    def why_in(self, lang: Optional[str] = None) -> str:
+        """Why we differ, in `lang` (the current language by default)."""
+        return _KINDS_ZH[self.kind][1] if language.resolve(lang) == "zh" else self.why
+
 
 _KINDS: dict[str, tuple[str, str, bool]] = {
     # kind: (what, why, provisional)
@@ -296,6 +305,67 @@ _KINDS: dict[str, tuple[str, str, bool]] = {
         False,
     ),
 }
+
+_KINDS_ZH: dict[str, tuple[str, str]] = {
+    # kind: (what, why), in Chinese
+    "image-placeholder": (
+        '图片块变成 user 文本 "[image omitted]"；Slime 写入这个块的 Python repr',
+        "Slime 把图片块的 Python repr 连同 base64 数据写进 user 文本，模型读到的是一段字典转储，一张截图就让 "
+        "prompt 多出几 MB；我们写入占位符（SPEC.md），丢失报告会指出这张图片。",
+    ),
+    "document-placeholder": (
+        '文档块变成 user 文本 "[document omitted]"；Slime 写入它的 Python repr',
+        "纯文本模板读不了 PDF，base64 字节的 repr 对模型只是噪声；我们写入一个写明内容块类型的占位符，"
+        "并在丢失报告里列出这个块。",
+    ),
+    "assistant-empty-content": (
+        '只有工具调用、没有文本的 assistant 轮次，content 为 ""；SGLang 不写这个键',
+        'SPEC.md 规定没有文本时 content 为 ""，这样每条 assistant 消息都带一个字符串，模板不必判断键是否存在；'
+        "对 OpenAI API 来说，这里的空 content 和缺失的 content 意思相同。",
+    ),
+    "tool-strict-default": (
+        '函数工具没有 "strict": false；SGLang 的请求模型会补上这个默认值',
+        "我们的工具形状只带 Anthropic 工具声明过的内容（SPEC.md），而 false 本来就是 OpenAI 的默认值，"
+        "所以 API 对两者的理解相同；不过把工具整个写成 JSON 的模板，会在 SGLang 的 prompt 里显示这个多出来的键。",
+    ),
+    "tool-choice-unsatisfiable": (
+        '所有工具都是服务端工具时（tools 变成 None），我们仍接受 tool_choice {"type": "any"}；SGLang 以 400 拒绝这个请求',
+        "两种目标格式都不解释 tool_choice：选工具是 Action 2 之后的采样决策，所以它留在请求体里，由丢失报告列出。"
+        "SGLang 在端点处检查它；基于我们的输出搭建的系统，必须在采样的地方检查。",
+    ),
+}
+
+RULES: dict[str, tuple[str, str]] = {
+    # kind: one sentence on why we differ, (English, Chinese); what differs comes from the entries
+    "image-placeholder": (
+        "A text-only template cannot show pixels: '[image omitted]' plus a loss-report entry, "
+        "where Slime's Python repr would put the base64 data into the prompt.",
+        "纯文本模板显示不了像素：写入 '[image omitted]'，并在丢失报告里记一条；Slime 的 Python repr 则会把 "
+        "base64 数据放进 prompt。",
+    ),
+    "document-placeholder": (
+        "A text-only template cannot read a PDF either: '[document omitted]' plus a loss-report "
+        "entry instead of a repr of its bytes.",
+        "纯文本模板也读不了 PDF：写入 '[document omitted]'，并在丢失报告里记一条，而不是写它字节的 repr。",
+    ),
+    "assistant-empty-content": (
+        "Every assistant message carries a string, so no template has to test for a "
+        "missing key; the OpenAI API reads \"\" and a missing content the same.",
+        '每条 assistant 消息都带一个字符串，模板不必判断键是否存在；OpenAI API 对 "" 和缺失的 content 理解相同。',
+    ),
+    "tool-strict-default": (
+        "A function tool carries only what the Anthropic tool declared; false is already "
+        "the OpenAI default (a template that prints tools as JSON does show SGLang's extra key).",
+        "函数工具只带 Anthropic 工具声明过的内容；false 本来就是 OpenAI 的默认值（把工具写成 JSON 的模板会显示 "
+        "SGLang 多出来的键）。",
+    ),
+    "tool-choice-unsatisfiable": (
+        "Choosing a tool is a sampling decision made after Action 2: tool_choice stays "
+        "in the body, named by the loss report, and whoever samples must check it.",
+        "选工具是 Action 2 之后的采样决策：tool_choice 留在请求体里，由丢失报告列出，由负责采样的一方检查。",
+    ),
+}
+"""Chapter 10's table of rules: one sentence per kind of deviation, shorter than an entry's `why`."""
 
 _STRICT = "tools[{}].function.strict"
 
@@ -350,11 +420,45 @@ def check(case_id: str, peer: str, data: Optional[PeerData] = None) -> Check:
     )
 
 
-def markdown_table(deviations: tuple[Deviation, ...] = DEVIATIONS) -> str:
-    """The table as Markdown, for the notebooks and the docs."""
-    rows = ["| case | peer | what differs | why | status |", "|---|---|---|---|---|"]
+_TABLE_WORDS = {
+    "en": {"entries": ("case", "peer", "what differs", "why", "status"), "provisional": "provisional: to fix",
+           "deliberate": "deliberate", "rules": ("rule", "against", "what differs", "why", "recorded in")},
+    "zh": {"entries": ("用例", "真实系统", "差异", "原因", "状态"), "provisional": "暂定：待修复",
+           "deliberate": "有意保留", "rules": ("规则", "对照", "差异", "原因", "出现在")},
+}
+
+
+def _markdown(header: tuple, rows: list) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |" for cells in rows]
+    return "\n".join(lines)
+
+
+def markdown_table(deviations: tuple[Deviation, ...] = DEVIATIONS, lang: Optional[str] = None) -> str:
+    """The table as Markdown, for the notebooks and the docs, in `lang` (the current language by default)."""
+    words = _TABLE_WORDS[language.resolve(lang)]
+    rows = []
     for entry in deviations:
-        status = "provisional: to fix" if entry.provisional else "deliberate"
-        cells = (entry.case_id, entry.peer, entry.what, entry.why, status)
-        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
-    return "\n".join(rows)
+        status = words["provisional"] if entry.provisional else words["deliberate"]
+        rows.append((entry.case_id, entry.peer, entry.what_in(lang), entry.why_in(lang), status))
+    return _markdown(words["entries"], rows)
+
+
+def by_rule(deviations: tuple[Deviation, ...] = DEVIATIONS) -> dict[str, list[Deviation]]:
+    """The entries grouped by kind (one rule each), in the order the table first names them."""
+    grouped: dict[str, list[Deviation]] = {}
+    for entry in deviations:
+        grouped.setdefault(entry.kind, []).append(entry)
+    return grouped
+
+
+def rules_table(deviations: tuple[Deviation, ...] = DEVIATIONS, lang: Optional[str] = None) -> str:
+    """One Markdown row per rule: its kind, the peer, what differs (from the entries), why (`RULES`)
+    and the cases where it shows, in `lang` (the current language by default)."""
+    lang = language.resolve(lang)
+    rows = []
+    for kind, entries in by_rule(deviations).items():
+        cases = ", ".join(f"`{entry.case_id.split('_', 1)[0]}`" for entry in entries)
+        why = RULES[kind][1 if lang == "zh" else 0]
+        rows.append((kind, entries[0].peer, entries[0].what_in(lang), why, cases))
+    return _markdown(_TABLE_WORDS[lang]["rules"], rows)

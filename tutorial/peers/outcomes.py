@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import deviations as dv
+from ..watch import language
 from ..watch import losses as loss_report
 
 # ---------------------------------------------------------------------------
@@ -47,12 +48,30 @@ def citation(data: dv.PeerData) -> str:
 # Markers for values that are not plain JSON
 
 
+# The words the markers print, per language. "(absent)", "—" and "✗" are the tables' notation
+# (the chapter's prose explains them in both editions); the outcomes after "✗" are data.
+WORDS = {
+    "en": {"loss_report": "loss report: {path}", "no_response_body": "no response body",
+           "no_response_recorded": "no response body recorded"},
+    "zh": {"loss_report": "丢失报告：{path}", "no_response_body": "没有响应体",
+           "no_response_recorded": "没有记录响应体"},
+}
+
+
+def words(lang: Optional[str] = None) -> dict[str, str]:
+    return WORDS[language.resolve(lang)]
+
+
 class _Marker:
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, text: str, zh: Optional[str] = None):
+        self.text, self.zh = text, zh
 
     def __repr__(self) -> str:
         return self.text
+
+    def text_in(self, lang: Optional[str] = None) -> str:
+        """The marker in `lang`; the notation ("(absent)", "—") reads the same in both."""
+        return self.zh if self.zh is not None and language.resolve(lang) == "zh" else self.text
 
 
 ABSENT = _Marker("(absent)")
@@ -71,6 +90,12 @@ class Refused:
     def __repr__(self) -> str:
         return f"✗ {self.outcome}"
 
+    def text_in(self, lang: Optional[str] = None) -> str:
+        """`✗ 400 (validation)`; our own "no response body" in `lang`."""
+        if self.outcome == WORDS["en"]["no_response_body"]:
+            return f"✗ {words(lang)['no_response_body']}"
+        return repr(self)
+
 
 @dataclass(frozen=True)
 class InLossReport:
@@ -79,7 +104,10 @@ class InLossReport:
     path: str
 
     def __repr__(self) -> str:
-        return f"loss report: {self.path}"
+        return WORDS["en"]["loss_report"].format(path=self.path)
+
+    def text_in(self, lang: Optional[str] = None) -> str:
+        return words(lang)["loss_report"].format(path=self.path)
 
 
 # ---------------------------------------------------------------------------
@@ -249,6 +277,6 @@ def reply_sides(reply_id: str, data: dv.PeerData) -> dict[str, ReplySide]:
         error = str(failure.get("error") or "error") if isinstance(failure, dict) else None
         response = record.get("response") if error is None else None
         if response is None and error is None:
-            error = "no response body recorded"
+            error = WORDS["en"]["no_response_recorded"]  # views show it in the table's language
         sides[row] = ReplySide(row, response, error, record.get("sse") or [])
     return sides

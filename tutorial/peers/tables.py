@@ -30,10 +30,12 @@ with "…", and HTML escaped.
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
+from ..watch import language
 from . import deviations as dv
 from .outcomes import (
     ABSENT, NOT_APPLICABLE, OUR_REPLY_ROW, OUR_REQUEST_ROWS, PEER_ROWS, InLossReport, Refused, RequestSide,
@@ -67,9 +69,11 @@ class Table:
     `cell(row, column)` what is printed; rows and columns are named by key and label."""
 
     title: str
-    columns: tuple[str, ...]
+    columns: tuple[str, ...]  # the column labels, as the code names them (keys for `value`, `cell`, `column`)
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = field(default=())
+    lang: str = "en"  # the language of the headers, notes and words in cells
+    headers: tuple[str, ...] = field(default=())  # the columns as printed; the labels when empty
 
     def row(self, key: str) -> Row:
         for row in self.rows:
@@ -97,8 +101,13 @@ class Table:
     def keys(self) -> tuple[str, ...]:
         return tuple(row.key for row in self.rows)
 
+    @property
+    def printed_columns(self) -> tuple[str, ...]:
+        return self.headers or self.columns
+
     def __repr__(self) -> str:
-        header = ("stack", *self.columns)
+        words = TEXT[self.lang]
+        header = (words["stack"], *self.printed_columns)
         lines = [(row.label, *row.cells) for row in self.rows]
         widths = [max(_width(line[i]) for line in (header, *lines)) for i in range(len(header))]
 
@@ -107,12 +116,12 @@ class Table:
 
         rule = "-+-".join("-" * width for width in widths)
         text = [self.title, line(header), rule, *(line(cells) for cells in lines)]
-        text += [f"note: {note}" for note in self.notes]
+        text += [words["note"].format(note=note) for note in self.notes]
         return "\n".join(text)
 
     def _repr_html_(self) -> str:
         e = html.escape
-        head = "".join(f"<th>{e(column)}</th>" for column in ("stack", *self.columns))
+        head = "".join(f"<th>{e(column)}</th>" for column in (TEXT[self.lang]["stack"], *self.printed_columns))
         body = []
         for row in self.rows:
             cells = "".join(f"<td><code>{e(cell)}</code></td>" for cell in row.cells)
@@ -146,6 +155,83 @@ _STYLE = (
 )
 
 
+# Every word the tables write besides data, per language.
+TEXT = {
+    "en": {
+        "stack": "stack", "note": "note: {note}",
+        "request_note": "ours: chat_template = preprocess + target 'chat_template'; "
+                        "ours: openai = target 'openai' on the body as sent",
+        "reply_note": "ours: way back = build_reply + sse_events on the same model output (tool ids toolu_0, toolu_1, …)",
+        "no_way_back": "tutorial.way_back is not available: only the peers are shown",
+        "outcomes": "outcome per case",
+        "sources": "the rows of every table",
+        "sources_columns": ("made by", "held against (tests/test_conformance.py)"),
+        "made": "target {target!r} after preprocess", "made_as_sent": "target {target!r} on the body as sent",
+    },
+    "zh": {
+        "stack": "系统", "note": "注：{note}",
+        "request_note": "ours: chat_template = preprocess + 目标格式 'chat_template'；"
+                        "ours: openai = 目标格式 'openai'，用于原样发来的请求体",
+        "reply_note": "ours: way back = build_reply + sse_events，用于同一个模型输出（工具 id 为 toolu_0、toolu_1……）",
+        "no_way_back": "tutorial.way_back 不可用：只显示真实系统",
+        "outcomes": "每个用例的结果",
+        "sources": "每张表里的行",
+        "sources_columns": ("生成方式", "对照的真实系统（tests/test_conformance.py）"),
+        "made": "preprocess 之后的目标格式 {target!r}", "made_as_sent": "目标格式 {target!r}，用于原样发来的请求体",
+    },
+}
+
+# Column labels as chapter 10 writes them, in Chinese. A label may start with a case or reply
+# number ("02 system", "r4 stop_reason"); the rest is looked up. A label not found here is a
+# name (a field, an event, a case number) and is printed as it is.
+HEADERS_ZH = {
+    "roles": "角色序列",
+    "after the tool call": "工具调用之后",
+    "system": "system 消息",
+    "assistant": "assistant 消息",
+    "assistant keys": "assistant 消息的键",
+    "signature in body": "响应体中的签名",
+    "signature streamed": "事件流中的签名",
+    "stream": "事件流",
+    "the tool's answer": "工具的回答",
+    "is_error kept": "是否带上 is_error",
+    "tool messages": "tool 消息",
+    "defer_loading at": "defer_loading 的位置",
+    "first message": "第一条消息",
+    "the user turns": "user 轮次",
+    "tools": "工具",
+    "stop": "停止字符串",
+    "token limit": "token 上限",
+    "empty text": "空文本",
+    "tool-call turn": "工具调用轮次",
+    "body content": "响应体的 content",
+    "error": "错误",
+    "points at": "指向",
+    "body": "响应体",
+    "tool inputs in body": "响应体中的工具输入",
+    "input JSON streamed": "事件流中的输入 JSON",
+    "blocks": "内容块",
+    "events": "事件",
+}
+_HEADER_PATTERNS_ZH = ((re.compile(r"carries (.+)"), r"是否含 \1"),)
+_NUMBERED = re.compile(r"((?:\d\d|r\d+) )(.+)")
+
+
+def header_in(label: str, lang: Optional[str] = None) -> str:
+    """A column label as the table prints it in `lang` (the current language by default)."""
+    if language.resolve(lang) != "zh":
+        return label
+    numbered = _NUMBERED.fullmatch(label)
+    if numbered:
+        return numbered.group(1) + header_in(numbered.group(2), "zh")
+    if label in HEADERS_ZH:
+        return HEADERS_ZH[label]
+    for pattern, chinese in _HEADER_PATTERNS_ZH:
+        if pattern.fullmatch(label):
+            return pattern.sub(chinese, label)
+    return label
+
+
 def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
@@ -154,12 +240,12 @@ def _pad(text: str, width: int) -> str:
     return text + " " * (width - _width(text))
 
 
-def _cell(view: View, side: Side) -> tuple[Any, str]:
+def _cell(view: View, side: Side, lang: str) -> tuple[Any, str]:
     if view.needs_output and not side.ok:
         value: Any = Refused(side.outcome if isinstance(side, RequestSide) else "no response body")
     else:
         value = view.get(side)
-    text = render(value) if isinstance(value, _SPECIAL) else view.show(value)
+    text = render(value, lang) if isinstance(value, _SPECIAL) else view.text(value, lang)
     return value, shorten(text, view.limit).replace("\n", "⏎")
 
 
@@ -176,6 +262,7 @@ def _build(
     title: str,
     notes: tuple[str, ...],
     data: dv.PeerData,
+    lang: str,
 ) -> Table:
     if not columns:
         raise ValueError("a table needs at least one (label, id, view) column")
@@ -186,9 +273,9 @@ def _build(
     row_keys = list(dict.fromkeys(key for sides in per_source.values() for key in sides))
     rows = []
     for key in row_keys:
-        pairs = [_cell(view, per_source[source][key]) for _, source, view in columns]
+        pairs = [_cell(view, per_source[source][key], lang) for _, source, view in columns]
         rows.append(Row(key, _label(key, data), tuple(v for v, _ in pairs), tuple(c for _, c in pairs)))
-    return Table(title, labels, tuple(rows), notes)
+    return Table(title, labels, tuple(rows), notes, lang, tuple(header_in(label, lang) for label in labels))
 
 
 def _default_title(columns: Sequence[ColumnSpec]) -> str:
@@ -196,58 +283,67 @@ def _default_title(columns: Sequence[ColumnSpec]) -> str:
 
 
 def request_table(
-    columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None
+    columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
+    lang: Optional[str] = None,
 ) -> Table:
     """A table of recorded requests: one row per peer and per target of ours, one column per
-    `(label, case id, view)`."""
+    `(label, case id, view)`; headers, notes and words in `lang` (the current language by default)."""
     data = data if data is not None else dv.load_peer_data()
-    notes = (
-        "ours: chat_template = preprocess + target 'chat_template'; "
-        "ours: openai = target 'openai' on the body as sent",
-    )
-    return _build(columns, lambda case_id: request_sides(case_id, data), title or _default_title(columns), notes, data)
+    lang = language.resolve(lang)
+    notes = (TEXT[lang]["request_note"],)
+    return _build(columns, lambda case_id: request_sides(case_id, data), title or _default_title(columns), notes, data, lang)
 
 
 def reply_table(
-    columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None
+    columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
+    lang: Optional[str] = None,
 ) -> Table:
     """A table of recorded model outputs: one row per peer (and ours when the way back is
-    available), one column per `(label, reply id, view)`."""
+    available), one column per `(label, reply id, view)`; words in `lang`."""
     data = data if data is not None else dv.load_peer_data()
-    if _way_back() is None:
-        notes = ("tutorial.way_back is not available: only the peers are shown",)
-    else:
-        notes = ("ours: way back = build_reply + sse_events on the same model output (tool ids toolu_0, toolu_1, …)",)
-    return _build(columns, lambda reply_id: reply_sides(reply_id, data), title or _default_title(columns), notes, data)
+    lang = language.resolve(lang)
+    notes = (TEXT[lang]["no_way_back" if _way_back() is None else "reply_note"],)
+    return _build(columns, lambda reply_id: reply_sides(reply_id, data), title or _default_title(columns), notes, data, lang)
 
 
-def outcome_table(case_ids: Sequence[str], data: Optional[dv.PeerData] = None, title: Optional[str] = None) -> Table:
-    """Which rows accept and which refuse each of `case_ids`: one column per case."""
-    return request_table([(case_id, case_id, outcome()) for case_id in case_ids], data, title or "outcome per case")
+def outcome_table(
+    case_ids: Union[Sequence[str], Mapping[str, str]], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
+    lang: Optional[str] = None,
+) -> Table:
+    """Which rows accept and which refuse each case: one column per case, labelled by its id,
+    or by its key when `case_ids` maps labels to ids (`{"05": "05_document_pdf"}`)."""
+    lang = language.resolve(lang)
+    pairs = case_ids.items() if isinstance(case_ids, Mapping) else ((case_id, case_id) for case_id in case_ids)
+    columns = [(label, case_id, outcome()) for label, case_id in pairs]
+    return request_table(columns, data, title or TEXT[lang]["outcomes"], lang)
 
 
-def sources_table(data: Optional[dv.PeerData] = None) -> Table:
+def sources_table(data: Optional[dv.PeerData] = None, lang: Optional[str] = None) -> Table:
     """Where each row's data comes from: the recorded source of every peer, and for our
-    targets which peer the conformance test holds them against."""
+    targets which peer the conformance test holds them against. The raw values are English;
+    the printed cells, title and headers are in `lang`."""
     data = data if data is not None else dv.load_peer_data()
+    words = TEXT[language.resolve(lang)]
     rows = []
     for peer in PEER_ROWS:
         source = str(data.versions.get(peer, {}).get("source", "?"))
         rows.append(Row(peer, peer_label(peer, data), (source, NOT_APPLICABLE), (source, "—")))
     for row, peer in OUR_REQUEST_ROWS.items():
         pipeline = dv.PEERS[peer]
-        made = f"target {pipeline.target!r}" + (" after preprocess" if pipeline.preprocess else " on the body as sent")
-        rows.append(Row(row, row, (made, peer), (made, peer_label(peer, data))))
+        form = "made" if pipeline.preprocess else "made_as_sent"
+        made, printed = TEXT["en"][form].format(target=pipeline.target), words[form].format(target=pipeline.target)
+        rows.append(Row(row, row, (made, peer), (printed, peer_label(peer, data))))
     if _way_back() is not None:
         made = "way_back.build_reply + sse_events"
         rows.append(Row(OUR_REPLY_ROW, OUR_REPLY_ROW, (made, NOT_APPLICABLE), (made, "—")))
-    return Table("the rows of every table", ("made by", "held against (tests/test_conformance.py)"), tuple(rows))
+    return Table(words["sources"], TEXT["en"]["sources_columns"], tuple(rows), (), language.resolve(lang),
+                 words["sources_columns"])
 
 
 # What chapters reach through `tables` (rows and markers live in outcomes.py, views in views.py).
 __all__ = [
     "ABSENT", "NOT_APPLICABLE", "OUR_REPLY_ROW", "OUR_REQUEST_ROWS", "PEER_ROWS", "InLossReport", "Refused", "Table",
-    "as_json", "block_types", "carries", "citation", "error_line", "error_where", "event_names", "key_paths", "message",
+    "as_json", "block_types", "carries", "citation", "error_line", "error_where", "event_names", "header_in", "key_paths", "message",
     "message_field", "message_keys", "our_reply", "outcome", "outcome_table", "parsed_output", "reply_content",
     "reply_field", "reply_outcome", "reply_table", "request_table", "roles", "setting", "shorten", "sources_table",
     "stream", "stream_event", "streamed_inputs", "streamed_signature", "thinking_signature", "tool_inputs",

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from ..errors import format_location
-from .outcomes import ABSENT, NOT_APPLICABLE, InLossReport, Refused, ReplySide, RequestSide, _Marker
+from ..watch import language
+from .outcomes import ABSENT, NOT_APPLICABLE, WORDS as OUTCOME_WORDS, InLossReport, Refused, ReplySide, RequestSide, _Marker
 
 # ---------------------------------------------------------------------------
 # Views: the part of an outcome a column shows, and how to print it short
@@ -16,16 +17,35 @@ from .outcomes import ABSENT, NOT_APPLICABLE, InLossReport, Refused, ReplySide, 
 Side = Union[RequestSide, ReplySide]
 
 
+# The few words views print besides data, per language.
+WORDS = {
+    "en": {"none": "(none)", "nowhere": "nowhere", "yes": "yes", "no": "no", "no_blocks": "[] (no blocks)",
+           "error": "error · {first}"},
+    "zh": {"none": "（无）", "nowhere": "无", "yes": "是", "no": "否", "no_blocks": "[]（没有内容块）",
+           "error": "错误 · {first}"},
+}
+
+
+def _words(lang: Optional[str]) -> dict[str, str]:
+    return WORDS[language.resolve(lang)]
+
+
 @dataclass(frozen=True)
 class View:
     """`get(side)` picks a raw value; `show(value)` prints it on one line, at most `limit`
-    characters. A view with `needs_output` shows a refusal instead of looking inside."""
+    characters (`show_in(value, lang)`, when given, prints it in a language). A view with
+    `needs_output` shows a refusal instead of looking inside."""
 
     name: str
     get: Callable[[Any], Any]
     show: Callable[[Any], str]
     limit: int = 60
     needs_output: bool = True
+    show_in: Optional[Callable[[Any, str], str]] = None
+
+    def text(self, value: Any, lang: Optional[str] = None) -> str:
+        """`value` printed in `lang` (the current language by default)."""
+        return self.show_in(value, language.resolve(lang)) if self.show_in else self.show(value)
 
 
 def as_json(value: Any) -> str:
@@ -41,10 +61,10 @@ def shorten(text: str, limit: int) -> str:
 _SPECIAL = (_Marker, Refused, InLossReport)
 
 
-def render(value: Any) -> str:
-    """The default printing: markers and refusals by name, anything else as JSON."""
+def render(value: Any, lang: Optional[str] = None) -> str:
+    """The default printing: markers and refusals by name (in `lang`), anything else as JSON."""
     if isinstance(value, _SPECIAL):
-        return repr(value)
+        return value.text_in(lang)
     return as_json(value)
 
 
@@ -118,7 +138,10 @@ def error_where(limit: int = 40) -> View:
             return lines[1].strip()
         return NOT_APPLICABLE
 
-    return View("where", get, lambda value: value if isinstance(value, str) else render(value), limit, False)
+    def show_in(value: Any, lang: str) -> str:
+        return value if isinstance(value, str) else render(value, lang)
+
+    return View("where", get, lambda value: show_in(value, "en"), limit, False, show_in)
 
 
 def roles(limit: int = 60) -> View:
@@ -129,11 +152,11 @@ def roles(limit: int = 60) -> View:
 def transcript(start: int = 0, stop: Optional[int] = None, limit: int = 110) -> View:
     """Messages `[start:stop]` one after another: `role content`, ` · ` between them."""
 
-    def show(messages: list) -> str:
-        return " · ".join(short_message(m) for m in messages) if messages else "(none)"
+    def show_in(messages: list, lang: str) -> str:
+        return " · ".join(short_message(m) for m in messages) if messages else _words(lang)["none"]
 
     name = f"messages[{start}:{'' if stop is None else stop}]"
-    return View(name, lambda side: (side.messages or [])[start:stop], show, limit)
+    return View(name, lambda side: (side.messages or [])[start:stop], lambda m: show_in(m, "en"), limit, show_in=show_in)
 
 
 def message(index: int, limit: int = 80) -> View:
@@ -178,7 +201,10 @@ def key_paths(key: str, where: str = "tools", limit: int = 60) -> View:
     def get(side: RequestSide) -> list[str]:
         return [format_location((where, *location)) for location in _paths_of(key, getattr(side, where))]
 
-    return View(f"where {key!r} is", get, lambda found: ", ".join(found) if found else "nowhere", limit)
+    def show_in(found: list, lang: str) -> str:
+        return ", ".join(found) if found else _words(lang)["nowhere"]
+
+    return View(f"where {key!r} is", get, lambda found: show_in(found, "en"), limit, show_in=show_in)
 
 
 def _paths_of(key: str, value: Any, location: tuple = ()) -> list[tuple]:
@@ -200,7 +226,10 @@ def carries(needle: str) -> View:
     def get(side: RequestSide) -> bool:
         return needle in as_json([side.messages, side.tools])
 
-    return View(f"carries {needle!r}", get, lambda found: "yes" if found else "no")
+    def show_in(found: bool, lang: str) -> str:
+        return _words(lang)["yes" if found else "no"]
+
+    return View(f"carries {needle!r}", get, lambda found: show_in(found, "en"), show_in=show_in)
 
 
 def setting(body_key: str, *peer_keys: str, limit: int = 40) -> View:
@@ -219,7 +248,7 @@ def setting(body_key: str, *peer_keys: str, limit: int = 40) -> View:
                 if key in place:
                     return place[key]
         if body_key in (record.get("ignored_top_level_keys") or ()):
-            return _Marker("(ignored)")
+            return _Marker("(ignored)", "（被忽略）")
         return ABSENT
 
     return View(body_key, get, render, limit)
@@ -230,16 +259,28 @@ def setting(body_key: str, *peer_keys: str, limit: int = 40) -> View:
 
 def reply_outcome(limit: int = 72) -> View:
     """"ok", or the first line of the error the row raised building the response body."""
-    return View("body", lambda side: "ok" if side.ok else f"error · {side.error.splitlines()[0]}", str, limit, False)
+    def get(side: ReplySide) -> str:
+        return "ok" if side.ok else WORDS["en"]["error"].format(first=side.error.splitlines()[0])
+
+    def show_in(value: str, lang: str) -> str:
+        if lang == "en" or value == "ok":
+            return value
+        first = value.split(" · ", 1)[1]
+        if first == OUTCOME_WORDS["en"]["no_response_recorded"]:
+            first = OUTCOME_WORDS[lang]["no_response_recorded"]
+        return _words(lang)["error"].format(first=first)  # the rest is the row's own error: data
+
+    return View("body", get, str, limit, False, show_in)
 
 
 def block_types(limit: int = 60) -> View:
     """The types of the response body's content blocks, in order."""
-    return View("blocks", lambda side: [block.get("type") for block in side.response["content"]], _arrows, limit)
+    return View("blocks", lambda side: [block.get("type") for block in side.response["content"]],
+                lambda items: _arrows(items, "en"), limit, show_in=_arrows)
 
 
-def _arrows(items: list) -> str:
-    return " → ".join(str(item) for item in items) if items else "[] (no blocks)"
+def _arrows(items: list, lang: Optional[str] = None) -> str:
+    return " → ".join(str(item) for item in items) if items else _words(lang)["no_blocks"]
 
 
 def reply_content(limit: int = 60) -> View:
