@@ -164,3 +164,19 @@ def test_trace_locates_openai_refusals_in_the_body_as_sent():
         with pytest.raises(RequestError) as caught:
             run(body, target="openai")
         assert caught.value.location == ("messages", 2, "content", 0, "type")
+
+
+@pytest.mark.parametrize("kind, change, location, start", BAD_INPUT[:6], ids=[row[0] for row in BAD_INPUT[:6]])
+def test_located_errors_stay_english_whatever_the_language(kind, change, location, start, monkeypatch):
+    """The lesson's messages are the contract: Chinese chapters, the Chinese command line and a
+    server answering in Chinese frame them (「请求无效：…」) but never reword them."""
+    from tutorial.watch import language
+
+    body = readme_with(change)
+    said = {}
+    for lang in ("en", "zh"):
+        monkeypatch.setattr(language, "_chosen", lang)
+        with pytest.raises(RequestError) as caught:
+            translate(copy.deepcopy(body))
+        said[lang] = str(caught.value)
+    assert said["zh"] == said["en"] and said["en"].startswith(start)

@@ -379,3 +379,17 @@ def test_hostile_results_are_reported_not_raised(capsys, tmp_path):
     assert any(line.startswith("✗ translate_messages:") and "its result cannot be compared" in line for line in lines)
     assert any(line.startswith("✗ tools_to_chat_tools:") and "got <a Weird that cannot be shown>" in line for line in lines)
     assert lines[-1].startswith("not yet")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Ctrl-C cannot be sent to a child process this way on Windows")
+def test_serve_with_a_translator_says_where_it_differs_in_the_clients_language(served, tmp_path):
+    anthropic = pytest.importorskip("anthropic")
+    url, process = served(variant(tmp_path, *KEEPS_ID))
+    client = anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0, default_headers={"accept-language": "zh-CN"})
+    text = "".join(block.text for block in client.messages.create(model="local", **tutorial.readme_request()).content)
+    assert text.startswith("这是教程服务器") and "\n\n你的翻译器：" in text
+    line = text.rsplit("你的翻译器：", 1)[1]
+    assert 'translated[2]["tool_calls"][0]["id"]' in line and re.search(r"[\u4e00-\u9fff]", line), line
+    process.send_signal(signal.SIGINT)
+    _, log = process.communicate(timeout=30)
+    assert "  你的翻译器：" in log  # the log line of a request in Chinese

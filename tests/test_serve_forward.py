@@ -353,9 +353,14 @@ def test_engine_failures_in_chinese(bridge, model, status, words, stream):
 def test_a_stream_that_fails_midway_says_so_in_chinese(bridge, model, words):
     """The failure after message_start is an `error` event; it, and the capture, speak the request's language."""
     client = anthropic.Anthropic(base_url=bridge.url, api_key=SECRET, max_retries=0, default_headers=ZH)
+    before = len(bridge.captures())
     with pytest.raises(anthropic.APIStatusError) as raised:
         list(client.messages.create(**body(model), stream=True))
     assert words in raised.value.body["error"]["message"]
+    deadline = time.monotonic() + 10
+    while len(bridge.captures()) == before:  # a relayed stream's capture is kept once the stream has ended
+        assert time.monotonic() < deadline, "the stream's capture was never kept"
+        time.sleep(0.01)
     assert bridge.captures()[-1]["summary"].startswith("流式传输中途出错，api_error：")
 
 

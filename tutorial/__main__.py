@@ -1,4 +1,4 @@
-"""`python -m tutorial ...`: the command line lives in tutorial/cli/ (walk, translate, serve, doctor)."""
+"""`python -m tutorial ...`: the command line lives in tutorial/cli/ (walk, translate, grade, serve, doctor; --lang en|zh)."""
 
 import sys
 

@@ -118,8 +118,11 @@ def argparse_in(lang: str) -> Iterator[None]:
         yield
         return
     saved = {name: getattr(argparse, name) for name in ("_", "ngettext") if hasattr(argparse, name)}
-    argparse._ = lambda message: ARGPARSE_ZH.get(message, message)  # type: ignore[attr-defined]
-    argparse.ngettext = lambda singular, plural, n: ARGPARSE_ZH.get(singular if n == 1 else plural, singular if n == 1 else plural)  # type: ignore[attr-defined]
+    def chinese(message: str) -> str:
+        return ARGPARSE_ZH.get(message, message)
+
+    argparse._ = chinese  # type: ignore[attr-defined]
+    argparse.ngettext = lambda singular, plural, n: chinese(singular if n == 1 else plural)  # type: ignore[attr-defined]
     try:
         yield
     finally:

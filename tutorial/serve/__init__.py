@@ -18,6 +18,7 @@ stays light; install them with the `serve` extra.
     forward.py    the bridge to an OpenAI-compatible /v1/chat/completions
     relay.py      the engine's stream relayed as Anthropic's while it arrives
     wire.py       the Anthropic side of the wire: message objects, SSE text, error envelopes
+    words.py      what it writes for people, in English and Chinese (Accept-Language, serve --lang zh)
     cli.py        `python -m tutorial serve`
 """
 

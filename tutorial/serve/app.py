@@ -12,6 +12,9 @@ Every failure is an Anthropic error envelope with the status the API would use: 
 a body that is not JSON or that the translation refuses (the message starts with the
 place, `messages[2].content[0].tool_use_id: ...`), 404 for a route the API does not have,
 413 past the body limit, 500 when the responder fails, 502/504 when the engine does.
+
+Replies, summaries and error messages are written in the language each request asks for
+(Accept-Language), else the server's (`create_app(lang=...)`), else the process's (words.py).
 """
 
 from __future__ import annotations
@@ -260,7 +263,8 @@ class Endpoints:
             if words.current() == "zh":  # about the text, not a place in a body: said in Chinese
                 from tutorial.cli.words import text_problem
 
-                raise ApiError(400, "body：" + text_problem(raw, "请求体", "zh"))
+                problem = text_problem(raw, "请求体", "zh")
+                raise ApiError(400, f"body：{problem}" if problem else say("invalid_request", message=error))
             raise ApiError(400, str(error))
         capture["body"] = body
         if not isinstance(body, dict):

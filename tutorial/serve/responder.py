@@ -131,14 +131,11 @@ def _loss_lines(losses: list[dict], lang: str) -> list[str]:
 
 
 def translator_line(compared: dict, lang: Optional[str] = None) -> str:
-    """What the learner's translator made of a request (`compare_request`), in one line."""
-    if not compared.get("compared"):
-        return say("yours_not_compared", lang, note=compared.get("note", ""))
-    if compared.get("error"):
-        return say("yours_failed", lang, error=compared["error"])
-    if compared["agrees"]:
-        return say("yours_agrees", lang)
-    return say("yours_differs", lang, line=compared["difference"]["line"])
+    """What the learner's translator made of a request (`compare_request`), in one line, in the
+    language of the request being answered."""
+    from tutorial.notebook.build_it.replay import request_line
+
+    return request_line(compared, words.current(lang))
 
 
 # ---------------------------------------------------------------------------

@@ -81,11 +81,6 @@ WORDS = {
         "yours": "Your translator: {line}",
         "tool_returned": "The {tool} tool returned:\n{returned}",
         "cut": "\n[... {characters}]",
-        # your translator, in a reply or a log line
-        "yours_not_compared": "not compared: {note}",
-        "yours_failed": "failed: {error}",
-        "yours_agrees": "agrees with the package",
-        "yours_differs": "differs {line}",
         # capture summaries
         "summary": "{messages}, {tools} -> {chat}; {how}, {stop_reason}",
         "streamed": "stream",
@@ -161,10 +156,6 @@ WORDS = {
         "yours": "你的翻译器：{line}",
         "tool_returned": "工具 {tool} 返回了：\n{returned}",
         "cut": "\n[…… 另有 {characters}]",
-        "yours_not_compared": "未比较：{note}",
-        "yours_failed": "出错：{error}",
-        "yours_agrees": "与本包一致",
-        "yours_differs": "不同，{line}",
         "summary": "{messages}，{tools} → {chat}；{how}，{stop_reason}",
         "streamed": "流式",
         "not_streamed": "非流式",
