@@ -278,23 +278,6 @@ def subject(name: str) -> str:
 # ---------------------------------------------------------------------------
 # JSON text that cannot be read, in Chinese
 
-JSON_ZH = {
-    "Expecting value": "这里应当是一个值",
-    "Expecting property name enclosed in double quotes": "这里应当是用双引号括起来的键名",
-    "Expecting ':' delimiter": "这里应当是冒号 `:`",
-    "Expecting ',' delimiter": "这里应当是逗号 `,`",
-    "Unterminated string starting at": "从这里开始的字符串没有结束",
-    "Invalid control character at": "字符串里有不允许的控制字符",
-    "Invalid control character": "字符串里有不允许的控制字符",
-    "Invalid \\escape": "无效的转义 `\\`",
-    "Invalid \\uXXXX escape": "无效的 `\\uXXXX` 转义",
-    "Extra data": "一个完整的 JSON 值之后还有多余的内容",
-    "Illegal trailing comma before end of object": "对象结束前多了一个逗号",
-    "Illegal trailing comma before end of array": "数组结束前多了一个逗号",
-}
-"""The messages of Python's json module, in Chinese."""
-
-
 def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
     """Why `data` is not JSON text within the limits, in `lang`, naming `name` ("stdin",
     "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
@@ -318,7 +301,9 @@ def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
-        what = JSON_ZH.get(error.msg, f"`{error.msg}`")
+        from ..notebook.playground.labels import json_message  # the playground's words for json's messages
+
+        what = json_message(error.msg, "zh")
         return f"{who}不是有效的 JSON：第 {error.lineno} 行第 {error.colno} 列，{what}"
     except RecursionError:
         offset = limits.deep_bracket(text)
