@@ -93,7 +93,7 @@ add(
                 "\n",
                 "A newline is what Slime, SGLang and our targets use. Look at vLLM's own cell in the '02 system' "
                 "column: is there anything between the two texts?",
-                "换行符是 Slime、SGLang 和我们的目标格式用的。看看 “02 system 消息”列中 vLLM 自己的单元格："
+                "换行符是 Slime、SGLang 和我们的目标格式用的。看看“02 system 消息”列中 vLLM 自己的单元格："
                 "两段文本之间有什么吗？",
             ),
             Mistake(
@@ -116,7 +116,7 @@ add(
         zh={
             "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
             "在两者之间放了什么字符串？（写成 Python 字符串。）",
-            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看 “02 system 消息”列中 vLLM 的单元格："
+            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看“02 system 消息”列中 vLLM 的单元格："
             "两段文本之间有什么吗？",
             "explanation": "什么也没有：vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，于是在 "
             "prompt 的最开头，两句话连成了一个词。",
@@ -198,7 +198,7 @@ add(
                 True,
                 "Look at the 'is_error kept' column: is there a True anywhere? Then ask where a chat message would "
                 "put such a flag.",
-                "看看 “是否带上 is_error”列：哪里有 True 吗？再想想聊天消息能把这样的标志放在哪里。",
+                "看看“是否带上 is_error”列：哪里有 True 吗？再想想聊天消息能把这样的标志放在哪里。",
             ),
             Mistake(
                 "litellm",
@@ -468,7 +468,7 @@ add(
                 "d": "有两行确实提供了它：它们什么都接受，并把每个工具的名字复制进一个函数（我们默认目标"
                 "格式的丢失报告也说明了这一点）。",
             },
-            "hint": "看 “13 工具”列：哪些行显示 [\"web_search\"]？",
+            "hint": "看“13 工具”列：哪些行显示 [\"web_search\"]？",
             "explanation": "Slime 和我们的默认目标格式把它变成一个 schema 为空的函数；本地模型可以调用它，"
             "但本地没有谁能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
@@ -522,7 +522,7 @@ add(
                 "d": "Slime 和 SGLang 在这里都回答 end_turn；读取引擎报告里 matched_stop 的是 "
                 "vLLM（以及我们的 build_reply）。",
             },
-            "hint": "看 'r4 stop_reason' 列。",
+            "hint": "看“r4 stop_reason”列。",
             "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串）；"
             "其他的都说 end_turn，于是客户端无法分辨回答是被截断了，还是已经说完了。",
         },
@@ -571,7 +571,7 @@ add(
                 "b": "在这个用例里没有哪一行写 null；在某些模板里，null 会被渲染成单词 None。",
                 "d": "丢掉这一轮会破坏角色的交替；每一行都保留了这条 assistant 消息。",
             },
-            "hint": "看 “19 空文本”列；'(absent)' 表示键不存在，这和 \"\" 不一样。",
+            "hint": "看“19 空文本”列；'(absent)' 表示键不存在，这和 \"\" 不一样。",
             "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"；vLLM 0.33.0 写出的消息没有 content "
             "键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
         },
