@@ -13,7 +13,8 @@
     python3 tasks.py notebooks         re-execute every notebook in order and store its outputs
     python3 tasks.py diagrams          regenerate diagrams/ (.dot sources and .svg renders)
     python3 tasks.py bench             run the benchmarks
-    python3 tasks.py workshop DIR [--lang zh]  a copy of the chapters for a class, answers hidden (notebooks/README.md)
+    python3 tasks.py workshop DIR      a copy of the chapters for a class, answers hidden (notebooks/README.md);
+                                       --lang zh: its learner README in Chinese
     python3 tasks.py doctor            check the environment and print the fix for what is missing
     python3 tasks.py engine            build llama.cpp's server from the sdist (cmake, about 6 minutes,
                                        once) and write the tiny hand-wired models, all into .cache/
