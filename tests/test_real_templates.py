@@ -120,7 +120,7 @@ def outcome(function, *args, **kwargs) -> str:
     try:
         return function(*args, **kwargs)
     except RenderError as error:
-        return refusal(error.problem.removeprefix("refused the messages: "))
+        return refusal(error.refusal if error.refusal is not None else error.problem)  # the template's own words
     except Exception as error:  # noqa: BLE001 - transformers' own error, whatever its type
         return refusal(str(error))
 

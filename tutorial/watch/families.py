@@ -13,7 +13,8 @@ reads are given (`bos_token` for DeepSeek-V3.1, Llama 3.3 and Mistral-Small-3.2,
 for Mistral), with the values the models' `tokenizer_config.json` sets.
 
 `vocabulary` names an entry of `tutorial.watch.tokenizer.VOCABULARIES` when the sdist ships
-that model's vocabulary, else None and `no_vocabulary` says why.
+that model's vocabulary, else None and `no_vocabulary` says why, in the current language
+(`tutorial.use_language`; `no_vocabulary_in(lang)` for another).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..llama_cpp import sdist
+from . import language
 
 __all__ = ["FAMILIES", "Family", "family", "template_families"]
 
@@ -32,9 +34,17 @@ class Family:
     template_file: str  # in llama.cpp/models/templates/
     model: str  # the model repository the template comes from
     vocabulary: Optional[str]  # a tokenizer.VOCABULARIES name, or None
-    no_vocabulary: str = ""  # why there is none, when there is none
+    no_vocabulary_words: dict = field(default_factory=dict)  # why there is none, per language: {"en": ..., "zh": ...}
     special_tokens: dict = field(default_factory=dict)
     notes: str = ""
+
+    @property
+    def no_vocabulary(self) -> str:
+        """Why the sdist ships no vocabulary for this family ("" when it ships one), in the current language."""
+        return self.no_vocabulary_in()
+
+    def no_vocabulary_in(self, lang: Optional[str] = None) -> str:
+        return self.no_vocabulary_words.get(language.resolve(lang), "")
 
     @property
     def template_path(self):
@@ -46,7 +56,11 @@ class Family:
         return self.template_path.read_text("utf-8")
 
 
-_NOT_SHIPPED = "the sdist ships no vocabulary for it"
+def _not_shipped(en: str = "", zh: str = "") -> dict:
+    """Why there is no vocabulary, in both languages; `en` and `zh` say which vocabulary it would be."""
+    return {"en": "the sdist ships no vocabulary for it" + (f" ({en})" if en else ""),
+            "zh": "sdist 没有附带它的词表" + (f"（{zh}）" if zh else "")}  # fmt: skip
+
 
 FAMILIES: dict[str, Family] = {
     f.name: f
@@ -59,27 +73,28 @@ FAMILIES: dict[str, Family] = {
                notes="tools and calls as XML (<function=...><parameter=...>); arguments must be a mapping"),
         Family("qwen3.5", "Qwen3.5-4B.jinja", "Qwen/Qwen3.5-4B", "qwen3.5",
                notes="XML calls like Qwen3-Coder; a system message only at the beginning"),
-        Family("glm-4.6", "GLM-4.6.jinja", "zai-org/GLM-4.6", None, no_vocabulary=_NOT_SHIPPED,
+        Family("glm-4.6", "GLM-4.6.jinja", "zai-org/GLM-4.6", None, no_vocabulary_words=_not_shipped(),
                notes="<arg_key>/<arg_value> pairs; tool results in an <|observation|> turn; arguments must be a mapping"),
-        Family("glm-4.7", "GLM-4.7-Flash.jinja", "zai-org/GLM-4.7-Flash", None, no_vocabulary=_NOT_SHIPPED,
+        Family("glm-4.7", "GLM-4.7-Flash.jinja", "zai-org/GLM-4.7-Flash", None, no_vocabulary_words=_not_shipped(),
                notes="as GLM-4.6, without the newlines"),
         Family("deepseek-v3.1", "deepseek-ai-DeepSeek-V3.1.jinja", "deepseek-ai/DeepSeek-V3.1", None,
-               no_vocabulary=_NOT_SHIPPED + " (ggml-vocab-deepseek-llm is the older DeepSeek LLM's)",
+               no_vocabulary_words=_not_shipped("ggml-vocab-deepseek-llm is the older DeepSeek LLM's",
+                                               "ggml-vocab-deepseek-llm 是较早的 DeepSeek LLM 的词表"),
                special_tokens={"bos_token": "<｜begin▁of▁sentence｜>"},
                notes="full-width ｜ markers; arguments through |tojson (text is encoded twice)"),
         Family("kimi-k2", "moonshotai-Kimi-K2.jinja", "moonshotai/Kimi-K2-Instruct", None,
-               no_vocabulary=_NOT_SHIPPED + " (a tiktoken vocabulary)",
+               no_vocabulary_words=_not_shipped("a tiktoken vocabulary", "tiktoken 词表"),
                notes="tools declared as one JSON list; a tool result prints its tool_call_id (empty when absent)"),
         Family("llama-3.3", "meta-llama-Llama-3.3-70B-Instruct.jinja", "meta-llama/Llama-3.3-70B-Instruct", "llama-3",
                special_tokens={"bos_token": "<|begin_of_text|>"},
                notes="tools go into the first user message; one tool call per turn; a calling turn loses its text"),
         Family("mistral-small-3.2", "Mistral-Small-3.2-24B-Instruct-2506.jinja",
                "mistralai/Mistral-Small-3.2-24B-Instruct-2506", None,
-               no_vocabulary=_NOT_SHIPPED + " (a Tekken vocabulary)",
+               no_vocabulary_words=_not_shipped("a Tekken vocabulary", "Tekken 词表"),
                special_tokens={"bos_token": "<s>", "eos_token": "</s>"},
                notes="roles must alternate; tool-call ids of 9 letters and digits"),
         Family("gpt-oss", "openai-gpt-oss-120b.jinja", "openai/gpt-oss-120b", None,
-               no_vocabulary=_NOT_SHIPPED + " (o200k_harmony)",
+               no_vocabulary_words=_not_shipped("o200k_harmony", "o200k_harmony"),
                notes="the harmony format: channels, TypeScript-like tool declarations"),
     ]
 }  # fmt: skip
@@ -92,5 +107,7 @@ def template_families() -> list[str]:
 
 def family(name: str) -> Family:
     if name not in FAMILIES:
+        if language.current() == "zh":
+            raise KeyError(f"没有名为 {name!r} 的模型家族；模型家族有：{'、'.join(template_families())}")
         raise KeyError(f"no template family {name!r}; families: {', '.join(template_families())}")
     return FAMILIES[name]

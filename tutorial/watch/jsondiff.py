@@ -3,18 +3,44 @@ way-back diagrams and the notebooks share."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
+
+from . import language
+
+# What ABSENT reads as, per language (tutorial.watch.language).
+ABSENT_TEXT = {"en": "(absent)", "zh": "（没有这个键）"}
 
 
 class _Absent(str):
     """Stands for a key that one side has and the other does not. A string, so that it
-    can be shown as JSON like any other value."""
+    can be shown as JSON like any other value; `shown` writes it in the reader's language."""
 
     def __repr__(self) -> str:
         return "(absent)"
 
+    def text_in(self, lang: Optional[str] = None) -> str:
+        """"(absent)" in English, "（没有这个键）" in Chinese (`lang` None: the current language)."""
+        return ABSENT_TEXT[language.resolve(lang)]
+
 
 ABSENT = _Absent("(absent)")
+
+
+def shown(value: Any, lang: Optional[str] = None) -> Any:
+    """`value` with every ABSENT in it (at any depth) written in `lang`, for display.
+
+    `differences` always gives the one ABSENT object, so that code can test `value is ABSENT`
+    in either language; a display shows what it found through `shown`. Under English the
+    value comes back unchanged (the same object)."""
+    if language.resolve(lang) == "en":
+        return value
+    if value is ABSENT:
+        return ABSENT.text_in(lang)
+    if isinstance(value, dict):
+        return {key: shown(item, lang) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(shown(item, lang) for item in value)
+    return value
 
 
 def differences(left: Any, right: Any, location: tuple = ()) -> list[tuple[tuple, Any, Any]]:

@@ -64,6 +64,11 @@ template runs into (`{{ 1/0 }}`, a macro that calls itself), is a `RenderError`.
 still not bounded: a loop that calls, builds and prints nothing, over lists the template
 was given, runs as long as the lists are long.
 
+A `RenderError` speaks the current language (`tutorial.use_language`, or `render(...,
+lang="zh")`; the words are in WORDS). What the template said through `raise_exception`,
+what jinja2 or Python said about an error, exception class names and code names are quoted
+as they are, inside the sentence of the language.
+
 jinja2 is imported here only; `import tutorial` does not load this module. Token ids need
 the `real` extra (tokenizers); rendering text needs jinja2 alone.
 """
@@ -87,8 +92,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError, safe_ra
 from .. import limits
 from ..errors import RequestError, format_location
 from ..llama_cpp import sdist
-from . import families
-from .conventions import as_apply_chat_template_does, frozen_today, globals_and_extensions
+from . import families, language
+from .conventions import (
+    RENDER_LANG, as_apply_chat_template_does, frozen_today, globals_and_extensions, message_language,
+)  # fmt: skip
 
 __all__ = [
     "RenderError", "frozen_today", "render", "shipped_templates", "template_families", "template_source", "tojson",
@@ -104,23 +111,130 @@ MAX_OUTPUT = 2 * limits.MAX_TEXT_BYTES  # characters of rendered text
 MAX_CALLS = 100_000  # calls of functions, methods and macros in one render
 MAX_RANGE_ITEMS = 10_000_000  # items of all range() calls in one render
 
+# Every word this module writes for a person, per language (tutorial.watch.language). What a
+# template says through raise_exception, what jinja2 or Python say about an error, exception
+# class names and code names are quoted as they are.
+WORDS = {
+    "en": {
+        "frame": "chat template {template}: {problem}",
+        "label file": "file {path!r}",
+        "label none": "(none)",
+        "label family": "{name!r} ({file})",
+        "label text": "given as text",
+        "cannot read": "cannot be read: {error}",
+        "not a template": "template must be a family name, a shipped name, a path or template text, got {kind}",
+        "templates not fetched": "the real templates are not fetched yet; run: {hint}",
+        "unknown": "unknown chat template {name!r}: families are {families}; "
+                   "the package's own simplified templates are {shipped}; "
+                   "pass a pathlib.Path to render a file, or template text containing Jinja tags",
+        "no shipped": "no shipped chat template {name!r}; shipped: {shipped}",
+        "not a list": "messages must be a list of message objects, got {kind}",
+        "at": "{location}: {problem}",
+        "refused": "refused the messages: {words}",
+        "stopped": "the sandbox stopped it: {error}",
+        "unsafe": "the sandbox stopped it: {error}. A chat template may read the messages and tools, "
+                  "not Python internals, and may not change them",
+        "syntax": "syntax error on line {line}: {message}",
+        "template error": "{kind}: {error}",
+        "recursion": "the template recursed too deeply (a macro or loop that calls itself without end)",
+        "while rendering": "{kind} while rendering: {error}",
+        "need a family": "token ids need a model's vocabulary: pass a family name ({families})",
+        "no vocabulary": "no token ids for {name}: {why}; render with tokenize=False",
+        "need tokenizers": "token ids need the tokenizers package: pip install -e '.[real]' (or python3 tasks.py setup)",
+        "vocabularies not fetched": "the real vocabularies are not fetched yet; run: {hint}",
+        "undefined": "tojson got an undefined value{name}",
+        "undefined name": " ({name!r} is missing)",
+        "indent": "tojson's indent is limited to 64",
+        "separators": "tojson's separators are limited to 64 characters",
+        "attribute": "access to attribute {attribute!r} of {kind!r} object is unsafe",
+        "calls": "a render may make at most {limit:,} calls (of functions, methods and macros)",
+        "range_items": "a render may make at most {limit:,} range() items in all",
+        "output": "a render may produce at most {limit:,} characters",
+        "string": "a template may build strings of at most {limit:,} characters, not {length:,}",
+        "list": "a template may build lists of at most {limit:,} items, not {length:,}",
+        "integer": "a template may build integers of at most {limit} digits",
+        "format width": "a template may not compute a format width ({{...}} inside a format spec)",
+    },
+    "zh": {
+        "frame": "聊天模板{template}：{problem}",
+        "label file": "文件 {path!r}",
+        "label none": "（无）",
+        "label family": "{name!r}（{file}）",
+        "label text": "（以文本给出）",
+        "cannot read": "无法读取：{error}",
+        "not a template": "template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 {kind}",
+        "templates not fetched": "真实模板还没有下载；请运行：{hint}",
+        "unknown": "没有名为 {name!r} 的聊天模板。模型家族有：{families}；本包自带的简化模板有：{shipped}；"
+                   "要渲染一个文件，请传入 pathlib.Path，或者传入含 Jinja 标签的模板文本",
+        "no shipped": "本包没有自带名为 {name!r} 的聊天模板；自带的有：{shipped}",
+        "not a list": "messages 须是由消息对象组成的列表，收到的是 {kind}",
+        "at": "{location}：{problem}",
+        "refused": "模板拒绝渲染：{words}",
+        "stopped": "被沙箱拦下：{error}",
+        "unsafe": "被沙箱拦下：{error}。聊天模板可以读取消息和工具，但不能触及 Python 内部对象，也不能修改它们",
+        "syntax": "第 {line} 行有语法错误：{message}",
+        "template error": "模板出错（{kind}）：{error}",
+        "recursion": "模板递归太深（某个宏或循环在无休止地调用自己）",
+        "while rendering": "渲染时出错（{kind}）：{error}",
+        "need a family": "token id 需要模型的词表：请传入模型家族名（{families}）",
+        "no vocabulary": "无法给出 {name} 的 token id：{why}；请用 tokenize=False 渲染",
+        "need tokenizers": "token id 需要 tokenizers 包：pip install -e '.[real]'（或 python3 tasks.py setup）",
+        "vocabularies not fetched": "真实词表还没有下载；请运行：{hint}",
+        "undefined": "tojson 收到一个未定义的值{name}",
+        "undefined name": "（缺少 {name!r}）",
+        "indent": "tojson 的 indent 最大为 64",
+        "separators": "tojson 的 separators 最多 64 个字符",
+        "attribute": "访问 {kind!r} 对象的属性 {attribute!r} 不安全",
+        "calls": "一次渲染最多调用 {limit:,} 次（函数、方法和宏）",
+        "range_items": "一次渲染中 range() 最多共给出 {limit:,} 项",
+        "output": "一次渲染最多产出 {limit:,} 个字符",
+        "string": "模板构造的字符串最多 {limit:,} 个字符，这里要 {length:,} 个",
+        "list": "模板构造的列表最多 {limit:,} 项，这里要 {length:,} 项",
+        "integer": "模板构造的整数最多 {limit} 位",
+        "format width": "模板不能计算格式宽度（格式说明里不能有 {{...}}）",
+    },
+}  # fmt: skip
+
+
+def _say(key: str, lang: Optional[str] = None, **values: Any) -> str:
+    """WORDS[key] in `lang` (None: the render's language, else the current one), filled with `values`."""
+    return WORDS[language.resolve(lang) if lang else message_language()][key].format(**values)
+
 
 class RenderError(ValueError):
     """A template that cannot render these messages, or that broke the sandbox's rules.
 
     `str(error)` names the template first ("chat template 'chatml': ..."); the attributes
-    `template` (that name) and `problem` (what went wrong) hold the two parts. The jinja2
-    exception behind it, if any, is the `__cause__`.
+    `template` (that name) and `problem` (what went wrong) hold the two parts, both in the
+    language current when the error was made (`tutorial.use_language`; Chinese:
+    "聊天模板 'chatml'：模板拒绝渲染：..."). `refusal` is what a refusal says, else None: the
+    template's own words when it refused through `raise_exception` (data, never translated),
+    this module's when `tojson` met an undefined value. The jinja2 exception behind it, if
+    any, is the `__cause__`.
     """
 
-    def __init__(self, template: str, problem: str):
+    def __init__(self, template: str, problem: str, *, refusal: Optional[str] = None, lang: Optional[str] = None):
         self.template = template
-        self.problem = " ".join(str(problem).splitlines())  # one line, whatever the template said
-        super().__init__(f"chat template {template}: {self.problem}")
+        self.problem = _one_line(problem)  # one line, whatever the template said
+        self.refusal = None if refusal is None else _one_line(refusal)
+        if (language.resolve(lang) if lang else message_language()) == "zh" and not template.startswith("（"):
+            template = " " + template  # 聊天模板 'chatml'：…, but 聊天模板（以文本给出）：…
+        super().__init__(_say("frame", lang, template=template, problem=self.problem))
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).splitlines())
 
 
 class _Refused(jinja2.TemplateError):
-    """Raised by `raise_exception` inside a template; `render` turns it into RenderError."""
+    """Raised by `raise_exception` inside a template; `render` turns it into RenderError.
+
+    `words` is what the refusal says: the template's own (`raise_exception`) or this
+    module's (`tojson` of an undefined value)."""
+
+    def __init__(self, words: str):
+        super().__init__(words)
+        self.words = words
 
 
 class _TooMuch(SecurityError):
@@ -139,17 +253,17 @@ def tojson(value: Any, ensure_ascii: bool = False, indent: Optional[int] = None,
     An undefined value (a field the message does not have) is refused with its name.
     """
     if isinstance(value, jinja2.Undefined):
-        raise _Refused(f"tojson got an undefined value{_undefined_name(value)}")
+        raise _Refused(_say("undefined", name=_undefined_name(value)))
     if isinstance(indent, int) and not 0 <= indent <= 64 or isinstance(indent, str) and len(indent) > 64:
-        raise _TooMuch("tojson's indent is limited to 64")
+        raise _TooMuch(_say("indent"))
     if separators is not None and sum(len(str(part)) for part in separators) > 64:
-        raise _TooMuch("tojson's separators are limited to 64 characters")
+        raise _TooMuch(_say("separators"))
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
 def _undefined_name(value: jinja2.Undefined) -> str:
     name = getattr(value, "_undefined_name", None)
-    return f" ({name!r} is missing)" if isinstance(name, str) else ""
+    return _say("undefined name", name=name) if isinstance(name, str) else ""
 
 
 def raise_exception(message: Any) -> None:
@@ -168,14 +282,14 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
-        raise SecurityError(f"access to attribute {attribute!r} of {type(obj).__name__!r} object is unsafe")
+        raise SecurityError(_say("attribute", attribute=attribute, kind=type(obj).__name__))
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         _check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (jinja2's own names)
-        _spend("calls", 1, MAX_CALLS, "calls (of functions, methods and macros)")
+        _spend("calls", 1, MAX_CALLS)
         _check_str_method(__obj, args)
         return super().call(__context, __obj, *args, **kwargs)
 
@@ -227,34 +341,34 @@ class _Budget:
 _BUDGET: contextvars.ContextVar[Optional[_Budget]] = contextvars.ContextVar("render_budget", default=None)
 
 
-def _spend(what: str, amount: int, limit: int, described: str) -> None:
+def _spend(what: str, amount: int, limit: int) -> None:
     budget = _BUDGET.get()
     if budget is not None:
         spent = getattr(budget, what) + amount
         setattr(budget, what, spent)
         if spent > limit:
-            raise _TooMuch(f"a render may make at most {limit:,} {described}")
+            raise _TooMuch(_say(what, limit=limit))
 
 
 def _bounded_range(*args: Any) -> range:
     numbers = safe_range(*args)  # jinja2's cap on one range(): 100 000 items
-    _spend("range_items", len(numbers), MAX_RANGE_ITEMS, "range() items in all")
+    _spend("range_items", len(numbers), MAX_RANGE_ITEMS)
     return numbers
 
 
 def _bound_string(length: int) -> None:
     if length > MAX_STRING:
-        raise _TooMuch(f"a template may build strings of at most {MAX_STRING:,} characters, not {length:,}")
+        raise _TooMuch(_say("string", limit=MAX_STRING, length=length))
 
 
 def _bound_items(length: int) -> None:
     if length > MAX_ITEMS:
-        raise _TooMuch(f"a template may build lists of at most {MAX_ITEMS:,} items, not {length:,}")
+        raise _TooMuch(_say("list", limit=MAX_ITEMS, length=length))
 
 
 def _bound_integer(bits: int) -> None:
     if bits > limits.MAX_INT_DIGITS * 10 // 3:  # a little more than 3.32 bits per digit
-        raise _TooMuch(f"a template may build integers of at most {limits.MAX_INT_DIGITS} digits")
+        raise _TooMuch(_say("integer", limit=limits.MAX_INT_DIGITS))
 
 
 def _is_count(value: Any) -> bool:
@@ -303,7 +417,7 @@ def _check_format_spec(text: str) -> None:
     for _literal, _field, spec, _conversion in Formatter().parse(text):
         if spec:
             if "{" in spec:
-                raise _TooMuch("a template may not compute a format width ({...} inside a format spec)")
+                raise _TooMuch(_say("format width"))
             for number in re.findall(r"\d+", spec):
                 _bound_string(int(number[:12]))
 
@@ -412,46 +526,46 @@ def shipped_templates() -> list[str]:
 def template_source(name: str) -> str:
     """The text of a shipped template, to read beside what it renders."""
     if name not in shipped_templates():
-        raise ValueError(f"no shipped chat template {name!r}; shipped: {', '.join(shipped_templates())}")
+        raise ValueError(_say("no shipped", name=name, shipped=_listed(shipped_templates())))
     return _templates_dir().joinpath(name + TEMPLATE_SUFFIX).read_text("utf-8")
 
 
 TemplateChoice = Union[str, "os.PathLike[str]"]
 
 
+def _listed(names: list[str]) -> str:
+    """Names in a list: "a, b" in English, "a、b" in Chinese."""
+    return ("、" if message_language() == "zh" else ", ").join(names)
+
+
 def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Family]]:
     """`template` -> (a label naming it in errors, the template text, the family if it names one)."""
     if isinstance(template, os.PathLike):
         path = Path(template)
-        label = f"file {str(path)!r}"
+        label = _say("label file", path=str(path))
         try:
             return label, path.read_text("utf-8"), None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, f"cannot be read: {error}") from error
+            raise RenderError(label, _say("cannot read", error=error)) from error
     if not isinstance(template, str):
-        raise RenderError(
-            "(none)", f"template must be a family name, a shipped name, a path or template text, got {type(template).__name__}"
-        )
+        raise RenderError(_say("label none"), _say("not a template", kind=type(template).__name__))
     if template in families.FAMILIES:
         chosen = families.FAMILIES[template]
-        label = f"{template!r} ({chosen.template_file})"
+        label = _say("label family", name=template, file=chosen.template_file)
         try:
             return label, chosen.template_text, chosen
         except sdist.SdistMissing:
-            raise RenderError(
-                repr(template), f"the real templates are not fetched yet; run: {sdist.FETCH_HINT}"
-            ) from None
+            raise RenderError(repr(template), _say("templates not fetched", hint=sdist.FETCH_HINT)) from None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, f"cannot be read: {error}") from error
+            raise RenderError(label, _say("cannot read", error=error)) from error
     if template in shipped_templates():
         return repr(template), template_source(template), None
     if any(mark in template for mark in ("{{", "{%", "{#")):
-        return "given as text", template, None
+        return _say("label text"), template, None
     raise RenderError(
         repr(template[:60]),
-        f"unknown chat template {template[:60]!r}: families are {', '.join(template_families())}; "
-        f"the package's own simplified templates are {', '.join(shipped_templates())}; "
-        "pass a pathlib.Path to render a file, or template text containing Jinja tags",
+        _say("unknown", name=template[:60], families=_listed(template_families()),
+             shipped=_listed(shipped_templates())),  # fmt: skip
     )
 
 
@@ -466,6 +580,7 @@ def render(
     template: TemplateChoice = "chatml",
     add_generation_prompt: bool = True,
     tokenize: bool = False,
+    lang: Optional[str] = None,
 ) -> Union[str, list[int]]:
     """The prompt for `messages` (and the available `tools`), through a chat template.
 
@@ -482,19 +597,32 @@ def render(
 
     Raises `RenderError` (naming the template) for anything that goes wrong: messages that
     are not a list of plain JSON, a syntax error, a break of the sandbox's rules or bounds,
-    a refusal through `raise_exception` (the template's own words are in the message), any
-    error the template runs into, real templates not fetched.
+    a refusal through `raise_exception` (the template's own words are in the message and in
+    `refusal`), any error the template runs into, real templates not fetched. Its message is
+    in `lang` ("en" or "zh"; None: the current language, `tutorial.use_language`); what the
+    template, jinja2 or Python said is quoted as it is.
     """
+    token = RENDER_LANG.set(language.resolve(lang))
+    try:
+        return _render(messages, tools, template, add_generation_prompt, tokenize)
+    finally:
+        RENDER_LANG.reset(token)
+
+
+def _render(
+    messages: Any, tools: Any, template: TemplateChoice, add_generation_prompt: bool, tokenize: bool
+) -> Union[str, list[int]]:
     label, source, chosen = _resolve(template)
     if tokenize:
         _check_tokenizable(label, chosen)
     if not isinstance(messages, list):
-        raise RenderError(label, f"messages must be a list of message objects, got {type(messages).__name__}")
+        raise RenderError(label, _say("not a list", kind=type(messages).__name__))
     for name, value in (("messages", messages), ("tools", tools)):
         try:
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
-            raise RenderError(label, f"{format_location(error.location)}: {error.problem}") from error
+            where = format_location(error.location)
+            raise RenderError(label, _say("at", location=where, problem=error.problem)) from error
     special_tokens = dict(chosen.special_tokens) if chosen else {}
     budget = _BUDGET.set(_Budget())
     try:
@@ -505,29 +633,26 @@ def render(
         for part in compiled.generate(**given):
             length += len(part)
             if length > MAX_OUTPUT:
-                raise _TooMuch(f"a render may produce at most {MAX_OUTPUT:,} characters")
+                raise _TooMuch(_say("output", limit=MAX_OUTPUT))
             parts.append(part)
         text = "".join(parts)
     except _Refused as error:
-        raise RenderError(label, f"refused the messages: {error}") from error
+        raise RenderError(label, _say("refused", words=error.words), refusal=error.words) from error
     except _TooMuch as error:
-        raise RenderError(label, f"the sandbox stopped it: {error}") from error
+        raise RenderError(label, _say("stopped", error=error)) from error
     except SecurityError as error:
-        raise RenderError(
-            label,
-            f"the sandbox stopped it: {error}. A chat template may read the messages and tools, "
-            "not Python internals, and may not change them",
-        ) from error
+        raise RenderError(label, _say("unsafe", error=error)) from error
     except jinja2.TemplateSyntaxError as error:
-        raise RenderError(label, f"syntax error on line {error.lineno}: {error.message}") from error
+        raise RenderError(label, _say("syntax", line=error.lineno, message=error.message)) from error
     except jinja2.TemplateError as error:
-        raise RenderError(label, f"{type(error).__name__}: {error}") from error
+        raise RenderError(label, _say("template error", kind=type(error).__name__, error=error)) from error
     except OverflowError as error:  # jinja2's cap on range(), or a number too large
-        raise RenderError(label, f"the sandbox stopped it: {error}") from error
+        raise RenderError(label, _say("stopped", error=error)) from error
     except RecursionError as error:  # a macro or a recursive loop that calls itself without end
-        raise RenderError(label, "the template recursed too deeply (a macro or loop that calls itself without end)") from error
+        raise RenderError(label, _say("recursion")) from error
     except Exception as error:  # noqa: BLE001 - whatever else the template ran into: {{ 1/0 }}, ...
-        raise RenderError(label, f"{type(error).__name__} while rendering: {_first_line(error)}") from error
+        kind = type(error).__name__
+        raise RenderError(label, _say("while rendering", kind=kind, error=_first_line(error))) from error
     finally:
         _BUDGET.reset(budget)
     if not tokenize:
@@ -537,17 +662,14 @@ def render(
 
 def _check_tokenizable(label: str, chosen: Optional[families.Family]) -> None:
     if chosen is None:
-        raise RenderError(
-            label, f"token ids need a model's vocabulary: pass a family name ({', '.join(template_families())})"
-        )
+        raise RenderError(label, _say("need a family", families=_listed(template_families())))
     if chosen.vocabulary is None:
-        raise RenderError(label, f"no token ids for {chosen.name}: {chosen.no_vocabulary}; render with tokenize=False")
+        why = chosen.no_vocabulary_in(message_language())
+        raise RenderError(label, _say("no vocabulary", name=chosen.name, why=why))
     try:
         import tokenizers  # noqa: F401
     except ImportError:
-        raise RenderError(
-            label, "token ids need the tokenizers package: pip install -e '.[real]' (or python3 tasks.py setup)"
-        ) from None
+        raise RenderError(label, _say("need tokenizers")) from None
 
 
 def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
@@ -556,7 +678,7 @@ def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
     try:
         tokenizer = backend_tokenizer(chosen.vocabulary)
     except sdist.SdistMissing:
-        raise RenderError(label, f"the real vocabularies are not fetched yet; run: {sdist.FETCH_HINT}") from None
+        raise RenderError(label, _say("vocabularies not fetched", hint=sdist.FETCH_HINT)) from None
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..llama_cpp import sdist
+from . import language
 
 __all__ = [
     "AddedToken",
@@ -56,6 +57,34 @@ __all__ = [
     "read_metadata",
     "vocabulary",
 ]
+
+# What this module says when a file or a name is wrong, per language (tutorial.watch.language).
+WORDS = {
+    "en": {
+        "not gguf": "{path}: not a GGUF file",
+        "version": "{path}: GGUF version {version} is not supported (2 and 3 are)",
+        "value type": "{path}: unknown GGUF value type {kind}",
+        "no vocabulary": "no vocabulary {name!r}; known: {known}",
+        "not a placeholder": "ggml-vocab-{file}.gguf holds {present!r} at {id}, not a placeholder",
+        "wrong id": "vocabulary {name!r}: {content!r} got id {got}, expected {id}",
+    },
+    "zh": {
+        "not gguf": "{path}：不是 GGUF 文件",
+        "version": "{path}：不支持 GGUF 版本 {version}（支持 2 和 3）",
+        "value type": "{path}：未知的 GGUF 值类型 {kind}",
+        "no vocabulary": "没有名为 {name!r} 的词表；已知的有：{known}",
+        "not a placeholder": "ggml-vocab-{file}.gguf 在 {id} 处是 {present!r}，不是占位符",
+        "wrong id": "词表 {name!r}：{content!r} 得到的 id 是 {got}，应为 {id}",
+    },
+}  # fmt: skip
+
+
+def _say(key: str, **values: Any) -> str:
+    lang = language.current()
+    if key == "no vocabulary":
+        values["known"] = ("、" if lang == "zh" else ", ").join(values["known"])
+    return WORDS[lang][key].format(**values)
+
 
 # GGUF token types (llama.cpp's llama_token_type)
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
@@ -98,10 +127,10 @@ def read_metadata(path: Path, prefix: str = "tokenizer.") -> dict[str, Any]:
     """
     data = Path(path).read_bytes()
     if data[:4] != b"GGUF":
-        raise ValueError(f"{path}: not a GGUF file")
+        raise ValueError(_say("not gguf", path=path))
     version, _tensors, count = struct.unpack_from("<IQQ", data, 4)
     if version not in (2, 3):
-        raise ValueError(f"{path}: GGUF version {version} is not supported (2 and 3 are)")
+        raise ValueError(_say("version", path=path, version=version))
     offset = 24
     found: dict[str, Any] = {}
 
@@ -129,7 +158,7 @@ def read_metadata(path: Path, prefix: str = "tokenizer.") -> dict[str, Any]:
                 item, at = value(item_kind, at)
                 items.append(item)
             return items, at
-        raise ValueError(f"{path}: unknown GGUF value type {kind}")
+        raise ValueError(_say("value type", path=path, kind=kind))
 
     for _ in range(count):
         key, offset = string(offset)
@@ -208,7 +237,7 @@ def vocabulary(name: str) -> Vocabulary:
     `KeyError` for an unknown name. A fresh object each call: change it freely.
     """
     if name not in VOCABULARIES:
-        raise KeyError(f"no vocabulary {name!r}; known: {', '.join(VOCABULARIES)}")
+        raise KeyError(_say("no vocabulary", name=name, known=list(VOCABULARIES)))
     file_name, split_pattern, extra, special = VOCABULARIES[name]
     fields = _metadata(file_name)
     tokens = list(fields["tokenizer.ggml.tokens"])
@@ -217,7 +246,7 @@ def vocabulary(name: str) -> Vocabulary:
     for token in extra:
         present = tokens[token.id]
         if present != token.content and not present.startswith("[PAD"):
-            raise ValueError(f"ggml-vocab-{file_name}.gguf holds {present!r} at {token.id}, not a placeholder")
+            raise ValueError(_say("not a placeholder", file=file_name, present=present, id=token.id))
         tokens[token.id] = token.content
         types[token.id] = CONTROL if token.special else USER_DEFINED
     for token_id, (text, kind) in enumerate(zip(tokens, types)):
@@ -276,7 +305,7 @@ def _check_ids(tokenizer: Any, vocab: Vocabulary) -> None:
     for token in vocab.added_tokens:
         got = tokenizer.token_to_id(token.content)
         if got != token.id:
-            raise ValueError(f"vocabulary {vocab.name!r}: {token.content!r} got id {got}, expected {token.id}")
+            raise ValueError(_say("wrong id", name=vocab.name, content=token.content, got=got, id=token.id))
 
 
 def fast_tokenizer(name: str, chat_template: Optional[str] = None):
