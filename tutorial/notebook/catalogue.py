@@ -23,7 +23,7 @@ import re
 import unicodedata
 from typing import Any, Optional
 
-from ..watch import language
+from ..watch import jsondiff, language
 
 # English label (as a code cell writes it) → Chinese. `{name}` fields are filled after lookup.
 LABELS: dict[str, str] = {
@@ -58,7 +58,7 @@ LABELS: dict[str, str] = {
     "the lengths of (translated, tools_schema)": "(translated, tools_schema) 的长度",
     # --- chapter 04b
     "The real templates are not fetched; the outputs below are the stored ones. Run:": "真实模板还没有下载，下面是保存下来的输出。请运行：",
-    "REFUSED: ": "拒绝渲染：",
+    "REFUSED: ": "未渲染：",
     "family": "模型家族",
     "template file (llama.cpp/models/templates/)": "模板文件（llama.cpp/models/templates/）",
     "vocabulary": "词表",
@@ -360,6 +360,8 @@ def labelled(value: Any, lang: Optional[str] = None) -> Any:
     a test checks the package's example bodies for it)."""
     if language.resolve(lang) != "zh":
         return value
+    if value is jsondiff.ABSENT:
+        return value.text_in("zh")
     if isinstance(value, dict):
         return {(LABELS[key] if isinstance(key, str) and key in LABELS else key): labelled(item, lang) for key, item in value.items()}
     if isinstance(value, list):

