@@ -61,7 +61,7 @@ _LOCATION = r"(?<![\w.\]\[])[A-Za-z_][\w-]*(?:\[\d+\]|\.[A-Za-z_][\w-]*|\[\"[^\"
 # Words a Chinese sentence keeps in English (the term table's choices, and code words): not English prose.
 _KEPT = {"JSON", "token", "tokens", "SSE", "schema", "prompt", "rollout", "harness", "commit", "repr", "id", "ids", "API",
          "HTTP", "CLI", "SDK", "Python", "OK"}
-_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)[:：] ?([^\u3400-\u9fff\n]*)")
+_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)）?[:：] ?([^\u3400-\u9fff\n]*)")  # also 渲染时出错（TypeError）：…
 
 
 class Finding(NamedTuple):
