@@ -78,3 +78,13 @@ def test_a_chinese_chapter_copied_to_another_folder_gives_chinese_verdicts(tmp_p
 def test_an_english_chapter_in_a_folder_named_zh_stays_english(tmp_path):
     verdicts = _exercise_outputs(ROOT / "notebooks" / "03_tools_path.ipynb", tmp_path / "zh")
     assert verdicts and not any(CJK.search(text) for text in verdicts), verdicts
+
+
+def test_using_restores_what_was_chosen():
+    assert language.chosen() is None
+    with language.using("zh"):
+        assert language.current() == "zh"
+        with language.using("en"):
+            assert language.current() == "en"
+        assert language.chosen() == "zh"
+    assert language.chosen() is None

@@ -34,8 +34,8 @@ def choose(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = No
     """The language of the command line (see the module's docstring)."""
     if flag in LANGUAGES:
         return flag
-    chosen = getattr(language, "_chosen", None)  # tutorial.use_language(...) in this process
-    if chosen in LANGUAGES:
+    chosen = language.chosen()  # tutorial.use_language(...) in this process
+    if chosen is not None:
         return chosen
     environ = os.environ if environ is None else environ
     if environ.get("TUTORIAL_LANG", "") in LANGUAGES:
@@ -65,12 +65,8 @@ def lang_of(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) ->
 def speaking(lang: str) -> Iterator[None]:
     """`lang` as the process's language while a command runs (what it calls writes in it), then
     back to what it was: `main()` may be called from a notebook or a test."""
-    previous = getattr(language, "_chosen", None)
-    language.use_language(lang)
-    try:
+    with language.using(lang):
         yield
-    finally:
-        language._chosen = previous
 
 
 # ---------------------------------------------------------------------------

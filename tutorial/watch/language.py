@@ -17,8 +17,9 @@ server adds the request's `Accept-Language`.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Mapping, Optional
+from typing import Iterator, Mapping, Optional
 
 LANGUAGES = ("en", "zh")
 
@@ -29,6 +30,24 @@ def use_language(lang: str) -> None:
     """Make `lang` ("en" or "zh") the current language of this process."""
     global _chosen
     _chosen = _check(lang)
+
+
+def chosen() -> Optional[str]:
+    """What `use_language` chose in this process, or None when nothing was chosen."""
+    return _chosen
+
+
+@contextlib.contextmanager
+def using(lang: Optional[str]) -> Iterator[None]:
+    """`lang` as the process's language inside the block, then back to what was chosen before
+    (None: nothing chosen). For a command run from a notebook or a test."""
+    global _chosen
+    previous = _chosen
+    _chosen = None if lang is None else _check(lang)
+    try:
+        yield
+    finally:
+        _chosen = previous
 
 
 def current() -> str:
