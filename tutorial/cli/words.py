@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import json
 import os
 import re
@@ -249,21 +248,8 @@ def say(lang: str, key: str, **fields) -> str:
     return WORDS[lang][key].format(**fields)
 
 
-OS_ERRORS_ZH = {
-    errno.ENOENT: "没有这个文件或目录",
-    errno.EACCES: "没有权限",
-    errno.EPERM: "没有权限",
-    errno.EISDIR: "这是一个目录",
-    errno.ENOTDIR: "路径中有一部分不是目录",
-    errno.ENAMETOOLONG: "文件名太长",
-}
-
-
-def os_problem(error: OSError, lang: str) -> str:
-    """Why a file could not be read: the system's own words, or Chinese for the usual reasons."""
-    if lang == "zh" and error.errno in OS_ERRORS_ZH:
-        return OS_ERRORS_ZH[error.errno]
-    return str(error.strerror or error)
+OS_ERRORS_ZH = language.OS_ERRORS_ZH
+os_problem = language.os_problem
 
 
 def subject(name: str) -> str:

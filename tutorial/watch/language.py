@@ -18,6 +18,7 @@ server adds the request's `Accept-Language`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from typing import Iterator, Mapping, Optional
 
@@ -90,6 +91,25 @@ def from_accept_language(header: Optional[str]) -> Optional[str]:
         if primary in LANGUAGES and quality > 0:
             ranked.append((-quality, position, primary))
     return min(ranked)[2] if ranked else None
+
+
+# Why a file could not be read, for the usual reasons, in Chinese; other reasons and English
+# keep the operating system's own words.
+OS_ERRORS_ZH = {
+    errno.ENOENT: "没有这个文件或目录",
+    errno.EACCES: "没有权限",
+    errno.EPERM: "没有权限",
+    errno.EISDIR: "这是一个目录",
+    errno.ENOTDIR: "路径中有一部分不是目录",
+    errno.ENAMETOOLONG: "文件名太长",
+}
+
+
+def os_problem(error: OSError, lang: Optional[str] = None) -> str:
+    """Why a file could not be read, in `lang` (the current language by default)."""
+    if resolve(lang) == "zh" and error.errno in OS_ERRORS_ZH:
+        return OS_ERRORS_ZH[error.errno]
+    return str(error.strerror or error)
 
 
 def _check(lang: str) -> str:

@@ -169,7 +169,7 @@ def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise TranslatorError(words["cannot_read"].format(path=path, why=error.strerror or error)) from None
+        raise TranslatorError(words["cannot_read"].format(path=path, why=language.os_problem(error))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
