@@ -276,7 +276,7 @@ def check_sdist(lang: str = "en") -> tuple[bool, str]:
     if sdist.is_fetched():
         count = len(list(sdist.templates_dir().glob("*.jinja")))
         return True, f"{sdist.PACKAGE} {sdist.VERSION}：{sdist.unpacked()} 中有 {count} 个聊天模板和词表"
-    command = sdist.FETCH_HINT.split("(")[0].strip()
+    command = sdist.FETCH_COMMAND
     return False, (f"还没有下载 {sdist.PACKAGE} {sdist.VERSION}（真实的聊天模板、词表和 llama.cpp）："
                    f"{command}   （下载 llama.cpp 的真实聊天模板和词表）")  # fmt: skip
 

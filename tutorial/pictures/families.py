@@ -29,7 +29,7 @@ def families_picture(messages: list, tools: list, *, lang: Optional[str] = None)
     graph = Graph("real_templates", [w["families title"]], rankdir="LR")
     graph.node("messages", [w["families messages"](len(messages)), w["families tools"](len(tools or []))], INPUT)
     if not sdist.is_fetched():
-        graph.node("missing", [w["not fetched"], sdist.FETCH_HINT.split("   ")[0]], NOTE)
+        graph.node("missing", [w["not fetched"], sdist.FETCH_COMMAND], NOTE)
         graph.edge("messages", "missing")
         return graph.text()
     with frozen_today(DAY):

@@ -465,7 +465,7 @@ def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Fami
         try:
             return label, chosen.template_text, chosen
         except sdist.SdistMissing:
-            raise RenderError(repr(template), _say("templates not fetched", hint=sdist.FETCH_HINT)) from None
+            raise RenderError(repr(template), _say("templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
         except (OSError, UnicodeDecodeError) as error:
             raise RenderError(label, _say("cannot read", error=error)) from error
     if template in shipped_templates():
@@ -588,7 +588,7 @@ def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
     try:
         tokenizer = backend_tokenizer(chosen.vocabulary)
     except sdist.SdistMissing:
-        raise RenderError(label, _say("vocabularies not fetched", hint=sdist.FETCH_HINT)) from None
+        raise RenderError(label, _say("vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 

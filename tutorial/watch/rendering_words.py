@@ -54,7 +54,7 @@ WORDS = {
         "label text": "（以文本给出）",
         "cannot read": "无法读取：{error}",
         "not a template": "template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 {kind}",
-        "templates not fetched": "真实模板还没有下载；请运行：{hint}",
+        "templates not fetched": "真实模板还没有下载；请运行：{command}（下载 llama.cpp 的真实聊天模板和词表，约 37 MB）",
         "unknown": "没有名为 {name!r} 的聊天模板。模型家族有：{families}；本包自带的简化模板有：{shipped}；"
                    "要渲染一个文件，请传入 pathlib.Path，或者传入含 Jinja 标签的模板文本",
         "no shipped": "本包没有自带名为 {name!r} 的聊天模板；自带的有：{shipped}",
@@ -70,7 +70,7 @@ WORDS = {
         "need a family": "token id 需要模型的词表：请传入模型家族名（{families}）",
         "no vocabulary": "无法给出 {name} 的 token id：{why}；请用 tokenize=False 渲染",
         "need tokenizers": "token id 需要 tokenizers 包：pip install -e '.[real]'（或 python3 tasks.py setup）",
-        "vocabularies not fetched": "真实词表还没有下载；请运行：{hint}",
+        "vocabularies not fetched": "真实词表还没有下载；请运行：{command}（下载 llama.cpp 的真实聊天模板和词表，约 37 MB）",
         "undefined": "tojson 收到一个未定义的值{name}",
         "undefined name": "（缺少 {name!r}）",
         "indent": "tojson 的 indent 最大为 64",
