@@ -54,6 +54,10 @@ TERMS: tuple[Term, ...] = (
     Term("tool message (a message with role tool)", "tool 消息", ("工具消息",),
          "Messages are named by their role as it is written in JSON (user 消息, assistant 消息, tool 消息); "
          "工具消息 would read as a message about tools."),
+    Term("user / system / assistant message or turn", "user 消息 / system 消息 / assistant 轮次",
+         ("用户消息", "用户轮次", "系统消息", "助手消息", "助手轮次"),
+         "The same rule as tool 消息: a message is named by its role; 用户 and 助手 stay for people "
+         "acting (用户提问，助手回答)."),
     Term("stays behind (is not carried into the output)", "未带入输出 / 未带入的内容", ("留下", "留在后面"),
          "留下 first reads as 'kept', the opposite of what is meant."),
     Term("wire (the form on HTTP)", "传输格式", ("线上",),
