@@ -83,8 +83,8 @@ def refused(template, messages=(), **options) -> RenderError:
 
 def test_chapter_01s_refusal_is_a_chinese_frame_around_the_templates_words(zh):
     error = refused(SYSTEM_FIRST, SYSTEM_LAST)
-    assert str(error) == "聊天模板（以文本给出）：模板拒绝渲染：System message must be at the beginning."
-    assert error.template == "（以文本给出）"
+    assert str(error) == "聊天模板（直接传入的文本）：模板拒绝渲染：System message must be at the beginning."
+    assert error.template == "（直接传入的文本）"
     assert error.problem == "模板拒绝渲染：System message must be at the beginning."
     assert error.refusal == "System message must be at the beginning."  # data: never translated
 
@@ -99,12 +99,12 @@ def test_the_same_refusal_in_english_is_unchanged(en):
 def test_the_language_is_the_one_current_when_the_error_is_made(zh):
     made_in_chinese = refused(SYSTEM_FIRST, SYSTEM_LAST)
     language._chosen = None
-    assert str(made_in_chinese).startswith("聊天模板（以文本给出）：")  # an error keeps its words
+    assert str(made_in_chinese).startswith("聊天模板（直接传入的文本）：")  # an error keeps its words
     assert str(refused(SYSTEM_FIRST, SYSTEM_LAST)).startswith("chat template given as text: refused the messages: ")
 
 
 def test_render_takes_a_language_of_its_own(en):
-    assert str(refused(SYSTEM_FIRST, SYSTEM_LAST, lang="zh")).startswith("聊天模板（以文本给出）：模板拒绝渲染：")
+    assert str(refused(SYSTEM_FIRST, SYSTEM_LAST, lang="zh")).startswith("聊天模板（直接传入的文本）：模板拒绝渲染：")
     tutorial.use_language("zh")
     try:
         english = refused(SYSTEM_FIRST, SYSTEM_LAST, lang="en")
@@ -157,7 +157,7 @@ SANDBOX = [
 def test_every_render_error_is_chinese_quoting_only_what_is_not_ours(zh, source, begins, quoted):
     error = refused(source, [{"role": "user", "content": "hi"}])
     assert error.problem.startswith(begins), error.problem
-    assert str(error) == f"聊天模板（以文本给出）：{error.problem}"
+    assert str(error) == f"聊天模板（直接传入的文本）：{error.problem}"
     assert_chinese(str(error), *([quoted(error)] if quoted else []))
 
 

@@ -151,7 +151,10 @@ LABELS = {
     "text with cache_control": "带 cache_control 的文本",
     "image": "图片",
     "document (PDF)": "文档（PDF）",
-    "a block type nobody knows": "没人认识的内容块类型",
+    "a block type nobody knows": "谁都不认识的内容块类型",
+    "max_tokens, stop_sequences, temperature": "max_tokens、stop_sequences、temperature",
+    "model, stream, metadata": "model、stream、metadata",
+    "tool_choice, thinking": "tool_choice、thinking",
     "string content": "content 为字符串",
     "text before the result (the API refuses it)": "工具结果之前有文本（API 会拒绝）",
     "thinking with a signature": "带签名的 thinking",
@@ -167,7 +170,7 @@ LABELS = {
 REFUSALS = {
     "the Chat Completions message shape has no document part": "Chat Completions 的消息形状里没有 document 部分",
     "the openai target does not know this block type": "openai 目标格式不认识这种内容块",
-    "encrypted reasoning can only be replayed to Anthropic's servers": "加密的推理内容只能回放给 Anthropic 的服务器",
+    "encrypted reasoning can only be replayed to Anthropic's servers": "加密的推理内容只能重放给 Anthropic 的服务器",
     "server tools run on Anthropic's servers, not on this engine": "服务端工具在 Anthropic 的服务器上运行，不在这个引擎上",
     "input_schema is required for a custom tool by the openai target (the function needs parameters)":
         "openai 目标格式要求自定义工具带 input_schema（函数需要 parameters）",

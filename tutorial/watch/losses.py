@@ -70,7 +70,7 @@ _WHY: dict[str, tuple[str, str]] = {
            "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
            "Mistral-style templates, which need ids, want the openai target)",
            "每次响应都会重新生成工具调用 id；适配器靠字典相等来匹配对话历史，所以丢掉 id"
-           "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应该用 openai 目标）"),
+           "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应改用 openai 目标格式）"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",
                     "tool 消息紧跟在它的调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用和结果"),
@@ -84,7 +84,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "citations": ("citation metadata has no place in a chat message", "聊天消息里没有放引用元数据的地方"),
     "max_tokens": ("a sampling limit: it stays in the body for the sampling step (Action 3), "
                    "not in the messages or tools",
-                   "采样上限：它在请求体里等采样阶段（Action 3）读取，不进入消息或工具"),
+                   "采样上限：留在请求体里，由采样阶段（Action 3）读取，不进入消息或工具"),
     "model": ("the adapter serves one model; the name picks nothing here", "适配器只服务一个模型，这里的模型名不起作用"),
     "stream": ("streaming is how the reply is sent back (Action 3.5), not part of the prompt",
                "流式是回复发回的方式（Action 3.5），不属于 prompt"),
@@ -98,10 +98,10 @@ _WHY: dict[str, tuple[str, str]] = {
     "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
                   "reads it from the body, or nothing does",
                   "顶层参数：翻译既不把它放进消息，也不放进工具；由采样阶段从请求体读取，或者无人读取"),
-    "no_place": ("the {target} shape has no place for it", "{target} 目标的形状里没有放它的地方"),
+    "no_place": ("the {target} shape has no place for it", "{target} 目标格式的形状里没有放它的地方"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
-                        "assistant 消息的 {kind} 块在 {target} 目标的形状里没有位置：丢弃"),
+                        "assistant 消息的 {kind} 块在 {target} 目标格式的形状里没有位置：丢弃"),
     "image": ("a text-only template cannot show an image: replaced by '[image omitted]'",
               "纯文本模板无法显示图片：替换为 '[image omitted]'"),
     "no_text_nested": ("a {kind!r} block has no text to keep: dropped from the flattened text",

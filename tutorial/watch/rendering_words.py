@@ -51,7 +51,7 @@ WORDS = {
         "label file": "文件 {path!r}",
         "label none": "（无）",
         "label family": "{name!r}（{file}）",
-        "label text": "（以文本给出）",
+        "label text": "（直接传入的文本）",
         "cannot read": "无法读取：{error}",
         "not a template": "template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 {kind}",
         "templates not fetched": "真实模板还没有下载；请运行：{command}（下载 llama.cpp 的真实聊天模板和词表，约 37 MB）",

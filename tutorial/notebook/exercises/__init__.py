@@ -171,7 +171,7 @@ MESSAGES = {
         "where": "在 {place} 处",
         "collection": "还不对：{sentence}。{hint}",
         "wrong": "还不对。{hint}",
-        "hidden": "把本单元格中的 show 改为 True，即可查看答案",
+        "hidden": "把本单元格中的 show 改为 True，即可查看答案。",
         "answer": "答案：",
         "top": "最外层",
         "at_top": "",

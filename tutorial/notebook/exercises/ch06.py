@@ -371,7 +371,7 @@ add(
         zh={
             "question": "系统提示词是一个普通字符串：translate(body)[0] 是什么列表？",
             "hint": "把每条消息和请求对照一下：先是系统提示词，然后是用户的字符串。",
-            "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；用户的字符串 content 也原样取用。",
+            "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；user 消息的字符串 content 也原样取用。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )

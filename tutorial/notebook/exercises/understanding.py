@@ -236,7 +236,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It shows the located error above the editor and keeps the last good result on screen, marked "
             "stale; it never raises.",
             "交互练习场遇到无法翻译的请求时怎么做？",
-            "它在编辑器上方显示带位置的错误，并让上一次成功的结果留在屏幕上，标为过时；它从不抛出异常。",
+            "它在编辑器上方显示带位置的错误，并让上一次成功的结果留在屏幕上，标为已过时；它从不抛出异常。",
         ),
         Recall(
             "Why is tool_use_id required even though the default target drops it?",
@@ -391,7 +391,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
 
 TEXT = {
     "en": {"hidden": "set show=True in this cell to see the model answers", "answer": "model answer: "},
-    "zh": {"hidden": "把本单元格中的 show 改为 True，即可查看参考答案", "answer": "参考答案："},
+    "zh": {"hidden": "把本单元格中的 show 改为 True，即可查看参考答案。", "answer": "参考答案："},
 }
 
 
