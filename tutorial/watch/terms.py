@@ -38,6 +38,8 @@ TERMS: tuple[Term, ...] = (
          "In prose a Python dict is 字典; `dict` stays as code inside backticks."),
     Term("tokenizer", "分词器", (r"(?<![\w`.])tokenizer(?![\w`])",),
          "分词器 is the word in Chinese NLP writing; `tokenizer` stays as a code name."),
+    Term("playground (chapter 07's widget)", "交互练习场", (r"(?<![（(\w`./-])playground(?![\w`/.）)'-])",),
+         "In prose the widget is 交互练习场; `playground` stays as a code or file name."),
     Term("part (an item of an OpenAI content list)", "部分", ("片段",)),
     Term("real stacks / peers (Slime, SGLang, vLLM, LiteLLM)", "真实系统", ("同类实现",),
          "They are not alike each other or this package; what they share is that they run in production."),

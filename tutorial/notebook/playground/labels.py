@@ -260,7 +260,7 @@ LABELS: dict[str, dict[str, str]] = {
         "json_ends_open": "第 {line} 行第 {column} 列开始的{kind}还没有闭合，文本就结束了：缺少“{missing}”{still}",
         "json_still_open": "（还有 {count} 个括号没有闭合，这是最内层的一个）",
         "json_wrong_closer": "这个“{found}”不能闭合第 {line} 行第 {column} 列开始的{kind}：它前面缺少“{missing}”",
-        "json_deep": "第 {line} 行，第 {column} 列：嵌套超过 {limit} 层（playground 最多接受 {limit} 层）",
+        "json_deep": "第 {line} 行，第 {column} 列：嵌套超过 {limit} 层（交互练习场最多接受 {limit} 层）",
         "json_number": "第 {line} 行，第 {column} 列：数字有 {digits} 位（Python 最多读 {limit} 位）",
         "json_unreadable": "第 {line} 行，第 {column} 列：无法读取这段文本（{message}）",
         "not_text": "body：作为 request_text 给出的 {kind} 不是 UTF-8 文本（第 {offset} 字节处）",
