@@ -358,7 +358,7 @@ class CheatSheet:
             f"{sheet} th,{sheet} td{{border:1px solid #d0d7de;padding:2px 4px;text-align:left;vertical-align:top}}"
             f"{sheet} code{{white-space:pre-wrap;word-break:normal;overflow-wrap:break-word;background:none;font-size:inherit}}"
             f"{sheet} tr.cs-group th{{background:#eef6ff;font-weight:bold}}"
-            f"{sheet} tbody th{{font-weight:normal}}"
+            f"{sheet} tbody th{{font-weight:normal;overflow-wrap:anywhere}}"
             "</style><table class='cs-table'><colgroup><col style='width:12%'><col style='width:24%'><col style='width:24%'>"
             f"<col style='width:40%'></colgroup><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
         )

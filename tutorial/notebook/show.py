@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from ..watch import language
 from ..watch.losses import reason_in
-from .catalogue import labelled, said, title_colon
+from .catalogue import fit, labelled, said, title_colon
 
 # Every word these displays write, per language ("en" or "zh"; see tutorial.language).
 TEXT = {
@@ -167,8 +167,41 @@ class LossTable:
             f"<td style='text-align:left'>{html.escape(reason)}</td></tr>"
             for path, value, reason in self.rows
         )
-        head = "".join(f"<th>{html.escape(words[key])}</th>" for key in ("where", "value", "why"))
+        head = "".join(f"<th style='text-align:left'>{html.escape(words[key])}</th>" for key in ("where", "value", "why"))
         return f"<table><tr>{head}</tr>{cells}</table>"
+
+
+class Table:
+    """Rows under a header, left-aligned: an HTML table in Jupyter, padded columns as text.
+
+    Chinese and Latin letters have no common width in a browser's code font, so a printed
+    table with Chinese in it cannot line up; this one is drawn as HTML where it is seen."""
+
+    def __init__(self, header: list, rows: list):
+        self.header = [str(cell) for cell in header]
+        self.rows = [[str(cell) for cell in row] for row in rows]
+
+    def __repr__(self) -> str:
+        widths = [max(_columns(row[i]) for row in [self.header, *self.rows]) for i in range(len(self.header))]
+        lines = [self.header, *self.rows]
+        return "\n".join("  ".join(fit(cell, width) for cell, width in zip(line, widths)).rstrip() for line in lines)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th style='text-align:left'>{html.escape(cell)}</th>" for cell in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td style='text-align:left'>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in self.rows
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def table(header: list, rows: list) -> Table:
+    """A small table a chapter builds itself (`header` and `rows` are lists of cells)."""
+    return Table(header, rows)
+
+
+def _columns(text: str) -> int:
+    return len(fit(text, 0))
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -257,7 +257,7 @@ LABELS: dict[str, dict[str, str]] = {
         "json_unclosed": "第 {line} 行，第 {column} 列：{problem}",
         "json_object": "对象",
         "json_array": "列表",
-        "json_ends_open": "第 {line} 行第 {column} 列开始的{kind}还没有闭合，文本就结束了：缺少“{missing}”{still}",
+        "json_ends_open": "文本已结束，但第 {line} 行第 {column} 列开始的{kind}还没有闭合（缺少 {missing}）{still}",
         "json_still_open": "（还有 {count} 个括号没有闭合，这是最内层的一个）",
         "json_wrong_closer": "这个“{found}”不能闭合第 {line} 行第 {column} 列开始的{kind}：它前面缺少“{missing}”",
         "json_deep": "第 {line} 行，第 {column} 列：嵌套超过 {limit} 层（交互练习场最多接受 {limit} 层）",
