@@ -11,6 +11,7 @@ import pytest
 
 from tutorial.peers import deviations as dv
 from tutorial.peers import tables as pt
+from tutorial.watch import language
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
@@ -262,7 +263,7 @@ def test_plain_text_columns_line_up_with_wide_characters(hostile_data):
     columns = [("system", case_id, pt.message_field(0, "content", 200)), ("n", case_id, pt.roles())]
     table = pt.request_table(columns, hostile_data)
     lines = repr(table).splitlines()[1:8]  # header, rule, six rows
-    bars = {pt._width(line[: line.index(" | ", line.index(" | ") + 1)]) for line in lines if line.count(" | ") == 2}
+    bars = {language.columns(line[: line.index(" | ", line.index(" | ") + 1)]) for line in lines if line.count(" | ") == 2}
     assert len(bars) == 1  # the second separator is at the same display column on every row
 
 

@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import re
-import unicodedata
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
 from ..watch import language
@@ -131,9 +130,7 @@ _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30
 _UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff]+")
 
 
-def width(text: str) -> int:
-    """Columns on a terminal: two for a wide (CJK) character."""
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+width = language.columns  # columns on a terminal: two for a wide (CJK) character
 
 
 def wrap(text: str, columns: int) -> list[str]:
@@ -283,9 +280,8 @@ def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
-        from ..notebook.playground.labels import json_message  # the playground's words for json's messages
 
-        what = json_message(error.msg, "zh")
+        what = language.json_message(error.msg, "zh")
         return f"{who}不是有效的 JSON：第 {error.lineno} 行第 {error.colno} 列，{what}"
     except RecursionError:
         offset = limits.deep_bracket(text)

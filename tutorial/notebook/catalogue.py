@@ -20,7 +20,6 @@ of English words that does not go through `say`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any, Optional
 
 from ..watch import jsondiff, language
@@ -372,8 +371,7 @@ def labelled(value: Any, lang: Optional[str] = None) -> Any:
 def fit(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns, a Chinese character counting two: a
     column of a printed table lines up in both languages (`f"{text:<18}"` does not)."""
-    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    return text + " " * max(0, width - columns)
+    return language.pad(text, width)
 
 
 def title_colon(title: str) -> str:

@@ -182,7 +182,7 @@ class Table:
         self.rows = [[str(cell) for cell in row] for row in rows]
 
     def __repr__(self) -> str:
-        widths = [max(_columns(row[i]) for row in [self.header, *self.rows]) for i in range(len(self.header))]
+        widths = [max(language.columns(row[i]) for row in [self.header, *self.rows]) for i in range(len(self.header))]
         lines = [self.header, *self.rows]
         return "\n".join("  ".join(fit(cell, width) for cell, width in zip(line, widths)).rstrip() for line in lines)
 
@@ -198,10 +198,6 @@ class Table:
 def table(header: list, rows: list) -> Table:
     """A small table a chapter builds itself (`header` and `rows` are lists of cells)."""
     return Table(header, rows)
-
-
-def _columns(text: str) -> int:
-    return len(fit(text, 0))
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
@@ -109,10 +108,10 @@ class Table:
         words = TEXT[self.lang]
         header = (words["stack"], *self.printed_columns)
         lines = [(row.label, *row.cells) for row in self.rows]
-        widths = [max(_width(line[i]) for line in (header, *lines)) for i in range(len(header))]
+        widths = [max(language.columns(line[i]) for line in (header, *lines)) for i in range(len(header))]
 
         def line(cells) -> str:
-            return " | ".join(_pad(cell, width) for cell, width in zip(cells, widths)).rstrip()
+            return " | ".join(language.pad(cell, width) for cell, width in zip(cells, widths)).rstrip()
 
         rule = "-+-".join("-" * width for width in widths)
         text = [self.title, line(header), rule, *(line(cells) for cells in lines)]
@@ -230,14 +229,6 @@ def header_in(label: str, lang: Optional[str] = None) -> str:
         if pattern.fullmatch(label):
             return pattern.sub(chinese, label)
     return label
-
-
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
 
 
 def _cell(view: View, side: Side, lang: str) -> tuple[Any, str]:

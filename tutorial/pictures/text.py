@@ -26,6 +26,7 @@ import unicodedata
 from typing import Any, Iterator
 
 from ..errors import format_location
+from ..watch.language import columns as cells  # display width: CJK takes two columns
 
 WIDTH = 30  # columns of one label line in most pictures
 
@@ -46,19 +47,6 @@ def visible(text: str) -> str:
     if text.isprintable():  # the common case: nothing to replace
         return text
     return "".join(_escape_hidden(char) for char in text)
-
-
-def cells(text: str) -> int:
-    """Display width: wide and full-width characters (CJK) take two columns, combining
-    marks none."""
-    if text.isascii():
-        return len(text)
-    width = 0
-    for char in text:
-        if unicodedata.combining(char):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
 
 
 def _tokens(text: str) -> Iterator[str]:

@@ -13,6 +13,10 @@ language", which is, in this order:
 
 The command line adds `--lang` and, failing that, the locale (`LANG=zh_CN.UTF-8`); the
 server adds the request's `Accept-Language`.
+
+Beside the choice, what every part of the package needs to write Chinese: what the system
+says in the usual cases (`os_problem`, `json_message`), and how wide text is on a screen
+(`columns`, `pad`: a CJK character takes two columns).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import unicodedata
 from typing import Iterator, Mapping, Optional
 
 LANGUAGES = ("en", "zh")
@@ -110,6 +115,55 @@ def os_problem(error: OSError, lang: Optional[str] = None) -> str:
     if resolve(lang) == "zh" and error.errno in OS_ERRORS_ZH:
         return OS_ERRORS_ZH[error.errno]
     return str(error.strerror or error)
+
+
+# What Python's json module says, in Chinese: its message (the text before ": line L column C")
+# begins with one of these. A message not listed is shown in parentheses after JSON_OTHER.
+JSON_MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "zh": {
+        "Expecting value": "这里应该是一个值",
+        "Expecting ',' delimiter": "这里缺少逗号“,”",
+        "Expecting ':' delimiter": "这里缺少冒号“:”",
+        "Expecting property name enclosed in double quotes": "这里应该是用双引号括起来的键名",
+        "Extra data": "JSON 值结束后还有多余的内容",
+        "Unterminated string starting at": "从这里开始的字符串没有结束的引号",
+        "Invalid control character": "字符串里有控制字符（换行要写成 \\n）",
+        "Invalid \\uXXXX escape": "无效的 \\uXXXX 转义",
+        "Invalid \\escape": "无效的转义：反斜杠后面的字符不合法",
+        "Illegal trailing comma before end of object": "对象末尾多了一个逗号",
+        "Illegal trailing comma before end of array": "列表末尾多了一个逗号",
+    },
+}
+JSON_OTHER = {"zh": "JSON 格式有误（{message}）"}
+
+
+def json_message(message: str, lang: str) -> str:
+    """json's own message (`JSONDecodeError.msg`) in `lang`; English as it is."""
+    table = JSON_MESSAGES.get(lang)
+    if table is None:
+        return message
+    for english, translated in table.items():
+        if message.startswith(english):
+            return translated
+    return JSON_OTHER[lang].format(message=message)
+
+
+def columns(text: str) -> int:
+    """Display width on a terminal or in a picture: wide and full-width characters (CJK) take
+    two columns, combining marks none."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """`text` with spaces after it up to `width` columns (`f"{text:<18}"` counts characters)."""
+    return text + " " * max(0, width - columns(text))
 
 
 def _check(lang: str) -> str:

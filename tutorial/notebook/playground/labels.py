@@ -270,35 +270,8 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
-# What Python's json module says, in Chinese: its message (the text before ": line L column C")
-# begins with one of these. A message not listed is shown in parentheses after JSON_OTHER.
-JSON_MESSAGES: dict[str, dict[str, str]] = {
-    "zh": {
-        "Expecting value": "这里应该是一个值",
-        "Expecting ',' delimiter": "这里缺少逗号“,”",
-        "Expecting ':' delimiter": "这里缺少冒号“:”",
-        "Expecting property name enclosed in double quotes": "这里应该是用双引号括起来的键名",
-        "Extra data": "JSON 值结束后还有多余的内容",
-        "Unterminated string starting at": "从这里开始的字符串没有结束的引号",
-        "Invalid control character": "字符串里有控制字符（换行要写成 \\n）",
-        "Invalid \\uXXXX escape": "无效的 \\uXXXX 转义",
-        "Invalid \\escape": "无效的转义：反斜杠后面的字符不合法",
-        "Illegal trailing comma before end of object": "对象末尾多了一个逗号",
-        "Illegal trailing comma before end of array": "列表末尾多了一个逗号",
-    },
-}
-JSON_OTHER = {"zh": "JSON 格式有误（{message}）"}
-
-
-def json_message(message: str, lang: str) -> str:
-    """json's own message (`JSONDecodeError.msg`) in `lang`; English as it is."""
-    table = JSON_MESSAGES.get(lang)
-    if table is None:
-        return message
-    for english, translated in table.items():
-        if message.startswith(english):
-            return translated
-    return JSON_OTHER[lang].format(message=message)
+# json's own messages in Chinese live beside the language: tutorial.watch.language.json_message.
+json_message = language.json_message
 
 
 def check_lang(lang: Optional[str]) -> str:
