@@ -567,6 +567,18 @@ def workshop(arguments: list[str]) -> int:
     return call(PYTHON, ROOT / "scripts" / "workshop.py", *arguments)  # no cwd: DIR is the user's
 
 
+def hub(arguments: list[str]) -> int:
+    """A JupyterHub for a class on this machine (hub/README.md)."""
+    setup()
+    return call(PYTHON, ROOT / "hub" / "run.py", *arguments, cwd=ROOT)
+
+
+def book(arguments: list[str]) -> int:
+    """The reading edition: both editions as a static HTML book (book/README.md)."""
+    setup()
+    return call(PYTHON, ROOT / "book" / "build.py", *arguments, cwd=ROOT)
+
+
 def doctor(arguments: list[str]) -> int:
     python = PYTHON if PYTHON.exists() else Path(sys.executable)
     # Run as a file, so it works even before pydantic is installed.
@@ -667,7 +679,7 @@ def pins(arguments: list[str]) -> int:
 
 COMMANDS = {"lab": lab, "test": test, "setup": setup_only, "app": app, "serve": serve, "notebooks": notebooks,
             "diagrams": diagrams, "bench": bench, "workshop": workshop, "doctor": doctor, "pins": pins,
-            "engine": engine}
+            "engine": engine, "hub": hub, "book": book}
 
 
 def main(argv: list[str]) -> int:
