@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Union
+from typing import Callable, Union
 
 Location = tuple[Union[str, int], ...]
 
@@ -41,10 +41,21 @@ class RequestError(ValueError):
     """A request the translation cannot take, with the place that is wrong.
 
     `str(error)` starts with the location ("messages[2].content[0].tool_use_id: ...");
-    `error.location` holds the same place as a tuple, for programs.
+    `error.location` holds the same place as a tuple, and `error.problem` what is wrong
+    there, in English, for programs.
+
+    The lesson writes English. `wording` says a problem in the reader's language when
+    `str(error)` is asked for: the apparatus (`tutorial.watch.error_words`) sets it, so a
+    Chinese chapter prints `messages[0].content[0].tool_use_id: 是必填项（…）`; the
+    location stays as it is, since it names JSON.
     """
+
+    wording: Callable[[str], str] = staticmethod(lambda problem: problem)
 
     def __init__(self, location: Location, problem: str):
         self.location = tuple(location)
         self.problem = problem
         super().__init__(f"{format_location(self.location)}: {problem}")
+
+    def __str__(self) -> str:
+        return f"{format_location(self.location)}: {RequestError.wording(self.problem)}"

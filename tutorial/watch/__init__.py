@@ -5,3 +5,7 @@ sandboxed preview of the chat-template stage that comes after Action 2.
 May import: the lesson (the modules at the top of `tutorial`). Nothing in the lesson
 imports this folder, so the translation never knows it is being watched.
 """
+
+from . import error_words as _error_words
+
+_error_words.install()  # str(RequestError) in the reader's language (the lesson writes English)
