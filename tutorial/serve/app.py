@@ -11,7 +11,10 @@ a request to a route the server does not have is kept without its body).
 Every failure is an Anthropic error envelope with the status the API would use: 400 for
 a body that is not JSON or that the translation refuses (the message starts with the
 place, `messages[2].content[0].tool_use_id: ...`), 404 for a route the API does not have,
-413 past the body limit, 500 when the responder fails, 502/504 when the engine does.
+408 (invalid_request_error) for a body that has not all arrived within `body_timeout`
+seconds of the headers (DEFAULT_BODY_TIMEOUT; the connection is then closed), 413 past the
+body limit, 500 when the responder fails, 502/504/529 when the engine does or the bridge
+is shutting down (forward.py has the table).
 
 Replies, summaries and error messages are written in the language each request asks for
 (Accept-Language), else the server's (`create_app(lang=...)`), else the process's (words.py).
@@ -24,6 +27,7 @@ import time
 import traceback
 from typing import TYPE_CHECKING, AsyncIterator, Callable, Optional, Union
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -47,6 +51,8 @@ if TYPE_CHECKING:
 
 # The Messages API's own limit on a request body.
 DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
+DEFAULT_BODY_TIMEOUT = 30.0  # seconds from the headers to the body's last byte: a stalled upload holds nothing longer
+MAX_TOKENS_LIMIT = 2**31 - 1  # llama.cpp reads max_tokens as an int32; nothing can generate more
 DEFAULT_MODEL = "tutorial-teaching-responder"  # named in replies to a body without a model
 
 Log = Callable[[str], None]
@@ -62,6 +68,7 @@ def create_app(
     log: Optional[Log] = None,
     translator: Optional[Callable] = None,
     lang: Optional[str] = None,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
 ) -> Starlette:
     """The app. `responder` answers (default: the teaching responder) unless `forward`
     names an OpenAI-compatible engine (a URL or a `Forwarder`); `save` is a file to
@@ -69,7 +76,8 @@ def create_app(
     `translator` is a learner's translate (`build_it.load_translator`): each request also
     goes through it, and its capture keeps where it differs from the package (`yours`).
     `lang` ("en" or "zh") is the language of replies, summaries and error messages for a
-    request whose Accept-Language names neither (default: the process's current language)."""
+    request whose Accept-Language names neither (default: the process's current language).
+    `body_timeout`: seconds a request's body may take to arrive after its headers."""
     if responder is not None and forward is not None:
         raise ValueError("give a responder or a forward URL, not both: the engine would answer every request")
     if isinstance(forward, str):
@@ -80,6 +88,7 @@ def create_app(
         CaptureStore(max_captures, save), responder or teaching_responder, forward, max_body_bytes, log
     )
     endpoints.translator = translator
+    endpoints.body_timeout = body_timeout
     endpoints.lang = None if lang is None else language.resolve(lang)
 
     @contextlib.asynccontextmanager
@@ -120,6 +129,12 @@ class Endpoints:
         self.log = log
         self.translator: Optional[Callable] = None  # the learner's translate, compared on every request
         self.lang: Optional[str] = None  # the server's language; None: the process's current one
+        self.body_timeout = DEFAULT_BODY_TIMEOUT
+
+    def shut_down(self) -> None:
+        """The server is stopping (running.BridgeServer calls this first): end what waits on the engine."""
+        if self.forwarder is not None:
+            self.forwarder.shut_down()
 
     def _speak(self, request: Request) -> str:
         """Answer `request` in the language it asks for (words.py), and return it."""
@@ -143,6 +158,8 @@ class Endpoints:
 
             capture["yours"] = await run_in_threadpool(compare_request, self.translator, body, words.current())
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
+        if self.forwarder is not None:
+            await self.forwarder.check_max_tokens(body)
         if self.forwarder is not None and body.get("stream"):  # relayed while the engine streams
             return await self._relayed(body, analysis, capture, message_id, model)
         if self.forwarder is not None:
@@ -219,17 +236,21 @@ class Endpoints:
         stream = await self.forwarder.open_stream(body, record["request"], record, message_id=message_id, model=model)
 
         async def on_end(reply: Optional[Reply], failure: Optional[ApiError]) -> None:
+            ending = ""  # the log line says how a stream that began with 200 really ended
             try:
                 if reply is not None:
                     self._record_reply(body, analysis, capture, reply, message_id, model)
                 elif failure is not None:
                     capture["reply"] = failure.envelope()
                     capture["summary"] = say("summary_mid_stream", kind=failure.kind, message=failure.message[:200])
+                    ending = say("log_mid_stream", kind=failure.kind, message=failure.message[:200])
                 else:
                     capture["summary"] = say("summary_gone")
+                    ending = say("log_gone")
             except ApiError as error:
                 capture["summary"] = say("summary_error", kind=error.kind, message=error.message[:200])
-            await self._keep(capture, 200, response.started)
+                ending = say("log_mid_stream", kind=error.kind, message=error.message[:200])
+            await self._keep(capture, 200, response.started, ending)
 
         response = RelayedResponse(stream.sse(on_end), media_type="text/event-stream", headers={"cache-control": "no-cache"})
         return response
@@ -255,7 +276,7 @@ class Endpoints:
         return response
 
     async def _read_json(self, request: Request, capture: dict) -> dict:
-        raw = await read_limited(request, self.max_body_bytes)
+        raw = await read_limited(request, self.max_body_bytes, self.body_timeout)
         try:
             body = read_json(raw, "the request body")  # not UTF-8, not JSON, too deep: located
         except tutorial.RequestError as error:
@@ -276,12 +297,12 @@ class Endpoints:
         capture.setdefault("summary", say("summary_error", kind=error.kind, message=error.message[:200]))
         return JSONResponse(error.envelope(), status_code=error.status, headers=error.headers())
 
-    async def _keep(self, capture: dict, status: int, started: float) -> None:
+    async def _keep(self, capture: dict, status: int, started: float, ending: str = "") -> None:
         capture["status"] = status
         capture["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
         await run_in_threadpool(self.store.add, capture)  # may append to the --save file
         if self.log:
-            self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms)")
+            self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms){ending}")
             if "yours" in capture:
                 self.log(say("log_yours", line=translator_line(capture["yours"])))
 
@@ -355,18 +376,23 @@ class RelayedResponse(StreamingResponse):
     started = 0.0
 
 
-async def read_limited(request: Request, limit: int) -> bytes:
+async def read_limited(request: Request, limit: int, timeout: float = DEFAULT_BODY_TIMEOUT) -> bytes:
     """The body, or a 413 as soon as it is known to be too big: from Content-Length before
-    reading, else from the bytes counted as they arrive (a chunked upload has no length)."""
+    reading, else from the bytes counted as they arrive (a chunked upload has no length).
+    A 408 when it has not all arrived within `timeout` seconds; the connection is closed then,
+    since the rest of a body that stalled cannot be told from the next request."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise too_large(int(declared), limit)
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large(size, limit, at_least=True)
-        chunks.append(chunk)
+    with anyio.move_on_after(timeout) as deadline:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise too_large(size, limit, at_least=True)
+            chunks.append(chunk)
+    if deadline.cancelled_caught:
+        raise ApiError(408, say("body_timeout", seconds=timeout, size=size), retry=False, close=True)
     return b"".join(chunks)
 
 
@@ -383,6 +409,8 @@ def check_parameters(body: dict) -> None:
     tokens = body.get("max_tokens")
     if "max_tokens" in body and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
         raise ApiError(400, say("max_tokens_type", value=repr(tokens)))
+    if isinstance(tokens, int) and tokens > MAX_TOKENS_LIMIT:
+        raise ApiError(400, say("max_tokens_too_big", value=tokens, limit=MAX_TOKENS_LIMIT))
     stops = body.get("stop_sequences")
     if stops is not None and not (isinstance(stops, list) and all(isinstance(s, str) for s in stops)):
         raise ApiError(400, say("stop_sequences_type"))

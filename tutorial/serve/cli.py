@@ -29,6 +29,7 @@ WORDS = {
         "forward": "answer with an OpenAI-compatible engine's /v1/chat/completions",
         "model": "with --forward: the model name the engine serves (default: the request's)",
         "timeout": "with --forward: seconds to wait for the engine (default: 300)",
+        "body_timeout": "seconds a request's body may take to arrive after its headers (default: 30)",
         "save": "append every capture to FILE as JSON Lines",
         "max_body_bytes": "largest request body accepted (default: 32 MiB)",
         "max_captures": "captures kept in memory (default: 100)",
@@ -51,6 +52,7 @@ WORDS = {
         "forward": "用兼容 OpenAI 的引擎的 /v1/chat/completions 回答",
         "model": "与 --forward 一起使用：引擎提供的模型名（默认：请求中的模型名）",
         "timeout": "与 --forward 一起使用：等待引擎的秒数（默认：300）",
+        "body_timeout": "请求头到达后，请求体最多可以用多少秒传完（默认：30）",
         "save": "把每个捕获以 JSON Lines 格式追加到这个文件",
         "max_body_bytes": "接受的最大请求体字节数（默认：32 MiB）",
         "max_captures": "内存中保留的捕获数（默认：100）",
@@ -82,6 +84,7 @@ def parser(lang: str = "en") -> argparse.ArgumentParser:
     commands.add_argument("--forward", metavar="URL", help=say["forward"])
     commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
     commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
+    commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=say["body_timeout"])
     commands.add_argument("--save", metavar=say["file"], help=say["save"])
     commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=say["max_body_bytes"])
     commands.add_argument("--max-captures", type=int, metavar=named.get("max_captures"), help=say["max_captures"])
@@ -105,11 +108,11 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
     if (arguments.model or arguments.timeout) and not arguments.forward:
         return _fail(say["forward_only"], lang)
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (checks the serve extra is installed)
 
-        from .app import DEFAULT_MAX_BODY_BYTES, create_app
+        from .app import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, create_app
         from .captures import DEFAULT_MAX_CAPTURES
-        from .running import bind, server_config, warn_unless_loopback
+        from .running import BridgeServer, bind, server_config, warn_unless_loopback
     except ImportError:
         return _fail(say["missing"], lang)
 
@@ -132,6 +135,7 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
             log=_log,
             translator=translator,
             lang=lang,
+            body_timeout=arguments.body_timeout or DEFAULT_BODY_TIMEOUT,
         )
     except (OSError, ValueError) as error:
         return _fail(str(error), lang)
@@ -143,7 +147,7 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
     _banner(sock, forward, arguments.save, translator, lang)
     try:
         with words.speaking(lang):  # what the server writes when a request names no language
-            uvicorn.Server(server_config(app)).run(sockets=[sock])
+            BridgeServer(server_config(app)).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then passes the signal on
         pass
     return 0

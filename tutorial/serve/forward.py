@@ -8,27 +8,54 @@ its message (assembled from the chunks when streamed) becomes the `parsed` form
 
 Whatever goes wrong on the engine's side becomes an `ApiError`, so the client always
 gets an Anthropic error envelope, never a hang, and an `x-should-retry` header that says
-whether the same request can succeed later (the SDKs and agent CLIs obey it):
+whether the same request can succeed later (the SDKs and agent CLIs obey it). One failure,
+one type, from the types Anthropic's API documents (invalid_request_error, api_error,
+overloaded_error, timeout_error):
 
     the engine refuses the request (HTTP 400, 413, 422)   400 invalid_request_error   no retry
+    max_tokens above what the engine can generate         400 invalid_request_error   no retry
     the engine fails on it (HTTP 500, 501, other 4xx)     502 api_error                no retry
     the engine is busy (HTTP 429, 503, 529)                502 overloaded_error         retry
     it cannot be reached, breaks the connection, or
       answers 502/504 itself                               502 api_error                retry
-    it does not answer within the timeout                  504 api_error                retry
+    it does not answer within the timeout                  504 timeout_error            retry
     its answer is not a chat completion                    502 api_error                no retry
+    the bridge is shutting down                            529 overloaded_error         retry
 
 An engine's 500 is usually its own code refusing this very request ("image input is not
-supported"), so sending it again only fails again.
+supported"), so sending it again only fails again. A timeout is Anthropic's `timeout_error`
+(HTTP 504, "the request timed out while processing"): the engine is neither overloaded nor
+broken as far as the bridge can tell, it is only late.
+
+In a stream the same failures arrive as an `error` event with the same type, once the
+stream has begun (its 200 status is already sent).
 
 Streaming is used on the engine's side when the client asked for a stream, and then the
-answer is relayed as it comes (`relay.py`): message_start as soon as the engine has accepted
-the request, a ping whenever the engine is silent for PING_SECONDS, and every thinking, text
-and tool-argument delta as the engine sends it. The timeout then bounds the wait for each
-chunk, not for the whole answer. Once the stream has begun its status is sent, so a later
-failure is an `error` event, as Anthropic's API sends one. When the client goes away, the
-engine's request is closed, which stops its generation (llama.cpp's server, vLLM and SGLang
-all abort a request whose connection closes).
+answer is relayed as it comes (`relay.py`). The client never waits in silence: an engine
+that refuses the request within ACCEPT_SECONDS gets its refusal's status (a 400 stays a 400),
+and otherwise message_start and a ping leave at ACCEPT_SECONDS whatever the engine is doing
+(llama.cpp's server sends no headers while a request waits for a busy slot), then a ping
+whenever the engine is silent for PING_SECONDS, and every thinking, text and tool-argument
+delta as the engine sends it. The timeout bounds the wait for the engine's headers and then
+for each chunk, not the whole answer. A later failure is an `error` event, as Anthropic's
+API sends one. When the client goes away, the engine's request is closed, which stops its
+generation (llama.cpp's server, vLLM and SGLang all abort a request whose connection closes).
+
+Shutting down (`Forwarder.shut_down`, which the server calls on SIGINT/SIGTERM before it
+waits for its connections): every open stream gets an `overloaded_error` event at once and
+its engine request is closed; a request waiting for a whole answer gets a 529. So the
+server's graceful period (running.SHUTDOWN_GRACE_SECONDS) is never used up by the bridge.
+
+`usage`: the engine's own counts when it sends them (the last chunk, with
+`stream_options.include_usage`). When the bridge closes the engine's stream early at a stop
+sequence, that last chunk never comes, and the figures are the bridge's estimates (input:
+`analysis.prompt_tokens`, about 4 characters a token; output: the chunks received, one token
+each on llama.cpp, vLLM and SGLang); the capture's `forward.usage` says which ("engine" or
+"estimated").
+
+`max_tokens` is checked before the engine sees it: at most 2**31 - 1 (what llama.cpp's int32
+and the Chat Completions APIs read), and at most the engine's context when the engine says
+what it is (llama.cpp's GET /props, vLLM's GET /v1/models); a located 400 otherwise.
 
 Stop sequences are applied by the bridge (see `relay.py`): they are not sent to the engine,
 and a request with stop sequences is streamed from the engine even when the client did not
@@ -54,6 +81,8 @@ from .words import say
 
 DEFAULT_TIMEOUT = 300.0  # seconds: a local engine can take minutes for a long answer
 PING_SECONDS = 5.0  # a silent engine still gets a ping to the client this often
+ACCEPT_SECONDS = 0.25  # an engine's refusal comes within this (its own status); after it, message_start goes
+LIMIT_PROBE_SECONDS = 5.0  # asking the engine for its context size
 
 # Anthropic sampling parameters with the same meaning (and name) on the Chat Completions API.
 SAME_NAME = ("max_tokens", "temperature", "top_p", "top_k")
@@ -85,6 +114,9 @@ class Forwarder:
         self.timeout = timeout
         self._api_key = api_key
         self._client: Optional[httpx.AsyncClient] = None
+        self._streams: set["EngineStream"] = set()  # open streams, told when the server shuts down
+        self._closing: Optional[asyncio.Event] = None
+        self._context: Any = NOT_ASKED  # the engine's context size, once it has said (None: it does not say)
 
     def __repr__(self) -> str:
         return f"Forwarder({self.url!r}, model={self.model!r}, timeout={self.timeout})"
@@ -93,11 +125,55 @@ class Forwarder:
         """Make the HTTP client inside the server's event loop (it belongs to that loop)."""
         headers = {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), headers=headers, trust_env=False)
+        self._closing = asyncio.Event()
+
+    def shut_down(self) -> None:
+        """The server is stopping: open streams end with an error event and close their
+        engine requests, waiting requests get a 529 (see the module's docstring)."""
+        if self._closing is not None:
+            self._closing.set()
+        for stream in list(self._streams):
+            stream.lines.put_nowait(SHUTTING_DOWN)
 
     async def close(self) -> None:
+        self.shut_down()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+    async def check_max_tokens(self, body: dict) -> None:
+        """A 400 when max_tokens is more than the engine's context (when the engine says it)."""
+        wanted = body.get("max_tokens")
+        if not isinstance(wanted, int) or isinstance(wanted, bool):
+            return
+        context = await self.context_size()
+        if context is not None and wanted > context:
+            raise ApiError(400, say("max_tokens_over_context", value=wanted, url=self.url, context=context))
+
+    async def context_size(self) -> Optional[int]:
+        """The most tokens the engine can hold (prompt and answer), asked once: llama.cpp's
+        /props, else an OpenAI-style /v1/models with max_model_len (vLLM); None if neither says."""
+        if self._context is not NOT_ASKED:
+            return self._context
+        client = self._require_client()
+        root = self.url[: -len("/chat/completions")]  # .../v1
+        answered = False
+        for url, read in ((root[: -len("/v1")] + "/props", _props_context), (root + "/models", _models_context)):
+            try:
+                response = await client.get(url, timeout=LIMIT_PROBE_SECONDS)
+            except httpx.HTTPError:
+                continue
+            answered = True
+            try:
+                context = read(response.json()) if response.status_code == 200 else None
+            except ValueError:
+                context = None
+            if context is not None:
+                self._context = context
+                return context
+        if answered:  # the engine is there and does not say: do not ask again
+            self._context = None
+        return None
 
     def engine_request(self, body: dict) -> dict:
         """The Chat Completions request for `body` (raises RequestError if the openai target refuses it):
@@ -119,7 +195,23 @@ class Forwarder:
 
     async def reply(self, body: dict, request: dict, record: dict) -> Reply:
         """Send `request` and turn the engine's whole answer into a Reply. `record` (the
-        capture's "forward" entry) is filled with what came back, even on failure."""
+        capture's "forward" entry) is filled with what came back, even on failure. A server
+        that shuts down meanwhile closes the engine's request and answers 529."""
+        work = asyncio.ensure_future(self._reply(body, request, record))
+        closing = asyncio.ensure_future(self._closing.wait() if self._closing else asyncio.Event().wait())
+        try:
+            await asyncio.wait({work, closing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+            if not work.done():
+                work.cancel()
+                with anyio.CancelScope(shield=True):
+                    await asyncio.wait({work})
+        if work.cancelled():
+            raise shutting_down()
+        return work.result()
+
+    async def _reply(self, body: dict, request: dict, record: dict) -> Reply:
         if request.get("stream"):  # the client wants one reply, but the bridge must watch the text
             stream = await self.open_stream(body, request, record)
             return await stream.collect()
@@ -132,10 +224,33 @@ class Forwarder:
         record["answer"] = {"choice": choice, "usage": usage}
         return reply_from_choice(choice, usage, body)
 
-    async def open_stream(self, body: dict, request: dict, record: dict, *, message_id: str = "", model: str = "") -> "EngineStream":
-        """Send the streamed `request` and wait until the engine has accepted it (its status
-        and headers): a refusal raises ApiError here, before the client has been sent anything."""
+    async def open_stream(
+        self, body: dict, request: dict, record: dict, *, message_id: str = "", model: str = "",
+        accept_seconds: float = ACCEPT_SECONDS,
+    ) -> "EngineStream":  # fmt: skip
+        """Send the streamed `request` and give the engine `accept_seconds` to answer with its
+        status: a refusal within them raises ApiError here, before the client has been sent
+        anything. A request the engine has not answered by then (queued, or slow) goes on
+        in the background, and the stream's events begin without it."""
         client = self._require_client()
+        sending = asyncio.ensure_future(self._send(client, request, record))
+        try:
+            await asyncio.wait({sending}, timeout=accept_seconds)
+            if sending.done():
+                sending.result()  # raises the refusal
+        except BaseException:
+            await _cancel(sending)
+            raise
+        relay = Relay(
+            message_id=message_id,
+            model=model,
+            input_tokens=prompt_tokens(body),
+            stop_sequences=body.get("stop_sequences"),
+        )
+        return EngineStream(self, sending, relay, record)
+
+    async def _send(self, client: httpx.AsyncClient, request: dict, record: dict) -> httpx.Response:
+        """The engine's response, once its status and headers are in (ApiError for a refusal)."""
         async with engine_errors(self):
             response = await client.send(client.build_request("POST", self.url, json=request), stream=True)
         record["status"] = response.status_code
@@ -145,15 +260,10 @@ class Forwarder:
                     text = (await response.aread()).decode("utf-8", "replace")
                 raise engine_refusal(response.status_code, text)
         except BaseException:
-            await response.aclose()
+            with anyio.CancelScope(shield=True):
+                await response.aclose()
             raise
-        relay = Relay(
-            message_id=message_id,
-            model=model,
-            input_tokens=prompt_tokens(body),
-            stop_sequences=body.get("stop_sequences"),
-        )
-        return EngineStream(self, response, relay, record)
+        return response
 
     def _require_client(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -175,8 +285,7 @@ class engine_errors:
             return False
         url = self.forwarder.url
         if isinstance(error, httpx.TimeoutException):
-            late = say("engine_late", url=url, seconds=self.forwarder.timeout)
-            raise ApiError(504, late, kind="overloaded_error", retry=True) from None
+            raise ApiError(504, say("engine_late", url=url, seconds=self.forwarder.timeout), retry=True) from None
         if isinstance(error, httpx.ConnectError):
             raise ApiError(502, say("engine_unreachable", url=url, why=_why(error)), retry=True) from None
         # the connection broke after it was made
@@ -184,35 +293,41 @@ class engine_errors:
 
 
 class EngineStream:
-    """An accepted streamed request: its chunks, turned into Anthropic events by a Relay."""
+    """A streamed request: the engine's chunks, turned into Anthropic events by a Relay.
+    `sending` is the engine's response still on its way (or already in)."""
 
-    def __init__(self, forwarder: Forwarder, response: httpx.Response, relay: Relay, record: dict):
-        self.forwarder, self.response, self.relay, self.record = forwarder, response, relay, record
+    def __init__(self, forwarder: Forwarder, sending: "asyncio.Future[httpx.Response]", relay: Relay, record: dict):
+        self.forwarder, self.sending, self.relay, self.record = forwarder, sending, relay, record
+        self.response: Optional[httpx.Response] = None
+        self.lines: asyncio.Queue = asyncio.Queue()  # the engine's lines, a failure, WHOLE, SHUTTING_DOWN or None (the end)
         self.whole: Optional[tuple[dict, Optional[dict]]] = None  # an engine that answered without streaming
 
     async def events(self, ping_seconds: float = PING_SECONDS) -> AsyncIterator[dict]:
-        """Every Anthropic event, as soon as it can be sent; the engine's request is closed
-        when this ends for any reason (the answer is complete, the client went away, a
-        stop sequence matched)."""
-        lines: asyncio.Queue = asyncio.Queue()
-        reader = asyncio.create_task(self._read(lines))
+        """Every Anthropic event, as soon as it can be sent: message_start first, whatever
+        the engine is doing, then a ping whenever it is silent. The engine's request is
+        closed when this ends for any reason (the answer is complete, the client went away,
+        a stop sequence matched, the server is shutting down)."""
+        reader = asyncio.ensure_future(self._read())
+        self.forwarder._streams.add(self)
         try:
+            if self.forwarder._closing is not None and self.forwarder._closing.is_set():
+                raise shutting_down()
             for event in self.relay.opening():
                 yield event
-            if self.response.headers.get("content-type", "").startswith("application/json"):
-                # An engine that does not stream answers the whole completion at once.
-                body = await self._whole_body(reader)
-                for event in self._replay(body):
-                    yield event
-                return
             while True:
                 try:
-                    line = await asyncio.wait_for(lines.get(), ping_seconds)
+                    line = await asyncio.wait_for(self.lines.get(), ping_seconds)
                 except asyncio.TimeoutError:
                     yield {"event": "ping", "data": {"type": "ping"}}
                     continue
+                if line is SHUTTING_DOWN:
+                    raise shutting_down()
                 if isinstance(line, BaseException):
                     raise line
+                if isinstance(line, tuple):  # an engine that does not stream: the whole completion at once
+                    for event in self._replay(line[1]):
+                        yield event
+                    return
                 if line is None:  # the stream ended
                     break
                 chunk = read_chunk(line)
@@ -230,24 +345,27 @@ class EngineStream:
             for event in self.relay.closing():
                 yield event
         finally:
-            reader.cancel()
+            self.forwarder._streams.discard(self)
             with anyio.CancelScope(shield=True):  # even when the client's disconnect cancelled us
-                await self.response.aclose()
+                await _cancel(reader)
+                await _cancel(self.sending)
+                if self.response is not None:
+                    await self.response.aclose()
                 self.record["closed_early"] = self.relay.finish_reason is None and self.whole is None
+                self.record["usage"] = "engine" if self.relay.usage or self.whole else "estimated"
 
-    async def _read(self, lines: asyncio.Queue) -> None:
+    async def _read(self) -> None:
         try:
             async with engine_errors(self.forwarder):
+                self.response = await self.sending
+                if self.response.headers.get("content-type", "").startswith("application/json"):
+                    await self.lines.put((WHOLE, (await self.response.aread()).decode("utf-8", "replace")))
+                    return
                 async for line in self.response.aiter_lines():
-                    await lines.put(line)
-            await lines.put(None)
+                    await self.lines.put(line)
+            await self.lines.put(None)
         except (ApiError, httpx.HTTPError) as error:
-            await lines.put(error)
-
-    async def _whole_body(self, reader: asyncio.Task) -> str:
-        reader.cancel()
-        async with engine_errors(self.forwarder):
-            return (await self.response.aread()).decode("utf-8", "replace")
+            await self.lines.put(error)
 
     def _replay(self, text: str) -> list[dict]:
         """A whole answer, relayed as if it had been streamed in one chunk."""
@@ -296,6 +414,43 @@ class EngineStream:
 
 
 DONE = object()
+WHOLE = "whole"  # tags the text of a whole (not streamed) answer in a stream's lines
+SHUTTING_DOWN = object()
+NOT_ASKED = object()
+
+
+def shutting_down() -> ApiError:
+    return ApiError(529, say("shutting_down"), kind="overloaded_error", retry=True)
+
+
+async def _cancel(task: "asyncio.Future") -> None:
+    """Cancel `task` and wait for it to end, whatever it ends with (its result is not wanted)."""
+    if not task.done():
+        task.cancel()
+    await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not report it as never retrieved
+        if task.exception() is None and isinstance(task.result(), httpx.Response):
+            await task.result().aclose()
+
+
+def _props_context(answer: Any) -> Optional[int]:
+    """llama.cpp's GET /props: the context of one slot."""
+    settings = answer.get("default_generation_settings") if isinstance(answer, dict) else None
+    for value in ((settings or {}).get("n_ctx"), answer.get("n_ctx") if isinstance(answer, dict) else None):
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def _models_context(answer: Any) -> Optional[int]:
+    """An OpenAI-style GET /v1/models whose models say max_model_len (vLLM, SGLang)."""
+    models = answer.get("data") if isinstance(answer, dict) else None
+    if isinstance(models, list) and models and isinstance(models[0], dict):
+        value = models[0].get("max_model_len")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
 
 
 def read_chunk(line: str) -> Any:

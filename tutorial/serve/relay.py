@@ -50,6 +50,7 @@ class Relay:
         self.held = ""  # text kept back: it may be the start of a stop sequence
         self.usage: Optional[dict] = None
         self.chunks = 0
+        self.token_chunks = 0  # chunks that carried a delta: about one token each on llama.cpp, vLLM, SGLang
 
     # --- the events -------------------------------------------------------------------
 
@@ -76,6 +77,8 @@ class Relay:
             if not isinstance(choice, dict) or choice.get("index", 0) != 0 or self.stopped:
                 continue
             delta = choice.get("delta") or {}
+            if any(delta.get(key) for key in ("content", "reasoning_content", "reasoning", "tool_calls")):
+                self.token_chunks += 1
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if isinstance(reasoning, str) and reasoning:
                 events += self._into("thinking", {"type": "thinking_delta", "thinking": reasoning})
@@ -136,7 +139,7 @@ class Relay:
         if not (isinstance(output_tokens, int) and not isinstance(output_tokens, bool) and output_tokens >= 0):
             from .analysis import rough_token_count
 
-            output_tokens = rough_token_count(blocks)
+            output_tokens = self.token_chunks or rough_token_count(blocks)  # an estimate (see forward.py)
         input_tokens = usage.get("prompt_tokens")
         if not (isinstance(input_tokens, int) and not isinstance(input_tokens, bool) and input_tokens >= 0):
             input_tokens = self.input_tokens

@@ -10,6 +10,11 @@
 The socket is bound here, before uvicorn starts, so the port is known at once (port 0
 picks a free one) and a port already taken fails in the caller, not in the thread.
 `start` returns once the server accepts connections.
+
+Stopping (`.stop()`, or SIGINT/SIGTERM to `python -m tutorial serve`): the server stops
+accepting, tells the bridge first (open streams end at once with an `overloaded_error`
+event, their engine requests closed; see forward.py), then gives what is still running
+SHUTDOWN_GRACE_SECONDS to finish before uvicorn cancels it.
 """
 
 from __future__ import annotations
@@ -30,6 +35,18 @@ from .responder import Responder
 from .words import say
 
 STARTUP_TIMEOUT = 20.0  # seconds
+SHUTDOWN_GRACE_SECONDS = 5  # for requests still running once the bridge has ended its streams
+
+
+class BridgeServer(uvicorn.Server):
+    """uvicorn's server, which tells the app it is stopping before it waits for the
+    connections, so the streams it relays end with an error event instead of being cut."""
+
+    async def shutdown(self, sockets=None) -> None:
+        endpoints = getattr(getattr(self.config.app, "state", None), "endpoints", None)
+        if endpoints is not None:
+            endpoints.shut_down()
+        await super().shutdown(sockets)
 
 
 def start(
@@ -43,6 +60,7 @@ def start(
     max_captures: int = DEFAULT_MAX_CAPTURES,
     log: Optional[Log] = None,
     lang: Optional[str] = None,
+    body_timeout: Optional[float] = None,
 ) -> "RunningServer":
     """Start the server in a background thread and return once it accepts connections.
 
@@ -50,14 +68,15 @@ def start(
     replaces the teaching responder; `save` appends every capture to a JSON Lines file;
     `log` gets one line per request (nothing is printed by default); `lang` ("en", "zh") is the
     language of replies, summaries and errors when a request's Accept-Language names neither
-    (default: the current language, so a Chinese chapter's server answers in Chinese)."""
+    (default: the current language, so a Chinese chapter's server answers in Chinese);
+    `body_timeout` the seconds a body may take after its headers (default: app.DEFAULT_BODY_TIMEOUT)."""
     warn_unless_loopback(host, lang)
     app = create_app(
         responder=responder, forward=forward, save=save, max_body_bytes=max_body_bytes, max_captures=max_captures, log=log,
-        lang=lang,
+        lang=lang, **({} if body_timeout is None else {"body_timeout": body_timeout}),
     )  # fmt: skip
     sock = bind(host, port)
-    server = uvicorn.Server(server_config(app))
+    server = BridgeServer(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="tutorial-serve", daemon=True)
     thread.start()
     deadline = time.monotonic() + STARTUP_TIMEOUT
@@ -117,7 +136,7 @@ def server_config(app) -> uvicorn.Config:
         lifespan="on",
         ws="none",
         server_header=False,
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
     )
 
 

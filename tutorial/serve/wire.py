@@ -17,7 +17,7 @@ from typing import Iterator, Optional
 import tutorial
 
 from .responder import Reply
-from .words import say
+from .words import current, say
 
 # The error types of Anthropic's envelope, by HTTP status.
 ERROR_TYPES = {
@@ -26,11 +26,12 @@ ERROR_TYPES = {
     403: "permission_error",
     404: "not_found_error",
     405: "invalid_request_error",
+    408: "invalid_request_error",
     413: "request_too_large",
     429: "rate_limit_error",
     500: "api_error",
     502: "api_error",
-    504: "api_error",
+    504: "timeout_error",
     529: "overloaded_error",
 }
 
@@ -42,8 +43,11 @@ class ApiError(Exception):
     that will fail the same way again, None to let the client decide by the status.
     """
 
-    def __init__(self, status: int, message: str, *, kind: Optional[str] = None, retry: Optional[bool] = None):
+    def __init__(
+        self, status: int, message: str, *, kind: Optional[str] = None, retry: Optional[bool] = None, close: bool = False
+    ):
         super().__init__(message)
+        self.close = close  # the connection cannot be used again (a body that did not all arrive)
         self.status = status
         self.kind = kind or ERROR_TYPES.get(status, "api_error")
         self.message = message
@@ -53,13 +57,18 @@ class ApiError(Exception):
         return {"type": "error", "error": {"type": self.kind, "message": self.message}}
 
     def headers(self) -> dict:
-        return {} if self.retry is None else {"x-should-retry": "true" if self.retry else "false"}
+        headers = {} if self.retry is None else {"x-should-retry": "true" if self.retry else "false"}
+        if self.close:
+            headers["connection"] = "close"
+        return headers
 
 
 def bad_request(error: tutorial.RequestError) -> ApiError:
-    """A located `RequestError` as a 400: its message already starts with the place (and
-    stays English, the lesson's contract; under Chinese it is framed: 「请求无效：…」)."""
-    return ApiError(400, say("invalid_request", message=str(error)))
+    """A located `RequestError` as a 400: its message already starts with the place; the
+    reason is in the request's language (under Chinese it is framed: 「请求无效：…」)."""
+    from tutorial.watch.error_words import message_in
+
+    return ApiError(400, say("invalid_request", message=message_in(error, current())))
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

@@ -95,6 +95,10 @@ WORDS = {
         "model_type": "model: must be a string, got {kind}",
         "stream_type": "stream: must be true or false, got {kind}",
         "max_tokens_type": "max_tokens: must be a positive integer, got {value}",
+        "max_tokens_too_big": "max_tokens: {value} is more than any engine reads (at most {limit})",
+        "max_tokens_over_context": "max_tokens: {value} is more than the engine at {url} can generate "
+        "(its context holds {context} tokens, prompt included)",
+        "body_timeout": "body: it did not arrive within {seconds:g} s ({size} bytes came); send it faster or in one piece",
         "stop_sequences_type": "stop_sequences: must be a list of strings",
         "too_large": "body: {size} bytes, over this server's limit of {limit} bytes",
         "too_large_at_least": "body: more than {size} bytes, over this server's limit of {limit} bytes",
@@ -107,6 +111,7 @@ WORDS = {
         "not_a_message": "the reply is not a valid message: {error}",
         # error envelopes: the engine behind --forward
         "not_open": "the forwarder is not open (the server's startup did not run)",
+        "shutting_down": "the bridge is shutting down, so this request was stopped; try again once it is back",
         "engine_late": "the engine at {url} did not answer within {seconds:g} s",
         "engine_unreachable": "cannot reach the engine at {url} ({why})",
         "engine_broke": "the connection to the engine at {url} failed ({why})",
@@ -136,6 +141,8 @@ WORDS = {
         "translator_banner": "  your translator:       {origin}, compared with the package's on every request",
         "stop": "  stop with Ctrl-C",
         "log_yours": "  your translator: {line}",
+        "log_mid_stream": ", then an error event mid-stream: {kind}: {message}",
+        "log_gone": ", then the client went away before the end",
         "not_loopback": "warning: the tutorial server is binding {host}, so other machines may reach it. It keeps every "
         "request it receives (prompts, file contents) and answers anyone; bind 127.0.0.1 unless you mean it.",
     },
@@ -168,6 +175,10 @@ WORDS = {
         "model_type": "model：必须是字符串，收到的是 {kind}",
         "stream_type": "stream：必须是 true 或 false，收到的是 {kind}",
         "max_tokens_type": "max_tokens：必须是正整数，收到的是 {value}",
+        "max_tokens_too_big": "max_tokens：{value} 超出了任何引擎能读取的范围（最多 {limit}）",
+        "max_tokens_over_context": "max_tokens：{value} 超出了 {url} 上的引擎能生成的量（它的上下文只能容纳 {context} 个 token，"
+        "包括 prompt）",
+        "body_timeout": "body：请求体没有在 {seconds:g} 秒内传完（只收到 {size} 字节）；请更快地发送，或一次发完",
         "stop_sequences_type": "stop_sequences：必须是字符串列表",
         "too_large": "body：{size} 字节，超过了这个服务器 {limit} 字节的上限",
         "too_large_at_least": "body：超过 {size} 字节，超过了这个服务器 {limit} 字节的上限",
@@ -179,6 +190,7 @@ WORDS = {
         "not_streamable": "回复无法以流式发送：{error}",
         "not_a_message": "回复不是有效的消息：{error}",
         "not_open": "转发器没有打开（服务器的启动步骤没有运行）",
+        "shutting_down": "桥接服务正在关闭，所以这个请求被中止了；等它重新运行后再试",
         "engine_late": "{url} 上的引擎没有在 {seconds:g} 秒内回答",
         "engine_unreachable": "无法连接 {url} 上的引擎（{why}）",
         "engine_broke": "与 {url} 上的引擎的连接中断了（{why}）",
@@ -207,6 +219,8 @@ WORDS = {
         "translator_banner": "  你的翻译器：      {origin}，每个请求都与本包的翻译对照",
         "stop": "  按 Ctrl-C 停止",
         "log_yours": "  你的翻译器：{line}",
+        "log_mid_stream": "，随后在流式传输中途发出错误事件，{kind}：{message}",
+        "log_gone": "，随后客户端在结束前离开了",
         "not_loopback": "警告：tutorial 服务器绑定在 {host}，其他机器可能访问到它。它会保存收到的每个请求（prompt、文件内容），"
         "并回答任何人；除非确有需要，请绑定 127.0.0.1。",
     },
