@@ -516,9 +516,10 @@ def _in_ci() -> bool:
 
 
 def engine(arguments: list[str]) -> int:
+    """Build the engine, then say how to start it and the bridge from a terminal."""
     setup()
     engine_files(required=True)
-    return 0
+    return call(PYTHON, "-m", "tutorial.llama_cpp.engine", "how", cwd=ROOT)
 
 
 def test(arguments: list[str]) -> int:

@@ -3,6 +3,9 @@
     python -m tutorial serve                              teaching responder on 127.0.0.1:8765
     python -m tutorial serve --port 0                     any free port (the banner says which)
     python -m tutorial serve --forward http://127.0.0.1:8000 --model my-model
+    python -m tutorial serve --engine                     start llama.cpp's server with the tiny model
+                                                          (python3 tasks.py engine builds it) and forward
+                                                          to it; Ctrl-C stops both
     python -m tutorial serve --save captures.jsonl        also append every capture to a file
     python -m tutorial serve --translator my_translator.py   also run your chapter-05 translator on every request
     python -m tutorial serve --lang zh                    replies, summaries, errors and log in Chinese
@@ -27,6 +30,11 @@ WORDS = {
         "host": "address to bind (default: 127.0.0.1, this machine only)",
         "port": f"(default: {DEFAULT_PORT}; 0: any free port)",
         "forward": "answer with an OpenAI-compatible engine's /v1/chat/completions",
+        "engine": "start llama.cpp's server (built by `python3 tasks.py engine`) with MODEL (default: tiny, the "
+        "hand-wired tiny model) on a free port, and forward to it; stopping the server stops it",
+        "engine_or_forward": "give --engine or --forward, not both",
+        "engine_missing": "--engine: {reason}",
+        "engine_started": "llama-server is running {model} at {url} ({threads} thread(s)); it stops with this server",
         "model": "with --forward: the model name the engine serves (default: the request's)",
         "timeout": "with --forward: seconds to wait for the engine (default: 300)",
         "body_timeout": "seconds a request's body may take to arrive after its headers (default: 30)",
@@ -50,6 +58,11 @@ WORDS = {
         "host": "绑定的地址（默认：127.0.0.1，只有本机可以访问）",
         "port": f"端口（默认：{DEFAULT_PORT}；0：任选一个空闲端口）",
         "forward": "用兼容 OpenAI 的引擎的 /v1/chat/completions 回答",
+        "engine": "在一个空闲端口上启动 llama.cpp 的服务器（由 `python3 tasks.py engine` 构建），运行 MODEL"
+        "（默认：tiny，手工接线的小模型），并转发给它；停止这个服务器时它也随之停止",
+        "engine_or_forward": "--engine 和 --forward 只能选一个",
+        "engine_missing": "--engine：{reason}",
+        "engine_started": "llama-server 正在 {url} 上运行 {model}（{threads} 个线程）；它会随这个服务器一起停止",
         "model": "与 --forward 一起使用：引擎提供的模型名（默认：请求中的模型名）",
         "timeout": "与 --forward 一起使用：等待引擎的秒数（默认：300）",
         "body_timeout": "请求头到达后，请求体最多可以用多少秒传完（默认：30）",
@@ -82,6 +95,7 @@ def parser(lang: str = "en") -> argparse.ArgumentParser:
     commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=say["host"])
     commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=say["port"])
     commands.add_argument("--forward", metavar="URL", help=say["forward"])
+    commands.add_argument("--engine", nargs="?", const="tiny", metavar="MODEL", help=say["engine"])
     commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
     commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
     commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=say["body_timeout"])
@@ -105,14 +119,15 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
     with words.argparse_in(lang):
         arguments = parser(lang).parse_args(argv)
     say = WORDS[lang]
-    if (arguments.model or arguments.timeout) and not arguments.forward:
+    if arguments.engine and arguments.forward:
+        return _fail(say["engine_or_forward"], lang)
+    if (arguments.model or arguments.timeout) and not (arguments.forward or arguments.engine):
         return _fail(say["forward_only"], lang)
     try:
-        import uvicorn  # noqa: F401  (checks the serve extra is installed)
+        import httpx  # noqa: F401  (the serve extra is installed: Starlette, uvicorn, httpx)
+        import uvicorn  # noqa: F401
 
-        from .app import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, create_app
-        from .captures import DEFAULT_MAX_CAPTURES
-        from .running import BridgeServer, bind, server_config, warn_unless_loopback
+        from . import app  # noqa: F401
     except ImportError:
         return _fail(say["missing"], lang)
 
@@ -125,6 +140,34 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
                 translator = load_translator(arguments.translator)
         except TranslatorError as error:
             return _fail(str(error), lang)
+    engine = None
+    if arguments.engine:
+        from ..llama_cpp import engine as llama
+
+        reason = llama.unavailable()
+        if reason:
+            return _fail(say["engine_missing"].format(reason=reason), lang)
+        try:
+            engine = llama.start(arguments.engine)
+        except (RuntimeError, OSError) as error:
+            return _fail(say["engine_missing"].format(reason=error), lang)
+        _log(say["engine_started"].format(model=engine.model.name, url=engine.url, threads=engine.threads))
+        arguments.forward = engine.url
+        arguments.model = arguments.model or engine.model.stem
+    try:
+        return _serve(arguments, translator, lang)
+    finally:
+        if engine is not None:
+            engine.stop()
+
+
+def _serve(arguments, translator, lang: str) -> int:
+    from ..cli import words
+    from .app import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, create_app
+    from .captures import DEFAULT_MAX_CAPTURES
+    from .running import BridgeServer, bind, server_config, warn_unless_loopback
+
+    say = WORDS[lang]
     forward = _forwarder(arguments, lang) if arguments.forward else None
     try:
         app = create_app(
