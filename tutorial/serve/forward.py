@@ -49,7 +49,7 @@ server's graceful period (running.SHUTDOWN_GRACE_SECONDS) is never used up by th
 `usage`: the engine's own counts when it sends them (the last chunk, with
 `stream_options.include_usage`). When the bridge closes the engine's stream early at a stop
 sequence, that last chunk never comes, and the figures are the bridge's estimates (input:
-`analysis.prompt_tokens`, about 4 characters a token; output: the chunks received, one token
+`analysis.prompt_tokens`, 4 ASCII characters a token of the JSON text; output: the chunks received, one token
 each on llama.cpp, vLLM and SGLang); the capture's `forward.usage` says which ("engine" or
 "estimated").
 
