@@ -1,4 +1,5 @@
-"""nbval and the answer-free chapters.
+"""nbval and the answer-free chapters (here at the root, not in notebooks/, so the learner's file
+browser under notebooks/ shows chapters only).
 
 A chapter stores no output in its `reveal` and `solution` cells, so a learner sees an answer
 only after running the cell that shows it. Those outputs are kept in notebooks/.reveals/ by
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-NOTEBOOKS = Path(__file__).resolve().parent
+NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 REVEALS = NOTEBOOKS / ".reveals"
 ANSWER_TAGS = {"reveal", "solution"}
 

@@ -528,7 +528,7 @@ def test(arguments: list[str]) -> int:
     engine_files()
     # Everything: the unit and property tests, the browser test, and every notebook
     # under nbval in strict mode (stored outputs must match a fresh run).
-    nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg")]
+    nbval = ["--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg")]
     return call(PYTHON, "-m", "pytest", *nbval, *(arguments or ["tests", "notebooks"]), cwd=ROOT)
 
 

@@ -13,7 +13,7 @@ Answers are not stored in the chapters. A cell tagged `reveal` (it shows the ans
 prediction) or `solution` (it shows an exercise's answer) runs like any other, but what it
 printed is moved into notebooks/.reveals/ (one JSON file per notebook, keyed by cell id), so a
 learner who opens a chapter sees each answer only after running its cell. nbval compares those
-cells with that file instead of with the notebook (notebooks/conftest.py), so they are checked
+cells with that file instead of with the notebook (conftest.py at the root), so they are checked
 as strictly as every other cell.
 
 The notebook metadata is what JupyterLab itself writes when a kernel starts (`kernelspec` from
@@ -128,7 +128,7 @@ def write_reveals(notebook_path: Path, answers: dict) -> None:
     record = {
         "about": "Outputs of the reveal and solution cells of " + notebook_path.resolve().relative_to(NOTEBOOKS).as_posix()
         + ", kept out of the chapter so it stays answer-free; nbval compares those cells with them"
-        + " (notebooks/conftest.py). Written by scripts/run_notebooks.py.",
+        + " (conftest.py at the root). Written by scripts/run_notebooks.py.",
         "outputs": answers,
     }
     path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
