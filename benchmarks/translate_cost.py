@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tutorial import targets, trace, translate, translate_json  # noqa: E402
-from tutorial.examples import agent_request, claude_code_request  # noqa: E402
+from tutorial.examples import agent_request, claude_code_request, claude_code_session  # noqa: E402
 
 
 def unchecked(raw: bytes, target: str = "chat_template"):
@@ -56,13 +56,45 @@ CASES = {
     "translate_json (bytes, chat_template)": translate_json,
     "json.loads + trace (chat_template)": lambda r: trace(json.loads(r)),
 }
+def schema_heavy_request(tools: int = 60, turns: int = 200) -> dict:
+    """Tools that dominate the body: 60 tools with long descriptions and wide, nested schemas,
+    four system blocks, and tool_results whose content is a list of several text parts (the
+    shapes a coding agent with many MCP servers sends). About 0.44 MB."""
+    def schema(i: int) -> dict:
+        fields = {f"field_{k}": {"type": "string", "description": f"Field {k} of tool {i}: " + "what it holds and when to set it. " * 3}
+                  for k in range(12)}  # fmt: skip
+        fields["filters"] = {"type": "array", "items": {"type": "object", "properties": {
+            "key": {"type": "string"}, "op": {"type": "string", "enum": ["eq", "ne", "lt", "gt", "in"]},
+            "value": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "array", "items": {"type": "string"}}]}}}}  # fmt: skip
+        return {"type": "object", "properties": fields, "required": ["field_0"], "additionalProperties": False}
+
+    system = [{"type": "text", "text": f"System part {n}. " + "Follow the project's rules; 遵守项目约定。 " * 40} for n in range(4)]
+    system[-1]["cache_control"] = {"type": "ephemeral"}
+    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": "Audit the repository."}]}]
+    for turn in range(turns):
+        call_id = f"toolu_{turn:020x}"
+        messages.append({"role": "assistant", "content": [
+            {"type": "text", "text": f"Querying with tool {turn % tools}."},
+            {"type": "tool_use", "id": call_id, "name": f"mcp__server__tool_{turn % tools}",
+             "input": {"field_0": f"value {turn}", "filters": [{"key": "path", "op": "in", "value": ["src", "tests"]}]}},
+        ]})  # fmt: skip
+        parts = [{"type": "text", "text": f"row {r}: 结果 {turn}-{r} " + "x" * 60} for r in range(8)]
+        messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": parts}]})
+    return {"model": "m", "max_tokens": 1024, "system": system, "messages": messages,
+            "tools": [{"name": f"mcp__server__tool_{i}", "description": f"Tool {i}. " + "It queries the server. " * 20,
+                       "input_schema": schema(i)} for i in range(tools)]}  # fmt: skip
+
+
 BODIES = {
+    "Claude Code, recorded request 1": lambda: claude_code_session()["requests"][0]["body"],
+    "Claude Code, recorded request 2": lambda: claude_code_session()["requests"][1]["body"],
+    "long tool schemas, 0.44 MB": schema_heavy_request,
     "agent session, 0.05 MB": lambda: agent_request(40),
     "agent session, 0.5 MB": lambda: agent_request(400),
     "agent session, 5 MB": lambda: agent_request(4000),
     "Claude Code shape, 0.55 MB": claude_code_request,
 }
-TARGETS = {  # the goals of issue 23, as a ratio to json.loads (trace: to translate)
+TARGETS = {  # the goals of issues 23 and 30, as a ratio to json.loads (trace: to translate)
     "json.loads + translate (chat_template)": 2.0,
     "json.loads + translate (openai)": 2.0,
     "translate_json (bytes, chat_template)": 1.5,

@@ -150,6 +150,8 @@ def openai_message(message: dict) -> list[dict]:
 def openai_user_messages(blocks: list[dict]) -> list[dict]:
     """Keep wire order: user parts collected so far are sent *before* each tool result,
     so [text, tool_result, text] becomes user, tool, user."""
+    if len(blocks) == 1 and blocks[0]["type"] == "tool_result":  # the usual turn: one result
+        return tool_result_messages(blocks[0])
     translated, parts = [], []
     for block in blocks:
         if block["type"] == "tool_result":
@@ -200,6 +202,9 @@ def tool_result_messages(block: dict) -> list[dict]:
     call_id, content = block["tool_use_id"], block.get("content")
     if not isinstance(content, list):
         return [{"role": "tool", "tool_call_id": call_id, "content": content or ""}]
+    if len(content) == 1 and isinstance(item := content[0], dict) and item["type"] == "text":
+        # The usual result, one text part, is one plain-string tool message (as below).
+        return [{"role": "tool", "tool_call_id": call_id, "content": item["text"]}]
     parts = [content_part(item) for item in content if not _is_empty_text(item)]
     runs: list[list[dict]] = []
     for part in parts:
