@@ -91,8 +91,9 @@ class _FixedClock(datetime.datetime):
         return DATE
 
 
-def transformers_render(name: str, messages, tools, tokenize: bool = False, monkeypatch=None):
-    """What transformers' own apply_chat_template gives with the family's real template."""
+def transformers_render(name: str, messages, tools, tokenize: bool = False, monkeypatch=None, **template_vars):
+    """What transformers' own apply_chat_template gives with the family's real template
+    (`template_vars` passed as its **kwargs: they overwrite the special tokens)."""
     from transformers.utils import chat_template_utils
     from transformers.utils.chat_template_utils import render_jinja_template
 
@@ -106,12 +107,13 @@ def transformers_render(name: str, messages, tools, tokenize: bool = False, monk
         kwargs = {"return_dict": False} if tokenize else {}
         return tokenizer.apply_chat_template(
             messages, tools=tools, chat_template=chosen.template_text, add_generation_prompt=True,
-            tokenize=tokenize, **chosen.special_tokens, **kwargs,
+            tokenize=tokenize, **{**chosen.special_tokens, **template_vars}, **kwargs,
         )  # fmt: skip
     assert not tokenize
     rendered, _ = render_jinja_template(
-        [messages], tools=tools, chat_template=chosen.template_text, add_generation_prompt=True, **chosen.special_tokens
-    )
+        [messages], tools=tools, chat_template=chosen.template_text, add_generation_prompt=True,
+        **{**chosen.special_tokens, **template_vars},
+    )  # fmt: skip
     return rendered[0]
 
 
@@ -249,6 +251,115 @@ def test_our_gguf_reader_agrees_with_the_gguf_package(reference):
     for key in ("tokenizer.ggml.tokens", "tokenizer.ggml.merges", "tokenizer.ggml.token_type", "tokenizer.ggml.model",
                 "tokenizer.ggml.bos_token_id"):  # fmt: skip
         assert ours[key] == theirs[key].contents(), key
+
+
+# ---------------------------------------------------------------------------
+# Template variables and special tokens, as apply_chat_template passes them
+
+NEMO = "mistralai-Mistral-Nemo-Instruct-2407.jinja"  # in the sdist, named by no family
+
+
+def plain_transformers_render(source: str, messages, tools=None, add_generation_prompt=True, **template_vars):
+    """transformers' renderer given a template's text and the caller's keywords, and nothing else:
+    what apply_chat_template renders after merging its tokenizer's special tokens into them."""
+    from transformers.utils.chat_template_utils import render_jinja_template
+
+    rendered, _ = render_jinja_template(
+        [messages], tools=tools, chat_template=source, add_generation_prompt=add_generation_prompt, **template_vars
+    )
+    return rendered[0]
+
+
+NEMO_CASES = [
+    [{"role": "user", "content": "Hello!"}],
+    [{"role": "system", "content": "你是代码助手。"}, {"role": "user", "content": "Hello!"}],
+    [{"role": "user", "content": "Hello!"}, {"role": "assistant", "content": "Hi."}, {"role": "user", "content": "再见"}],
+    [{"role": "user", "content": "Hello!"}, {"role": "assistant", "content": "Hi."}],
+]
+
+
+@pytest.mark.parametrize("messages", NEMO_CASES)
+def test_an_unnamed_template_gets_the_special_tokens_the_caller_passes(messages, reference):
+    """Mistral-Nemo by path and as text, with the tokens its tokenizer_config.json sets: transformers' bytes."""
+    path = sdist.templates_dir() / NEMO
+    tokens = {"bos_token": "<s>", "eos_token": "</s>"}
+    theirs = plain_transformers_render(path.read_text("utf-8"), messages, **tokens)
+    assert theirs.startswith("<s>[INST]")
+    assert render(messages, template=path, **tokens) == theirs
+    assert render(messages, template=path.read_text("utf-8"), **tokens) == theirs
+    if all(message["role"] != "assistant" for message in messages):  # no turn ends with eos_token: bos_token is enough
+        assert render(messages, template=path, bos_token="<s>") == plain_transformers_render(
+            path.read_text("utf-8"), messages, bos_token="<s>"
+        )
+
+
+def test_readme_example_through_an_unnamed_template_matches_transformers(reference):
+    path = sdist.templates_dir() / NEMO
+    messages, tools = readme_case("openai")
+    first_four = [dict(message) for message in messages[:4]]  # Nemo wants roles to alternate, ids of length 9
+    first_four[2]["tool_calls"] = [{**first_four[2]["tool_calls"][0], "id": "a1b2c3d4e"}]
+    first_four[3]["tool_call_id"] = "a1b2c3d4e"
+    tokens = {"bos_token": "<s>", "eos_token": "</s>"}
+    ours = render(first_four, tools, template=path, **tokens)
+    assert ours == plain_transformers_render(path.read_text("utf-8"), first_four, tools, **tokens)
+    assert "]</s>[TOOL_RESULTS]" in ours
+
+
+def test_an_assistant_turn_without_eos_token_is_a_located_render_error():
+    """transformers says only "'eos_token' is undefined"; render names the message, the line and the keyword."""
+    path = sdist.templates_dir() / NEMO
+    messages = NEMO_CASES[3]
+    for template in (path, path.read_text("utf-8")):
+        with pytest.raises(RenderError) as caught:
+            render(messages, template=template, bos_token="<s>")
+        problem = caught.value.problem
+        assert problem.startswith("messages[1] (assistant): the template uses eos_token on line ")
+        assert 'render(..., eos_token="...")' in problem and "is undefined" not in problem
+    with pytest.raises(RenderError, match=r"：messages\[1\]（assistant）：模板用到了 eos_token（第 \d+ 行）"):
+        render(messages, template=path, lang="zh")
+
+
+@pytest.mark.parametrize("name", ["llama-3.3"])
+def test_date_string_changes_llamas_date_line_as_transformers_does(name, monkeypatch, reference):
+    messages, tools = readme_case("chat_template")
+    default = render(messages, tools, template=name)
+    dated = render(messages, tools, template=name, date_string="01 Jan 2026")
+    assert "Today Date: 26 Jul 2024\n" in default and "Today Date: 01 Jan 2026\n" in dated
+    assert dated == default.replace("Today Date: 26 Jul 2024", "Today Date: 01 Jan 2026")
+    assert dated == transformers_render(name, messages, tools, monkeypatch=monkeypatch, date_string="01 Jan 2026")
+    ids = render(messages, tools, template=name, tokenize=True, date_string="01 Jan 2026")
+    assert ids == transformers_render(name, messages, tools, tokenize=True, monkeypatch=monkeypatch, date_string="01 Jan 2026")
+
+
+def test_llama_31_and_32_take_date_string_too(reference):
+    messages, tools = readme_case("chat_template")
+    for file in ("meta-llama-Llama-3.1-8B-Instruct.jinja", "meta-llama-Llama-3.2-3B-Instruct.jinja"):
+        source = (sdist.templates_dir() / file).read_text("utf-8")
+        ours = render(messages, tools, template=source, bos_token="<|begin_of_text|>", date_string="01 Jan 2026")
+        theirs = plain_transformers_render(source, messages, tools, bos_token="<|begin_of_text|>", date_string="01 Jan 2026")
+        assert ours == theirs and "Today Date: 01 Jan 2026\n" in ours
+
+
+@pytest.mark.parametrize(
+    "name, variables",
+    [("qwen3", {"enable_thinking": False}), ("qwen3.5", {"enable_thinking": False}),
+     ("deepseek-v3.1", {"thinking": True}), ("llama-3.3", {"tools_in_user_message": False}),
+     ("mistral-small-3.2", {"bos_token": "<BOS>"}), ("gpt-oss", {"reasoning_effort": "high"})],
+)  # fmt: skip
+def test_template_variables_reach_the_template_as_in_transformers(name, variables, monkeypatch, reference):
+    messages, tools = readme_case("chat_template")
+    if name == "mistral-small-3.2":
+        messages = [messages[0], messages[1]]  # its alternation rule refuses the whole example
+    with frozen_today(DATE):
+        ours = render(messages, tools, template=name, **variables)
+        plain = render(messages, tools, template=name)
+    assert ours != plain, "the variable changes nothing: a weak case"
+    assert ours == transformers_render(name, messages, tools, monkeypatch=monkeypatch, **variables)
+
+
+def test_a_template_variable_must_be_plain_json():
+    with pytest.raises(RenderError, match=r"template variables must be plain JSON; date_string: "):
+        render([{"role": "user", "content": "hi"}], template="llama-3.3", date_string=datetime.date(2026, 1, 1))
 
 
 # ---------------------------------------------------------------------------

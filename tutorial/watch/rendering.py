@@ -36,8 +36,14 @@ that a real model's template renders here as it does there:
   render; the template's own message reaches you inside the `RenderError`;
 - `strftime_now(format)` (today's date, as transformers gives it; `frozen_today` fixes it),
   `dict(...)`, `namespace(...)`, the `{% generation %}` tag, the loop-control extension;
-- the variables `messages`, `tools`, `add_generation_prompt` and a family's special tokens
-  (`bos_token`, ...); anything else a template reads is undefined and renders as "";
+- the variables `messages`, `tools`, `documents`, `add_generation_prompt`, a family's special
+  tokens (`bos_token`, ...) and every other keyword the caller passes (`date_string=`,
+  `enable_thinking=`, `bos_token=`, ...), as `apply_chat_template(**kwargs)` passes them: the
+  caller's values win over the family's. A template the package does not name (a path or text)
+  gets no special tokens but the caller's, as transformers gives a template only the tokens of
+  the tokenizer it is called on. Anything else a template reads is undefined and prints as "";
+  using it (`message.content + eos_token`) is a RenderError naming the message being rendered,
+  the template's line, and the keyword to pass;
 - before rendering, as `apply_chat_template` does: keys whose value is None are dropped, and
   a message's reasoning (`reasoning_content`, `thinking` or `reasoning`) is given under both
   `thinking` and `reasoning_content`. The caller's messages are never changed.
@@ -491,6 +497,7 @@ def render(
     add_generation_prompt: bool = True,
     tokenize: bool = False,
     lang: Optional[str] = None,
+    **template_vars: Any,
 ) -> Union[str, list[int]]:
     """The prompt for `messages` (and the available `tools`), through a chat template.
 
@@ -505,6 +512,13 @@ def render(
     added: the template writes them); a family whose vocabulary the sdist does not ship,
     or a template that is not a family, is refused saying so.
 
+    Every other keyword is a variable for the template, as `apply_chat_template(**kwargs)`
+    passes it: `date_string="01 Jan 2026"` (Llama 3.x's date line), `enable_thinking=False`
+    (Qwen3), `documents=[...]`, and the special tokens a template prints (`bos_token="<s>"`,
+    `eos_token="</s>"`). A family gets its own special tokens (families.py) unless the caller
+    passes others; a template given as a path or text gets only those the caller passes.
+    The values must be plain JSON, as the messages are.
+
     Raises `RenderError` (naming the template) for anything that goes wrong: messages that
     are not a list of plain JSON, a syntax error, a break of the sandbox's rules or bounds,
     a refusal through `raise_exception` (the template's own words are in the message and in
@@ -514,32 +528,36 @@ def render(
     """
     token = RENDER_LANG.set(language.resolve(lang))
     try:
-        return _render(messages, tools, template, add_generation_prompt, tokenize)
+        return _render(messages, tools, template, add_generation_prompt, tokenize, template_vars)
     finally:
         RENDER_LANG.reset(token)
 
 
 def _render(
-    messages: Any, tools: Any, template: TemplateChoice, add_generation_prompt: bool, tokenize: bool
+    messages: Any, tools: Any, template: TemplateChoice, add_generation_prompt: bool, tokenize: bool,
+    template_vars: dict,
 ) -> Union[str, list[int]]:
     label, source, chosen = _resolve(template)
     if tokenize:
         _check_tokenizable(label, chosen)
     if not isinstance(messages, list):
         raise RenderError(label, _say("not a list", kind=type(messages).__name__))
-    for name, value in (("messages", messages), ("tools", tools)):
+    for name, value in (("messages", messages), ("tools", tools), *template_vars.items()):
         try:
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
             where = format_location(error.location)
-            raise RenderError(label, _say("at", location=where, problem=error.problem)) from error
+            words = "at" if name in ("messages", "tools") else "not a variable"
+            raise RenderError(label, _say(words, location=where, problem=error.problem)) from error
     special_tokens = dict(chosen.special_tokens) if chosen else {}
+    prepared = as_apply_chat_template_does(messages)
     budget = _BUDGET.set(_Budget())
     try:
         compiled = _compile(source)
         parts, length = [], 0
-        given = {"messages": as_apply_chat_template_does(messages), "tools": tools, "documents": None,
-                 "add_generation_prompt": add_generation_prompt, **special_tokens}  # fmt: skip
+        # As apply_chat_template: the caller's keywords overwrite the special tokens.
+        given = {"messages": prepared, "tools": tools, "documents": None,
+                 "add_generation_prompt": add_generation_prompt, **special_tokens, **template_vars}  # fmt: skip
         for part in compiled.generate(**given):
             length += len(part)
             if length > MAX_OUTPUT:
@@ -554,6 +572,11 @@ def _render(
         raise RenderError(label, _say("unsafe", error=error)) from error
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(label, _say("syntax", line=error.lineno, message=error.message)) from error
+    except jinja2.UndefinedError as error:
+        missing = _missing_special_token(error, given)
+        if missing is None:
+            raise RenderError(label, _say("template error", kind=type(error).__name__, error=error)) from error
+        raise RenderError(label, _missing_token_words(missing, error, prepared, chosen)) from error
     except jinja2.TemplateError as error:
         raise RenderError(label, _say("template error", kind=type(error).__name__, error=error)) from error
     except OverflowError as error:  # jinja2's cap on range(), or a number too large
@@ -568,6 +591,48 @@ def _render(
     if not tokenize:
         return text
     return _token_ids(label, chosen, text)
+
+
+# The special tokens a tokenizer's `special_tokens_map` can hold: what transformers passes a template.
+SPECIAL_TOKEN_NAMES = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+
+
+def _missing_special_token(error: jinja2.UndefinedError, given: dict) -> Optional[str]:
+    """The special token a template used without being given it ("'eos_token' is undefined"), else None."""
+    found = re.fullmatch(r"'(\w+)' is undefined", str(error.message or ""))
+    name = found.group(1) if found else None
+    return name if name in SPECIAL_TOKEN_NAMES and name not in given else None
+
+
+def _missing_token_words(name: str, error: BaseException, prepared: list, chosen: Optional[families.Family]) -> str:
+    """Where the template met the missing token (which message, which line), and what to pass."""
+    index, line = _where_in_template(error, prepared)
+    where = _say("missing token message", index=index, role=_role_of(prepared[index])) if index is not None else ""
+    line_words = _say("missing token line", line=line) if line is not None else ""
+    key = "missing token family" if chosen else "missing token unnamed"
+    return where + _say(key, name=name, line=line_words)
+
+
+def _role_of(message: Any) -> str:
+    role = message.get("role") if isinstance(message, dict) else None
+    return role if isinstance(role, str) else "?"
+
+
+def _where_in_template(error: BaseException, prepared: list) -> tuple[Optional[int], Optional[int]]:
+    """The index of the message the template was on, and the template's line, read off the traceback
+    jinja2 rewrites into template frames (their locals are the template's own variables)."""
+    index = line = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        frame = traceback.tb_frame
+        if frame.f_code.co_filename == "<template>":
+            line = traceback.tb_lineno
+            for value in list(frame.f_locals.values()):
+                found = next((i for i, message in enumerate(prepared) if value is message), None)
+                if found is not None:
+                    index = found
+        traceback = traceback.tb_next
+    return index, line
 
 
 def _check_tokenizable(label: str, chosen: Optional[families.Family]) -> None:

@@ -45,6 +45,14 @@ WORDS = {
         "list": "a template may build lists of at most {limit:,} items, not {length:,}",
         "integer": "a template may build integers of at most {limit} digits",
         "format width": "a template may not compute a format width ({{...}} inside a format spec)",
+        "missing token message": "messages[{index}] ({role}): ",
+        "missing token line": " on line {line}",
+        "missing token unnamed": "the template uses {name}{line}, and a template given as a path or text gets no "
+                                 "special tokens but those you pass: render(..., {name}=\"...\") with the value "
+                                 "of the model's tokenizer_config.json, as apply_chat_template passes it",
+        "missing token family": "the template uses {name}{line}, which this family is not given: "
+                                "pass render(..., {name}=\"...\") with the value of the model's tokenizer_config.json",
+        "not a variable": "template variables must be plain JSON; {location}: {problem}",
     },
     "zh": {
         "frame": "聊天模板{template}：{problem}",
@@ -83,5 +91,13 @@ WORDS = {
         "list": "模板构造的列表最多 {limit:,} 项，这里要 {length:,} 项",
         "integer": "模板构造的整数最多 {limit} 位",
         "format width": "模板不能计算格式宽度（格式说明里不能有 {{...}}）",
+        "missing token message": "messages[{index}]（{role}）：",
+        "missing token line": "（第 {line} 行）",
+        "missing token unnamed": "模板用到了 {name}{line}。以路径或文本给出的模板只拿到你传入的特殊 token。"
+                                 "请用 render(..., {name}=\"...\") 传入，值取自模型的 tokenizer_config.json，"
+                                 "和 apply_chat_template 传的一样",
+        "missing token family": "模板用到了 {name}{line}，但这个模型家族没有给它。"
+                                "请用 render(..., {name}=\"...\") 传入，值取自模型的 tokenizer_config.json",
+        "not a variable": "模板变量须是普通 JSON；{location}：{problem}",
     },
 }  # fmt: skip
