@@ -100,8 +100,8 @@ STOP_GRACE = 30  # seconds a child asked to stop may take (JupyterLab shuts its 
 
 def wait(process: subprocess.Popen) -> int:
     """Wait for a child that shares our terminal. Ctrl-C reaches it too, so let it shut down
-    in its own way (JupyterLab asks, then stops on a second Ctrl-C) and only then report the
-    interrupt; after a third Ctrl-C stop it ourselves. A SIGTERM (a service manager, `kill`)
+    in its own way (JupyterLab shuts its kernels down and removes its runtime files) and only
+    then report the interrupt; after a third Ctrl-C stop it ourselves. A SIGTERM (a service manager, `kill`)
     reaches only us, so pass it on and wait for the child to stop: JupyterLab then shuts down
     its kernels and frees its port instead of running on without us."""
     interrupts, terminated = 0, []
@@ -321,6 +321,7 @@ def agent_cli() -> None:
         return
     installed = AGENT_CLI / "node_modules" / AGENT_CLI_PACKAGE / "package.json"
     if installed.exists() and json.loads(installed.read_text(encoding="utf-8")).get("version") == AGENT_CLI_VERSION:
+        link_agent_cli()
         return
     log = VENV / "npm.log"
     log.write_text("", encoding="utf-8")
@@ -329,6 +330,25 @@ def agent_cli() -> None:
                    f"{AGENT_CLI_PACKAGE}@{AGENT_CLI_VERSION}", program="npm")
     except Failure as failure:
         say(f"info: the agent CLI was not installed ({failure}); tests that drive it cannot run")
+        return
+    link_agent_cli()
+
+
+def link_agent_cli() -> None:
+    """`claude` beside the venv's python (.venv/bin/claude), so the commands the chapters print
+    work as printed, and a shell with the venv activated (or JupyterLab's terminal) finds it."""
+    npm_bin = AGENT_CLI / "node_modules" / ".bin"
+    if os.name == "nt":
+        shim = BIN / "claude.cmd"
+        wanted = f'@"{npm_bin / "claude.cmd"}" %*\r\n'
+        if not shim.is_file() or shim.read_text(encoding="utf-8") != wanted:
+            shim.write_text(wanted, encoding="utf-8")
+        return
+    link, target = BIN / "claude", npm_bin / "claude"
+    if not target.exists() or (link.is_symlink() and os.readlink(link) == str(target)):
+        return
+    link.unlink(missing_ok=True)
+    link.symlink_to(target)
 
 
 def llama_cpp_files() -> None:
@@ -416,7 +436,17 @@ def lab(arguments: list[str]) -> int:
     match_this_kernel()
     command = jupyter_lab(directory / "00_index.ipynb", rest)
     say("$ " + " ".join(map(str, command)))
-    return call(*command, cwd=ROOT)
+    return call(*command, cwd=ROOT, env=venv_environment())
+
+
+def venv_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment with .venv activated (as `source .venv/bin/activate` does): a terminal
+    opened in JupyterLab then finds the project's python, jupyter and claude first."""
+    environ = dict(os.environ if environ is None else environ)
+    environ.pop("PYTHONHOME", None)
+    environ["VIRTUAL_ENV"] = str(VENV)
+    environ["PATH"] = os.pathsep.join(filter(None, [str(BIN), environ.get("PATH")]))
+    return environ
 
 
 def match_this_kernel() -> None:
@@ -454,6 +484,10 @@ def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
         # answer; Tornado waits at most the interval, and says so on every connection. Ask for
         # the 30 s Tornado uses anyway.
         "--ServerApp.tornado_settings": "ws_ping_timeout=30000",
+        # One Ctrl-C (or one SIGINT to the process group, as a service manager sends) stops the
+        # server, its kernels and its runtime files, instead of asking "Shut down (y/[n])?" and,
+        # with no one to answer, running on.
+        "--ServerApp.answer_yes": "True",
     }
     if _curve_available():
         options["--MappingKernelManager.transport_encryption"] = "auto"
@@ -489,9 +523,17 @@ def app(arguments: list[str]) -> int:
     app_dir = ROOT / "app"
     env = {**os.environ, "JUPYTER_PATH": os.pathsep.join(filter(None, [str(app_dir), os.environ.get("JUPYTER_PATH")])),
            "TUTORIAL_LANG": "zh" if directory.name == "zh" else "en"}
-    command = [PYTHON, "-m", "voila", app_dir / "playground.ipynb", "--template=playground", *rest]
+    given = {item.split("=", 1)[0] for item in rest if item.startswith("--")}
+    command = [PYTHON, "-m", "voila", app_dir / "playground.ipynb", "--template=playground",
+               *(f"{name}={value}" for name, value in APP_CULLING.items() if name not in given), *rest]
     say("$ " + " ".join(map(str, command)))
     return call(*command, cwd=app_dir, env=env)
+
+
+# Every page load starts a kernel; one whose page was closed (no connection left) and that has
+# been idle a minute is shut down, checked every 30 s. An open page is never culled.
+APP_CULLING = {"--MappingKernelManager.cull_idle_timeout": "60", "--MappingKernelManager.cull_interval": "30",
+               "--MappingKernelManager.cull_connected": "False"}
 
 
 def serve(arguments: list[str]) -> int:
@@ -687,8 +729,12 @@ def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):
         print(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}).", file=sys.stderr)
         return 2
-    if not argv or argv[0] not in COMMANDS:
+    if not argv or argv[0] in ("-h", "--help", "help"):
         print(__doc__)
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        print(f"[tasks] there is no command {argv[0]!r}. Usage: python3 tasks.py COMMAND [ARGS], where COMMAND is one of\n"
+              f"    {', '.join(COMMANDS)}\n(python3 tasks.py --help says what each does)", file=sys.stderr)
         return 2
     try:
         return COMMANDS[argv[0]](argv[1:])

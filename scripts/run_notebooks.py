@@ -32,7 +32,8 @@ from pathlib import Path
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import start_new_kernel
+import zmq
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
@@ -51,8 +52,15 @@ def kernelspec() -> dict:
 
 def kernel_language_info() -> dict:
     """language_info as a fresh kernel reports it (what nbclient stores after executing)."""
-    manager, client = start_new_kernel(kernel_name=KERNEL)
+    # Encrypted (CurveZMQ keys made for this kernel) where pyzmq can, as `tasks.py lab` asks of
+    # JupyterLab: a kernel on plain TCP warns about it, and this runs at every `tasks.py lab`.
+    encryption = "auto" if zmq.has("curve") else "disabled"
+    manager = KernelManager(kernel_name=KERNEL, transport_encryption=encryption)
+    manager.start_kernel()
+    client = manager.client()
+    client.start_channels()
     try:
+        client.wait_for_ready(timeout=60)
         return client.kernel_info(reply=True, timeout=60)["content"]["language_info"]
     finally:
         client.stop_channels()

@@ -28,6 +28,13 @@ lesson and the folders listed before it, never the ones after:
 jinja2, tokenizers) never load unless asked for.
 """
 
+try:
+    import pydantic  # noqa: F401  (the core's one requirement: missing means the wrong Python)
+except ImportError as _missing:
+    from .wrong_python import stop_if_run_as_a_command
+
+    stop_if_run_as_a_command(_missing)
+
 from . import openai_target as _openai_target  # noqa: F401  (adds the "openai" target to the table)
 from .errors import RequestError
 from .examples import readme_request, readme_tools_schema, readme_translated
