@@ -144,7 +144,8 @@ def run_cli(args: list[str], env: dict, stdin: str = "") -> subprocess.Completed
 
 
 def bad_body_file(tmp_path: Path) -> tuple[Path, str]:
-    """A request the contract refuses, and its located (English) message."""
+    """A request the contract refuses, and its located message in Chinese (the location as
+    it is, the reason in Chinese)."""
     import tutorial
 
     body = tutorial.readme_request()
@@ -154,7 +155,9 @@ def bad_body_file(tmp_path: Path) -> tuple[Path, str]:
     try:
         tutorial.translate(body)
     except tutorial.RequestError as error:
-        return path, str(error)
+        from tutorial.watch.error_words import message_in
+
+        return path, message_in(error, "zh")
     raise AssertionError("the body should be refused")
 
 
@@ -190,7 +193,7 @@ def test_cli_help_and_errors_in_chinese_have_no_english_sentence(name, how, tmp_
     out = result.stdout + result.stderr
     assert result.returncode == status, out
     assert "Traceback" not in out and CJK.search(out), out
-    shown = out.replace(located, "")  # the lesson's located error stays English: it is the contract
+    shown = out.replace(located, "")  # the located error, its reason in Chinese (checked below)
     if name.startswith("grade:"):  # the system's reason, as build_it's loader writes it (its words, not the CLI's)
         shown = shown.replace(os.strerror(errno.ENOENT), "")
     assert english_sentences(shown) == [], out

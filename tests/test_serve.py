@@ -26,6 +26,7 @@ import tutorial  # noqa: E402
 from tutorial import serve  # noqa: E402
 from tutorial.serve.captures import CaptureStore, visible_headers, visible_path  # noqa: E402
 from tutorial.serve.running import is_loopback, warn_unless_loopback  # noqa: E402
+from tutorial.watch import error_words  # noqa: E402
 
 SECRET = "sk-ant-api03-SECRET-do-not-store-0123456789"
 CLIENT_LOGGERS = ("httpx", "httpcore", "anthropic")  # the test's own clients log the URLs they call
@@ -597,15 +598,17 @@ def test_a_server_started_in_chinese_answers_in_chinese_unless_a_client_asks_for
 
 def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
     """The envelope's shape and type are the API's; its message is Chinese, and the lesson's
-    located error stays as it is (the contract) inside a Chinese frame."""
+    located error keeps its location, its reason in Chinese, inside a Chinese frame."""
     client = anthropic.Anthropic(base_url=server.url, api_key=SECRET, max_retries=0, default_headers=ZH)
     messages = [{"role": "robot", "content": "hi"}]
     with pytest.raises(anthropic.BadRequestError) as raised:
         client.messages.create(model="m", max_tokens=16, messages=messages)
     with pytest.raises(tutorial.RequestError) as expected:
         tutorial.translate({"messages": messages})
-    assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{expected.value}"}}
-    assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{expected.value}"
+    located = f"messages[0].role: {error_words.said(expected.value.problem)}"
+    assert located.startswith("messages[0].role: 必须是 'user'、'assistant' 或 'system'")
+    assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{located}"}}
+    assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{located}"
     answers = {
         "max_tokens": httpx.post(f"{server.url}/v1/messages", json={**readme_body(), "max_tokens": 0}, headers=ZH),
         "not json": httpx.post(f"{server.url}/v1/messages", content=b"{not json", headers={**ZH, "content-type": "application/json"}),

@@ -231,7 +231,7 @@ def _pipeline(peer: str) -> Pipeline:
 def _our_outcome(ours: Outcome) -> str:
     if ours.ok:
         return "ok"
-    return f"RequestError at {format_location(ours.error.location)}: {ours.error.problem}"
+    return f"RequestError at {ours.error}"  # the location, then the reason in the reader's language
 
 
 def _their_outcome(recorded: dict) -> str:

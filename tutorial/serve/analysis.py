@@ -45,10 +45,12 @@ def _in(reason: str, lang: str) -> str:
 
 
 def located(error: tutorial.RequestError) -> dict:
-    """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}"""
-    text = str(error)
-    # str(error) is "<location>: <problem>"; cut the problem off rather than re-format the place.
-    return {"location": text[: len(text) - len(error.problem) - 2], "message": text}
+    """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}, the
+    reason in the request's language."""
+    from tutorial.errors import format_location
+    from tutorial.watch.error_words import message_in
+
+    return {"location": format_location(error.location), "message": message_in(error, words.current())}
 
 
 def refusal(analysis: dict, target: str) -> "str | None":

@@ -72,6 +72,8 @@ RULES: tuple[tuple[str, str], ...] = (
      f"这个键不是有效的 Unicode：{_SURROGATE_ZH}，而契约只能匹配文本形式的键"),
     (rf"must be valid Unicode text, got (?P<got>.+): {_SURROGATE}", f"必须是有效的 Unicode 文本，实际是 {{got}}：{_SURROGATE_ZH}"),
     (r"contains itself \(a cycle\): a JSON value cannot refer back to itself", "包含它自身（形成循环），而 JSON 值不能引用自己"),
+    (r"contains itself \(a cycle\): a JSON value cannot refer back to itself, got (?P<got>\w+)",
+     "包含它自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）"),
     # Free values and JSON text (limits.py).
     (r"is an integer of more than (?P<n>\d+) digits, longer than Python writes as JSON text",
      "是超过 {n} 位的整数，Python 无法把它写成 JSON 文本"),
@@ -148,6 +150,7 @@ RULES: tuple[tuple[str, str], ...] = (
     (r"is not the start of a JSON object \((?P<why>.+)\)", "不是一个 JSON 对象的开头（{why}）"),
     (r"is not valid JSON \((?P<why>.+)\)", "不是有效的 JSON（{why}）"),
     # "must be <what>, got <type>": the many checks of one value's type.
+    (r"must encode a JSON object \(a tool_use input\), got (?P<got>\w+)", "必须是一个 JSON 对象（即 tool_use 的 input）的文本，实际是 {got}"),
     (r"must be (?P<what_t>.+?), got (?P<got>.+)", "必须是{what_t}，实际是 {got}"),
     (r"must be (?P<what_t>.+)", "必须是{what_t}"),
 )
