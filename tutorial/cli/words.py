@@ -8,8 +8,8 @@ chose in this process, else `TUTORIAL_LANG`, else the locale (LC_ALL, LC_MESSAGE
 LANGUAGE), else English. argparse writes its own words ("usage:", "options", "the following
 arguments are required") through gettext's `_`; `argparse_in("zh")` puts a small table in its
 place while the parser is built and used, so help and errors are Chinese with no catalogue
-installed. The lesson's located errors (`messages[2].content[0].tool_use_id: is required`) stay
-English, the contract; under Chinese they come framed: 「请求无效：messages[2]…」.
+installed. The lesson's located errors keep their location and give their reason in the
+command's language: 「请求无效：messages[2].content[0].tool_use_id: 是必填项（…）」.
 
 Standard library and `tutorial.watch.language` only: the server's command line uses it too.
 """

@@ -7,8 +7,8 @@ prefers (`zh-CN,zh;q=0.9` → Chinese), else the server's own (`serve --lang zh`
 language of the request being answered lives in a context variable, so a responder and the
 engine bridge, which are called without it, still write in it.
 
-The lesson's own located errors (`messages[2].content[0].tool_use_id: is required`) stay
-English, as the contract says; under Chinese they are framed (「请求无效：…」). Data stays
+The lesson's own located errors keep their location and give their reason in the request's
+language, framed under Chinese (「请求无效：messages[2]…: 是必填项（…）」). Data stays
 data: the engine's own error text, the names of fields and targets, stop reasons.
 """
 

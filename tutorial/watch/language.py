@@ -1,8 +1,8 @@
 """The language the apparatus writes its prose in: "en" (the default) or "zh".
 
-Captions, playground labels, verdicts, hints, the server's replies and the command line can
-be written in either language; the lesson's own error messages stay English (they are part
-of the contract). A function that writes prose takes `lang=None`, meaning "the current
+Captions, playground labels, verdicts, hints, the server's replies, the command line and the
+reasons of the lesson's located errors (error_words.py) can be written in either language;
+the lesson itself writes English. A function that writes prose takes `lang=None`, meaning "the current
 language", which is, in this order:
 
 1. what `tutorial.use_language(...)` chose in this process — every chapter calls it in its

@@ -2,7 +2,8 @@
 
 `label(lang, key, **values)` fills a label's `{placeholders}`. Labels may hold simple HTML
 (`<b>`, `<code>`); the values put into them are escaped by whoever builds HTML from them.
-The messages of `RequestError` come from the lesson and stay in English in both languages.
+A `RequestError` keeps its location and gives its reason in the playground's language
+(`tutorial.watch.error_words`).
 JSON's own messages ("Expecting property name ...") come from Python's json module; in
 Chinese `json_message` says them in Chinese. Where a bracket is missing, the label names it
 and where its object began.
