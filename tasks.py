@@ -345,10 +345,11 @@ def link_agent_cli() -> None:
             shim.write_text(wanted, encoding="utf-8")
         return
     link, target = BIN / "claude", npm_bin / "claude"
-    if not target.exists() or (link.is_symlink() and os.readlink(link) == str(target)):
+    relative = os.path.relpath(target, BIN)  # relative: the checkout may move, and a clone may share .venv
+    if not target.exists() or (link.is_symlink() and os.readlink(link) == relative):
         return
     link.unlink(missing_ok=True)
-    link.symlink_to(target)
+    link.symlink_to(relative)
 
 
 def llama_cpp_files() -> None:
