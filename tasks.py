@@ -50,10 +50,11 @@ PIP_LOG = VENV / "pip.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 NOTEBOOKS = ROOT / "notebooks"
 PLAYGROUND = "07_playground.ipynb"
-EXTRAS = "notebooks,real,serve,test"  # one environment for every command
+EXTRAS = "notebooks,real,serve,test,hub"  # one environment for every command
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
+DEBIAN_PACKAGES |= {"bubblewrap": "bwrap", "npm": "npm"}  # `tasks.py hub`: learners' sandboxes, the hub's proxy
 DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
 INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
 

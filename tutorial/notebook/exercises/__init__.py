@@ -37,6 +37,7 @@ from importlib import resources
 from typing import Any, Callable, Optional
 
 from ...watch import language
+from .. import progress
 
 
 @dataclass(frozen=True)
@@ -249,7 +250,14 @@ def ask(key: str) -> None:
 
 
 def check(key: str, answer: Any) -> Verdict:
-    """The verdict on `answer` to exercise `key`."""
+    """The verdict on `answer` to exercise `key` (on a class hub also sent to the instructor's
+    page: tutorial/notebook/progress.py; elsewhere nothing is recorded or sent)."""
+    verdict = _verdict(key, answer)
+    progress.record(key, answer, verdict)
+    return verdict
+
+
+def _verdict(key: str, answer: Any) -> Verdict:
     exercise, text, lang = get(key), MESSAGES[_lang()], _lang()
     if answer is Ellipsis:
         form = text["form"].format(form=exercise.text("form", lang)) if exercise.form else ""

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""The class hub under load: N learners join through the link and work through chapters.
+
+    python benchmarks/hub_load.py [--learners 10] [--browsers 2] [--chapters 01 02 03 04 05]
+
+Starts `tasks.py hub` (hub/run.py) on a free port, then N simulated learners at once, each as a
+browser does it: log in with the class password (the hub's login form), open the join link
+(JupyterHub spawns the learner's server; nbgitpuller's API pulls the class copy), read each
+chapter from the server's contents API, start a kernel over REST and run every code cell over
+the kernel's websocket, answering each exercise wrong first (every other learner) and then
+right. `--browsers B` of the N learners are real headless Chromium pages instead (playwright,
+/usr/bin/chromium): they log in and open the join link, and JupyterLab must show chapter 00.
+
+Reported: time from opening the link to the first executed cell (p50/p95), memory per learner
+(server + kernel, unique set size), cell latency p95, failed cells (target 0), progress events
+lost (verdicts given in kernels minus events on the instructor's page; target 0), and the CPU
+the hub's own processes (JupyterHub, proxy, services) used per second of the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PASSWORD = "class-password"
+INSTRUCTOR = "teacher"
+EXERCISE = re.compile(r"^my_guess = \.\.\..*$", re.MULTILINE)
+
+
+@dataclass
+class Hub:
+    """A running `tasks.py hub` (or hub/run.py): its process and the three addresses it printed."""
+
+    process: subprocess.Popen
+    url: str
+    join: str
+    instructor: str
+    lines: list[str] = field(default_factory=list)
+
+    def stop(self, seconds: float = 60) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(seconds)
+
+
+def start_hub(command: list[str], port: int, state: Path, extra: list[str] = (), seconds: float = 240) -> Hub:
+    """Start the hub and wait for its `hub:`, `join:` and `instructor:` lines."""
+    process = subprocess.Popen([*command, "--port", str(port), "--password", PASSWORD, "--instructor", INSTRUCTOR,
+                                "--state", str(state), *extra], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines, found = [], {}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(found) < 3:
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError("the hub stopped before it was up:\n" + "".join(lines))
+        lines.append(line)
+        for name in ("hub", "join", "instructor"):
+            if line.startswith(f"{name}: "):
+                found[name] = line.split(": ", 1)[1].split()[0]
+    if len(found) < 3:
+        process.kill()
+        raise RuntimeError("the hub did not print its addresses in time:\n" + "".join(lines))
+    threading.Thread(target=lambda: [lines.append(x) for x in process.stdout], daemon=True).start()
+    return Hub(process, found["hub"].rstrip("/"), found["join"], found["instructor"], lines)
+
+
+class Learner:
+    """One learner, as a browser talks to the hub: cookies, XSRF tokens, REST and a websocket."""
+
+    def __init__(self, hub: Hub, name: str):
+        import requests
+
+        self.hub, self.name = hub, name
+        self.session = requests.Session()
+        self.server = f"{hub.url}/user/{name}"
+
+    def log_in(self, password: str = PASSWORD) -> None:
+        self.session.get(f"{self.hub.url}/hub/login").raise_for_status()
+        answer = self.session.post(f"{self.hub.url}/hub/login", data={
+            "username": self.name, "password": password, "_xsrf": self.session.cookies.get("_xsrf", path="/hub/")})
+        answer.raise_for_status()
+        if "jupyterhub-session-id" not in self.session.cookies and not any(
+                c.name.startswith("jupyterhub-hub-login") for c in self.session.cookies):
+            raise RuntimeError(f"{self.name}: the hub refused the log-in")
+
+    def join(self, link: str | None = None, seconds: float = 180) -> None:
+        """Open the join link: wait for the server the hub spawns, then pull as nbgitpuller's page does."""
+        link = link or self.hub.join
+        deadline = time.monotonic() + seconds
+        while True:
+            answer = self.session.get(link)
+            answer.raise_for_status()
+            if "/git-pull" in urlparse(answer.url).path and "/hub/" not in urlparse(answer.url).path:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.name}: the server did not start ({answer.url})")
+            with self.session.get(f"{self.hub.url}/hub/api/users/{self.name}/server/progress",
+                                  headers=self._xsrf("/hub/"), stream=True, timeout=seconds) as progress:
+                for raw in progress.iter_lines(decode_unicode=True):
+                    if raw and raw.startswith("data:") and json.loads(raw[5:]).get("failed"):
+                        raise RuntimeError(f"{self.name}: the server failed to start: {raw[5:]}")
+        query = urlparse(answer.url).query
+        with self.session.get(f"{self.server}/git-pull/api?{query}", stream=True, timeout=seconds) as events:
+            for raw in events.iter_lines(decode_unicode=True):
+                if raw and raw.startswith("data:"):
+                    event = json.loads(raw[5:])
+                    if event.get("phase") == "error":
+                        raise RuntimeError(f"{self.name}: nbgitpuller: {event.get('message') or event}")
+                    if event.get("phase") == "finished":
+                        return
+        raise RuntimeError(f"{self.name}: nbgitpuller's pull did not finish")
+
+    def _xsrf(self, path: str) -> dict:
+        token = self.session.cookies.get("_xsrf", path=path) or self.session.cookies.get("_xsrf")
+        return {"X-XSRFToken": token} if token else {}
+
+    def api(self, method: str, path: str, **options):
+        if not self.session.cookies.get("_xsrf", path=f"/user/{self.name}/"):
+            self.session.get(f"{self.server}/lab")  # the server sets its own XSRF cookie
+        answer = self.session.request(method, f"{self.server}/api/{path}", headers=self._xsrf(f"/user/{self.name}/"),
+                                      **options)
+        answer.raise_for_status()
+        return answer.json() if answer.content else None
+
+    def notebook(self, path: str) -> dict:
+        return self.api("GET", f"contents/{path}")["content"]
+
+    def kernel(self) -> "Kernel":
+        return Kernel(self, self.api("POST", "kernels", json={"name": "python3"})["id"])
+
+
+class Kernel:
+    """A kernel of a learner's server, driven over its websocket as JupyterLab does."""
+
+    def __init__(self, learner: Learner, kernel_id: str):
+        import websocket
+
+        self.learner, self.id = learner, kernel_id
+        hub = urlparse(learner.hub.url)
+        cookies = "; ".join(f"{c.name}={c.value}" for c in learner.session.cookies)
+        self.socket = websocket.create_connection(
+            f"ws://{hub.netloc}/user/{learner.name}/api/kernels/{kernel_id}/channels",
+            header=[f"Cookie: {cookies}", *[f"{k}: {v}" for k, v in learner._xsrf(f'/user/{learner.name}/').items()]],
+            origin=f"http://{hub.netloc}", timeout=300)
+
+    def run(self, code: str) -> tuple[bool, str, float]:
+        """Execute `code`; (no error, text output, seconds)."""
+        message_id = uuid.uuid4().hex
+        self.socket.send(json.dumps({
+            "header": {"msg_id": message_id, "msg_type": "execute_request", "username": self.learner.name,
+                       "session": self.id, "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                        "allow_stdin": False, "stop_on_error": True}}))
+        started, text, ok, replied, idle = time.monotonic(), [], True, False, False
+        while not (replied and idle):  # the reply and the last output travel on different channels
+            message = json.loads(self.socket.recv())
+            if message.get("parent_header", {}).get("msg_id") != message_id:
+                continue
+            kind, content = message["msg_type"], message["content"]
+            if kind == "stream":
+                text.append(content["text"])
+            elif kind in ("execute_result", "display_data"):
+                text.append(content["data"].get("text/plain", ""))
+            elif kind == "error":
+                ok = False
+                text.append(f"{content['ename']}: {content['evalue']}")
+            elif kind == "status" and content["execution_state"] == "idle":
+                idle = True
+            elif kind == "execute_reply":
+                ok, replied = ok and content["status"] == "ok", True
+        return ok, "".join(text), time.monotonic() - started
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def answers(key: str) -> tuple[str, str]:
+    """Python source of a wrong and of the right answer to exercise `key`."""
+    from tutorial.notebook.exercises import get, python_literal
+
+    exercise = get(key)
+    right = exercise.expected()
+    if exercise.choices:
+        wrong = next(letter for letter in sorted(exercise.choices) if letter != right)
+    else:
+        wrong = exercise.wrong if exercise.wrong is not None else "not the answer"
+    return python_literal(wrong), python_literal(right)
+
+
+def exercise_cells(source: str) -> tuple[str, str] | None:
+    """(key, source with the answer left as {answer}) for an exercise cell, else None."""
+    found = re.search(r'check\("([0-9a-z_.]+)", my_guess\)', source)
+    if not found or not EXERCISE.search(source):
+        return None
+    return found.group(1), EXERCISE.sub("my_guess = {answer}", source.replace("{", "{{").replace("}", "}}"))
+
+
+@dataclass
+class Work:
+    cells: int = 0
+    failed: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    verdicts: dict[str, list[str]] = field(default_factory=dict)  # exercise -> ["wrong", "right"]
+    first_cell: float = 0.0  # seconds from opening the link to the first executed cell
+
+
+def work_through(learner: Learner, chapters: list[str], wrong_first: bool, lang: str = "") -> Work:
+    """Every code cell of each chapter, in order, in one kernel per chapter; each exercise
+    answered wrong and then right (`wrong_first`) or right at once."""
+    work = Work()
+    folder = "tutorial/notebooks/" + (f"{lang}/" if lang else "")
+    listing = {item["name"]: item["path"] for item in learner.api("GET", f"contents/{folder}")["content"]}
+    for chapter in chapters:
+        name = next(n for n in sorted(listing) if n.startswith(f"{chapter}_") and n.endswith(".ipynb"))
+        notebook = learner.notebook(listing[name])
+        kernel = learner.kernel()
+        try:
+            kernel.run(f"import os; os.chdir({os.path.dirname(listing[name])!r})")
+            for cell in notebook["cells"]:
+                if cell["cell_type"] != "code" or not cell["source"].strip():
+                    continue
+                found = exercise_cells(cell["source"])
+                tries = [cell["source"]]
+                if found:
+                    key, template = found
+                    wrong, right = answers(key)
+                    tries = [template.format(answer=a) for a in ([wrong, right] if wrong_first else [right])]
+                    work.verdicts[key] = ["wrong", "right"] if wrong_first else ["right"]
+                for code in tries:
+                    ok, text, seconds = kernel.run(code)
+                    work.cells += 1
+                    work.latencies.append(seconds)
+                    if not ok:
+                        work.failed.append(f"{learner.name} {name}: {text[-300:]}")
+                    if found and "✓" not in text and "✗" not in text:
+                        work.failed.append(f"{learner.name} {name} {found[0]}: no verdict shown ({text[-200:]})")
+            kernel.run("from tutorial.notebook import progress; progress.flush()")
+        finally:
+            kernel.close()
+            learner.api("DELETE", f"kernels/{kernel.id}")
+    return work
