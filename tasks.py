@@ -300,6 +300,7 @@ def trust_notebooks() -> None:
     """What `jupyter trust` does, for every notebook: this user's Jupyter then shows their
     stored outputs (the SVG diagrams) instead of the text fallback. Only unsigned ones are signed."""
     paths = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    paths += sorted((ROOT / "app").glob("*.ipynb"))  # the app view's notebook: Voila warns when it is not trusted
     if not paths:
         return
     result = subprocess.run([str(PYTHON), "-c", TRUST, *map(str, paths)], capture_output=True, text=True, cwd=ROOT)
@@ -528,6 +529,8 @@ def app(arguments: list[str]) -> int:
     given = {item.split("=", 1)[0] for item in rest if item.startswith("--")}
     command = [PYTHON, "-m", "voila", app_dir / "playground.ipynb", "--template=playground",
                *(f"{name}={value}" for name, value in APP_CULLING.items() if name not in given), *rest]
+    if _curve_available() and "--MappingKernelManager.transport_encryption" not in given:
+        command.insert(4, "--MappingKernelManager.transport_encryption=auto")  # as lab does: no plain-TCP warning
     say("$ " + " ".join(map(str, command)))
     return call(*command, cwd=app_dir, env=env)
 
