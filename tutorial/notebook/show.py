@@ -40,9 +40,9 @@ TEXT = {
         "step_returned": "{name} 的返回值",
         "value": "值",
         "check_failed": "检查未通过：{what}\n应为：\n{expected}\n实际为：\n{actual}",
-        "nothing_behind": "没有未带入输出的内容",
+        "nothing_behind": "没有未进入输出的内容",
         "where": "位置",
-        "why": "为什么未带入输出",
+        "why": "为什么未进入输出",
     },
 }
 
@@ -135,6 +135,24 @@ def check(actual: Any, expected: Any, what: Optional[str] = None, lang: Optional
         words = _words(lang)
         what = words["value"] if what is None else said(what, lang=lang)
         raise AssertionError(words["check_failed"].format(what=what, expected=as_json(expected), actual=as_json(actual)))
+
+
+def source_code(function) -> str:
+    """The source of `function` without its docstring: what it does, read from its module.
+
+    A chapter shows code before it asks about it; a docstring may name the very answer (an
+    example of the error place a question asks for), so it is left out."""
+    import ast
+    import inspect
+    import textwrap
+
+    source = textwrap.dedent(inspect.getsource(function))
+    body = ast.parse(source).body[0].body
+    first = body[0]
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)):
+        return source
+    lines = source.splitlines(keepends=True)
+    return "".join(lines[: first.lineno - 1] + lines[first.end_lineno :])
 
 
 def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None):
