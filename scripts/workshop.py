@@ -199,6 +199,15 @@ def write_copy(target: Path, force: bool = False, trust: bool = True, source: Pa
         destination.write_text(json.dumps(for_class(notebook), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         written.append(destination)
         linked.update(linked_files(path, notebook, tree))
+    # A linked Markdown file (the glossary) links on, to modules and pages: those come too, except
+    # the instructor's run-sheets (notebooks/README.md, its zh twin), which hold the answer key.
+    pending = [path for path in linked if path.suffix == ".md"]
+    while pending:
+        page = pending.pop()
+        for found in linked_files(page, {"cells": [{"cell_type": "markdown", "source": page.read_text(encoding="utf-8")}]}, tree):
+            if found not in linked and not (found.name == "README.md" and found.is_relative_to(source.resolve())):
+                linked.add(found)
+                pending += [found] if found.suffix == ".md" else []
     for path in sorted(linked):
         destination = target / path.relative_to(tree)
         if not destination.exists():  # a chapter is already there, as the class copy of it
@@ -211,6 +220,11 @@ def write_copy(target: Path, force: bool = False, trust: bool = True, source: Pa
             shutil.copyfile(ROOT / "docs" / sheet, target / sheet)
     for name, text in learner_readmes(target, lang, source).items():
         (target / name).write_text(text, encoding="utf-8")
+    for path in sorted(linked):  # what is left pointing outside the copy reads as text, not a dead link
+        if path.suffix == ".md":
+            copied = target / path.relative_to(tree)
+            copied.write_text(MARKDOWN_LINK.sub(lambda m: _kept_link(m, copied.parent), copied.read_text(encoding="utf-8")),
+                              encoding="utf-8")
     if trust:
         sign(written)
     return written
@@ -218,6 +232,17 @@ def write_copy(target: Path, force: bool = False, trust: bool = True, source: Pa
 
 LINK = re.compile(r"""\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|(?:href|src)\s*=\s*["']([^"']+)["']""")
 """A Markdown link or image target, or an HTML href/src."""
+
+
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]+)>?\s*\)")
+
+
+def _kept_link(match: re.Match, folder: Path) -> str:
+    """A Markdown link as it was, or its text alone when it is relative and its file is not in the copy."""
+    link = unquote(match.group(2).split("#", 1)[0].split("?", 1)[0])
+    if not link or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", link) or link.startswith("/") or (folder / link).exists():
+        return match.group(0)
+    return match.group(1)
 
 
 def linked_files(path: Path, notebook: dict, tree: Path) -> set[Path]:

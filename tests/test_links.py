@@ -70,9 +70,14 @@ def link_targets(notebook: dict) -> list[str]:
 
 
 def dead_links(notebook_path: Path, root: Path) -> list[str]:
-    """The relative links of one notebook that JupyterLab, serving `root`, cannot open."""
+    """The relative links of one notebook (or Markdown page) that JupyterLab, serving `root`, cannot open."""
+    text = notebook_path.read_text(encoding="utf-8")
+    if notebook_path.suffix == ".md":  # a page: one Markdown cell
+        document = {"cells": [{"cell_type": "markdown", "source": text}]}
+    else:
+        document = json.loads(text)
     dead = []
-    for link in link_targets(json.loads(notebook_path.read_text(encoding="utf-8"))):
+    for link in link_targets(document):
         parts = urlsplit(link)
         if parts.scheme or parts.netloc or not parts.path or link.startswith("/"):
             continue  # a web address, an anchor in the same page, or a server path
@@ -137,3 +142,15 @@ def test_every_relative_link_opens_in_the_class_copy(class_copy):
     dead = {p.relative_to(class_copy).as_posix(): dead_links(p, class_copy) for p in copied}
     assert {name: links for name, links in dead.items() if links} == {}
     assert re.search(r"`jupyter lab`", (class_copy / "README.md").read_text(encoding="utf-8"))
+
+
+def test_every_page_of_the_class_copy_links_only_to_what_the_copy_holds(class_copy):
+    """The Markdown pages in the copy (the learners' READMEs, the Chinese glossary) link on: to the
+    term table's module, to tutorial/client_tools.py, to a README. Each link opens in the copy or
+    is plain text; the instructor's run-sheet (the answer key) is never copied to follow one."""
+    pages = sorted(class_copy.rglob("*.md"))
+    assert class_copy / "notebooks" / "zh" / "glossary.md" in pages
+    dead = {p.relative_to(class_copy).as_posix(): dead_links(p, class_copy) for p in pages}
+    assert {name: links for name, links in dead.items() if links} == {}
+    assert (class_copy / "tutorial" / "watch" / "terms.py").is_file(), "the glossary's term table came along"
+    assert not (class_copy / "notebooks" / "README.md").exists() and not (class_copy / "notebooks" / "zh" / "README.md").exists()
