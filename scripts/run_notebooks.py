@@ -67,13 +67,29 @@ def kernel_language_info() -> dict:
         manager.shutdown_kernel(now=True)
 
 
-def strip_volatile(notebook: nbformat.NotebookNode, spec: dict) -> None:
+WIDGET_PLACEHOLDER = {
+    "en": "▶ Run this cell to open the playground here.",
+    "zh": "▶ 运行这个单元格，交互练习场就会显示在这里。",
+}
+"""Stored where a playground's widget was: without it the cell would show nothing until run."""
+
+
+def widget_placeholder(lang: str) -> nbformat.NotebookNode:
+    words = WIDGET_PLACEHOLDER[lang]
+    return nbformat.from_dict({"output_type": "display_data", "metadata": {}, "data": {
+        "text/html": f'<p class="tutorial-widget-placeholder"><em>{words}</em></p>', "text/plain": words}})
+
+
+def strip_volatile(notebook: nbformat.NotebookNode, spec: dict, lang: str = "en") -> None:
     notebook.metadata.pop("widgets", None)  # widget state: model ids change every run
     notebook.metadata["kernelspec"] = spec
     # language_info stays as the kernel reported it (nbclient stores it while executing).
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.outputs = merge_streams([o for o in cell.outputs if not _is_widget_view(o)])
+            kept = merge_streams([o for o in cell.outputs if not _is_widget_view(o)])
+            if len(kept) < len(cell.outputs) and "nbval-ignore-output" in cell.metadata.get("tags", []):
+                kept.append(widget_placeholder(lang))  # nbval does not compare this cell's outputs
+            cell.outputs = kept
         cell.metadata.pop("execution", None)  # timestamps
         cell.metadata.pop("collapsed", None)
         cell.metadata.pop("scrolled", None)
@@ -152,7 +168,7 @@ def run(path: Path, spec: dict) -> float:
     start = time.perf_counter()
     NotebookClient(notebook, timeout=120, kernel_name=KERNEL, resources={"metadata": {"path": str(path.parent)}}).execute()
     seconds = time.perf_counter() - start
-    strip_volatile(notebook, spec)
+    strip_volatile(notebook, spec, "zh" if path.resolve().parent.name == "zh" else "en")
     answers = move_answers_out(notebook)  # executed just now: every answer is fresh
     save(notebook, path)
     write_reveals(path, answers)
