@@ -504,3 +504,185 @@ def test_an_option_given_to_lab_replaces_the_one_lab_sets():
     assert "--ServerApp.root_dir" not in names and "--notebook-dir=/tmp" in command
     plain = [str(part) for part in tasks.jupyter_lab(landing, [])]
     assert f"--ServerApp.root_dir={tasks.ROOT}" in plain and "--LabApp.default_url=/lab/tree/notebooks/00_index.ipynb" in plain
+
+
+# What a newcomer meets first -------------------------------------------------------------------
+
+
+def test_an_unknown_command_is_named_with_a_short_usage(capsys):
+    tasks = load_tasks()
+    assert tasks.main(["foo"]) == 2
+    err = capsys.readouterr().err
+    assert "'foo'" in err.splitlines()[0], err
+    assert "lab, test, setup" in err and len(err.splitlines()) <= 4, err
+    assert tasks.main(["--help"]) == 0 and "python3 tasks.py lab" in capsys.readouterr().out
+
+
+def test_the_package_run_by_a_python_without_its_requirements_says_what_to_run_in_one_line():
+    """`python3 -m tutorial doctor` with the system's python3 (no pydantic there): one line naming
+    .venv's python and the same command, exit 1, no traceback. `-S` leaves site-packages out,
+    which is what a Python without the project's packages looks like."""
+    result = subprocess.run([sys.executable, "-S", "-m", "tutorial", "doctor"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    project_python = ".venv\\Scripts\\python" if os.name == "nt" else ".venv/bin/python"
+    assert "No module named 'pydantic'" in lines[0] and f"{project_python} -m tutorial doctor" in lines[0], lines[0]
+    chinese = subprocess.run([sys.executable, "-S", "-m", "tutorial", "--lang", "zh", "walk"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert "不是本项目的 Python" in chinese.stderr and f"{project_python} -m tutorial --lang zh walk" in chinese.stderr
+    imported = subprocess.run([sys.executable, "-S", "-c", "import tutorial"], cwd=ROOT, capture_output=True, text=True)
+    assert imported.returncode == 1 and imported.stderr.strip().splitlines()[-1].startswith("ImportError: ")
+
+
+def test_the_metadata_step_of_lab_starts_its_kernel_without_the_plain_tcp_warning():
+    """`tasks.py lab` runs scripts/run_notebooks.py --metadata-only, which asks a fresh kernel for
+    its language_info; that kernel must not print "Kernel is running over TCP without encryption"."""
+    program = ("import sys; sys.path.insert(0, 'scripts'); import run_notebooks; "
+               "print(run_notebooks.kernel_language_info()['name'])")
+    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "python", result.stderr
+    assert "without encryption" not in result.stderr, result.stderr
+
+
+def _tasks_program(tasks_arguments: list[str]) -> str:
+    """tasks.py with set-up and the chapters' metadata step left out (they would install packages
+    and rewrite this working tree), run with this environment's Python."""
+    return f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("t", {str(ROOT / 'tasks.py')!r})
+tasks = importlib.util.module_from_spec(spec); spec.loader.exec_module(tasks)
+tasks.PYTHON = __import__("pathlib").Path(sys.executable)
+tasks.setup = lambda browser=False: tasks.quiet_jupyterlab()
+tasks.match_this_kernel = lambda: None
+sys.exit(tasks.main({tasks_arguments!r}))
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+def test_one_sigint_to_labs_process_group_stops_it_with_its_kernels_and_runtime_files(tmp_path):
+    """A service manager (or Ctrl-C in the terminal) sends SIGINT to the whole group once: JupyterLab
+    must not wait for a "Shut down? (y/[n])" answer no one gives, and must leave no kernel, no
+    jpserver-*.json and no kernel-*.json behind; the terminal it opens has .venv on PATH."""
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("jupyterlab")
+    import time
+    import uuid
+
+    port, token = free_port(), uuid.uuid4().hex
+    runtime = tmp_path / "runtime"
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces")}
+    env.pop("PYTHONWARNINGS", None)
+    log_path = tmp_path / "lab.log"
+    arguments = ["lab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+                 "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}"]
+    with log_path.open("w", encoding="utf-8") as log:
+        process = subprocess.Popen([sys.executable, "-c", _tasks_program(arguments)], stdout=log, stderr=subprocess.STDOUT,
+                                   env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert process.poll() is None, log_path.read_text(encoding="utf-8")[-3000:]
+            try:
+                lab_api(base, token, "/api/status")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log_path.read_text(encoding="utf-8")[-3000:]
+                time.sleep(0.5)
+        kernel = lab_api(base, token, "/api/kernels", method="POST")
+        assert run_in_kernel(f"127.0.0.1:{port}", token, kernel["id"], "print(6 * 7)") == "42\n"
+        server = next(p for p in psutil.Process(process.pid).children() if "jupyterlab" in " ".join(p.cmdline()))
+        path_entries = server.environ()["PATH"].split(os.pathsep)
+        assert path_entries[0] == str(ROOT / ".venv" / "bin"), "JupyterLab's terminals would not find .venv's python first"
+        started = psutil.Process(process.pid).children(recursive=True)
+        assert sorted(p.name.split("-")[0] for p in runtime.glob("*.json")) >= ["jpserver", "kernel"]
+
+        os.killpg(process.pid, signal.SIGINT)  # once, to the whole group
+        assert process.wait(timeout=60) == 130
+        gone, alive = psutil.wait_procs(started, timeout=20)
+        assert not alive, f"still running: {[' '.join(p.cmdline()) for p in alive]}"
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    left = sorted(p.name for p in runtime.iterdir() if p.name.startswith(("jpserver-", "kernel-")))
+    assert not left, f"runtime files left behind: {left}\n{log_path.read_text(encoding='utf-8')[-2000:]}"
+    assert port_is_free(port)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+def test_the_app_view_culls_the_kernels_of_closed_pages(tmp_path):
+    """Every page load of `tasks.py app` starts a kernel; once the page is gone (no connection)
+    and the kernel idle, it is shut down. The culling settings are the app's own; here they are
+    shortened through the same options, so the test waits seconds instead of a minute."""
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("voila")
+    import time
+    import urllib.request
+
+    tasks = load_tasks()
+    assert tasks.APP_CULLING["--MappingKernelManager.cull_connected"] == "False", "an open page is never culled"
+    assert int(tasks.APP_CULLING["--MappingKernelManager.cull_idle_timeout"]) <= 300
+    port = free_port()
+    arguments = ["app", f"--port={port}", "--no-browser", "--MappingKernelManager.cull_idle_timeout=4",
+                 "--MappingKernelManager.cull_interval=1"]
+    log_path = tmp_path / "app.log"
+    with log_path.open("w", encoding="utf-8") as log:
+        process = subprocess.Popen([sys.executable, "-c", _tasks_program(arguments)], stdout=log, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}, start_new_session=True)
+
+    def kernels() -> list:
+        return [p for p in psutil.Process(process.pid).children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+
+    try:
+        deadline = time.monotonic() + 120
+        loads = 0
+        while loads < 2:
+            assert process.poll() is None, log_path.read_text(encoding="utf-8")[-3000:]
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as page:
+                    assert b"<html" in page.read(2000).lower()
+                loads += 1
+            except OSError:
+                assert time.monotonic() < deadline, log_path.read_text(encoding="utf-8")[-3000:]
+                time.sleep(0.5)
+        assert len(kernels()) == 2, "one kernel per page load"
+        deadline = time.monotonic() + 30
+        while kernels():
+            assert time.monotonic() < deadline, "kernels of closed pages still run:\n" + log_path.read_text(encoding="utf-8")[-3000:]
+            time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    log = log_path.read_text(encoding="utf-8")
+    assert "Culling 'idle' kernel" in log and "without encryption" not in log, log[-3000:]
+
+
+@pytest.mark.parametrize("edition", ["", "zh"])
+def test_the_playgrounds_cell_says_to_run_it_before_it_runs(edition):
+    """A widget cannot be stored, so the playground's cell stores a line that says to run it."""
+    import json
+
+    wanted = {"": "Run this cell", "zh": "运行这个单元格"}[edition]
+    chapter = json.loads((ROOT / "notebooks" / edition / "07_playground.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in chapter["cells"] if c["cell_type"] == "code" and "Playground()" in "".join(c["source"]))
+    shown = " ".join("".join(o.get("data", {}).get("text/plain", "")) for o in cell["outputs"])
+    assert wanted in shown, cell["outputs"]
+
+
+def test_doctor_run_by_another_python_says_so_first():
+    """`python3 tutorial/cli/doctor.py` with a Python that is not .venv's would list every package
+    as missing; its first line says which Python it is and what checks .venv instead."""
+    if not (ROOT / ".venv" / "pyvenv.cfg").is_file():
+        pytest.skip("no .venv in this checkout")
+    other = subprocess.run([sys.executable, "-S", str(ROOT / "tutorial" / "cli" / "doctor.py")], cwd=ROOT,
+                           capture_output=True, text=True)
+    first = other.stdout.splitlines()[0]
+    assert first.startswith("✗") and "python3 tasks.py doctor checks .venv" in first, other.stdout[:500]
+    if Path(sys.prefix).resolve() == (ROOT / ".venv").resolve():
+        own = subprocess.run([sys.executable, str(ROOT / "tutorial" / "cli" / "doctor.py")], cwd=ROOT, capture_output=True, text=True)
+        assert "not the project's" not in own.stdout

@@ -56,6 +56,8 @@ WORDS = {
         "names": {},
         "python_ok": "Python {version}",
         "python_old": "Python {version} is too old: install Python 3.11 or newer",
+        "not_the_venv": "this is {python}, not the project's {venv}, so what it lacks says nothing about .venv: "
+        "python3 tasks.py doctor checks .venv",
         "package_ok": "{name} {version} ({purpose})",
         "package_missing": "{name} is missing ({purpose}): {setup}",
         "no_dot": "Graphviz's `dot` is not on PATH (pip installs only the Python bindings): {install}",
@@ -122,6 +124,7 @@ WORDS = {
         "names": {"cjk font": "中文字体", "widgets": "widget 扩展", "trusted notebooks": "notebook 信任"},
         "python_ok": "Python {version}",
         "python_old": "Python {version} 太旧：请安装 Python 3.11 或更新的版本",
+        "not_the_venv": "这是 {python}，不是本项目的 {venv}，它缺什么并不说明 .venv 缺什么：python3 tasks.py doctor 检查的是 .venv",
         "package_ok": "{name} {version}（{purpose}）",
         "package_missing": "缺少 {name}（{purpose}）：{setup}",
         "no_dot": "PATH 中没有 Graphviz 的 `dot`（pip 只安装 Python 绑定）：{install}",
@@ -299,8 +302,21 @@ def check_engine(lang: str = "en") -> tuple[bool, str] | None:
 OPTIONAL = {"chromium", "agent cli", "engine"}  # only some tests need them: reported, not counted as a failure
 
 
+def check_project_python(lang: str = "en") -> tuple[bool, str] | None:
+    """Run by another Python while the checkout has its .venv (the system's python3 running this
+    file, say): every package would look missing, so say which Python this is instead."""
+    venv = ROOT / ".venv"
+    if not (venv / "pyvenv.cfg").is_file() or Path(sys.prefix).resolve() == venv.resolve():
+        return None
+    project = venv / ("Scripts/python.exe" if SYSTEM == "Windows" else "bin/python")
+    return False, _say(lang, "not_the_venv", python=sys.executable, venv=project)
+
+
 def checks(lang: str = "en") -> list[tuple[str, bool, str]]:
     results = [("python", *check_python(lang))]
+    elsewhere = check_project_python(lang)
+    if elsewhere is not None:
+        results.insert(0, (".venv", *elsewhere))
     results += [(name, *check_package(name, purpose, lang)) for name, purpose in WORDS[lang]["purposes"].items()]
     results += [("dot", *check_dot(lang)), ("cjk font", *check_cjk_font(lang)), ("widgets", *check_widgets(lang)),
                 ("chromium", *check_chromium(lang))]  # fmt: skip
