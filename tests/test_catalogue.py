@@ -194,7 +194,7 @@ def test_said_and_say_by_language(capsys, monkeypatch):
 def test_labelled_writes_label_keys_only(monkeypatch):
     value = {"where": "messages[0]", "openai echo": {"path": "README.md", "role": "tool"}, "rows": [{"block 2": True}]}
     assert labelled(value, "en") is value
-    assert labelled(value, "zh") == {"位置": "messages[0]", "openai 回显": {"path": "README.md", "role": "tool"},
+    assert labelled(value, "zh") == {"位置": "messages[0]", "openai 回传的历史轮次": {"path": "README.md", "role": "tool"},
                                      "rows": [{"内容块 2": True}]}
 
 
@@ -210,8 +210,8 @@ def test_the_displays_speak_the_language():
     with pytest.raises(AssertionError, match="检查未通过：内容块的顺序"):
         check(1, 2, "the block order", lang="zh")
     table = show_losses(tutorial.trace(tutorial.readme_request()).losses, lang="zh")._repr_html_()
-    assert "为什么未带入输出" in table and "留下" not in table
-    assert show_losses([], lang="zh").__repr__() == "没有未带入输出的内容"
+    assert "为什么未进入输出" in table and "留下" not in table
+    assert show_losses([], lang="zh").__repr__() == "没有未进入输出的内容"
 
 
 def test_the_walk_says_what_is_not_carried():
@@ -219,7 +219,7 @@ def test_the_walk_says_what_is_not_carried():
     from tutorial.notebook.walk import walk_text
 
     text = walk_text(tutorial.trace(tutorial.readme_request()), lang="zh")
-    assert "5. 未带入输出的内容：" in text and "留下" not in text
+    assert "5. 未进入输出的内容：" in text and "留下" not in text
 
 
 if __name__ == "__main__":  # python tests/test_catalogue.py [CHAPTER ...]: what is missing

@@ -629,10 +629,10 @@ def test_the_widget_has_the_parts_a_browser_test_looks_for(pg):
 def test_the_tab_titles_in_chinese():
     pg = Playground(lang="zh")
     tabs = by_class(pg.widget, "tp-tabs")
-    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "prompt", "未带入", "对比 README", "真实系统"]
+    assert list(tabs.titles) == ["translated", "tools_schema", "各阶段", "流程图", "prompt", "丢失项", "对比 README", "真实系统"]
     assert by_class(pg.widget, "tp-translate").description == "翻译"
     assert "交给聊天模板的 <code>messages</code>" in pane_text(pg, "tp-translated")
-    assert "项未带入输出" in pane_text(pg, "tp-error")
+    assert "项未进入输出" in pane_text(pg, "tp-error")
     assert "采样上限" in pane_text(pg, "tp-losses") and "a sampling limit" not in pane_text(pg, "tp-losses")
     # the tab titles fit one row where the English ones do (1400 px and 1280 px): no longer than before
     before = ["translated", "tools_schema", "各阶段", "流程图", "提示词", "留下的", "对比 README", "同类实现"]

@@ -287,7 +287,7 @@ def test_reasons_are_english_by_default_and_either_language_on_request(readme):
     # a reason read back as a plain string (a capture's JSON) is recognised in either language
     assert losses.reason_in(str(reason), "zh") == reason.zh and losses.reason_in(reason.zh, "en") == reason.en
     plain = "an assistant 'redacted_thinking' block has no place in the chat_template shape: dropped"
-    assert losses.reason_in(plain, "zh") == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式的形状里没有位置：丢弃"
+    assert losses.reason_in(plain, "zh") == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置：丢弃"
     assert losses.reason_in("something else", "zh") == "something else"
     assert losses.report(preprocess(readme), "chat_template", lang="zh")[0].reason == reason.zh
 

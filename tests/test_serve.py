@@ -572,7 +572,7 @@ def test_the_teaching_reply_and_the_summary_follow_accept_language(server):
     text = text_of(reply)
     assert text.startswith("这是教程服务器，这里没有模型。翻译把你的请求变成了这样：")
     assert "- chat_template 目标格式：5 条消息（1 条 system、2 条 user、1 条 assistant、1 条 tool），1 个工具。" in text
-    assert "chat_template 目标格式未带入输出的内容（4 处）：" in text and "\n- messages[1].content[1].id：" in text
+    assert "chat_template 目标格式未进入输出的内容（4 处）：" in text and "\n- messages[1].content[1].id：" in text
     assert "GET /captures 列出全部捕获" in text
     assert english_sentences(text) == [], text
     capture = capture_of(server, reply.id)

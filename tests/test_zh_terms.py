@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorial.watch.terms import TERMS, find_avoided
+from tutorial.watch.terms import TERMS, find_avoided, prose
 
 ROOT = Path(__file__).resolve().parents[1]
 ZH = ROOT / "notebooks" / "zh"
@@ -88,6 +88,11 @@ def test_the_scan_finds_a_planted_variant():
     assert find_avoided("这些字段被留下了，线上格式里也没有")
     assert find_avoided("把 dict 转换成文本")
     assert not find_avoided("`dict` 和 `tokenizer` 是代码；系统提示词和 prompt 各有所指")
+    # issue 32's calques, one each; the chosen words pass
+    calques = ["回显", "形状", "回程", "未带入输出", "一份捕获", "部分列表", "交回", "接好线", "静默检查", "manager message", "System 轮次"]
+    assert [len(find_avoided(f"这是{word}。")) for word in calques] == [1] * len(calques)
+    assert not find_avoided("回传的历史轮次、结构、返回路径、未进入输出、捕获记录、content part 列表、返回、预设、断言、"
+                            "本轮记录（manager message）、system 消息、assistant 轮次、`manager_message`")
 
 
 def test_no_avoided_variant_anywhere_in_the_chinese_edition():
@@ -102,3 +107,30 @@ def test_the_glossary_shows_the_chosen_term(term):
     glossary = (ZH / "glossary.md").read_text(encoding="utf-8")
     for chinese in term.chinese.split(" / "):
         assert chinese in glossary, f"glossary.md does not show {chinese!r} for {term.english!r}"
+
+
+_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
+
+
+def first_uses() -> dict[str, tuple[str, str]]:
+    """For each term with a `first_use`, where the edition first uses it (reading the chapters
+    in order, prose outside links) and the text that follows: {english: (where, text)}."""
+    found = {}
+    for path in sorted(ZH.glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = prose(_LINK.sub(" ", "".join(cell["source"])))
+            for term in TERMS:
+                head = term.first_use.split("（")[0]
+                if term.first_use and term.english not in found and head in text:
+                    at = text.index(head) + len(head)
+                    found[term.english] = (f"{path.name} cell {cell.get('id')}", text[at : at + 40])
+    return found
+
+
+@pytest.mark.parametrize("term", [t for t in TERMS if t.first_use], ids=lambda t: t.english)
+def test_a_coined_term_carries_its_english_where_it_is_first_used(term):
+    english = term.first_use.split("（", 1)[1].rstrip("）")
+    where, after = first_uses()[term.english]
+    assert re.match(f"（{re.escape(english)}[）；，]", after), f"{where}: {term.first_use.split('（')[0]}{after}"

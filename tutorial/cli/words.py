@@ -223,7 +223,7 @@ WORDS = {
         "request": "请求无效：{message}",
         "description": "把 Anthropic 请求一步步翻译成聊天模板的输入。",
         "lang": "帮助、提示和报告的语言（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
-        "walk": "打印每个阶段的输入和输出，以及未带入输出的内容",
+        "walk": "打印每个阶段的输入和输出，以及未进入输出的内容",
         "walk_file": "请求 JSON 文件（默认：README 示例；- 表示从标准输入读取）",
         "target": "输出的目标格式（默认：chat_template）",
         "translate": '以 JSON 打印 {"translated": ..., "tools_schema": ...}',

@@ -62,12 +62,12 @@ TEXT = {
         "message_list": "{count} 条消息的列表",
         "tool_list": "{count} 个工具的列表",
         "hand_back": [
-            "4. 交回：translate 返回 (translated, tools_schema) = ({messages}, {tools})，",
+            "4. 返回：translate 返回 (translated, tools_schema) = ({messages}, {tools})，",
             "   作为普通的 Python 返回值交给 BaseAdapter._run_turn：这里不发出任何 HTTP 请求。",
             "   接下来，Action 3 用模型的聊天模板把两者渲染成 token id（取决于分词器）。",
         ],
-        "behind": "5. 未带入输出的内容：",
-        "nothing_behind": "5. 未带入输出的内容：没有。",
+        "behind": "5. 未进入输出的内容：",
+        "nothing_behind": "5. 未进入输出的内容：没有。",
         "and": "、",
     },
 }

@@ -325,7 +325,7 @@ _KINDS_ZH: dict[str, tuple[str, str]] = {
     ),
     "tool-strict-default": (
         '函数工具没有 "strict": false；SGLang 的请求模型会补上这个默认值',
-        "我们的工具形状只带 Anthropic 工具声明过的内容（SPEC.md），而 false 本来就是 OpenAI 的默认值，"
+        "我们的工具结构只带 Anthropic 工具声明过的内容（SPEC.md），而 false 本来就是 OpenAI 的默认值，"
         "所以 API 对两者的理解相同；不过把工具整个写成 JSON 的模板，会在 SGLang 的 prompt 里显示这个多出来的键。",
     ),
     "tool-choice-unsatisfiable": (

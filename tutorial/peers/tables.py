@@ -197,7 +197,7 @@ HEADERS_ZH = {
     "tool messages": "tool 消息",
     "defer_loading at": "defer_loading 的位置",
     "first message": "第一条消息",
-    "the user turns": "user 轮次",
+    "the user turns": "user 消息",
     "tools": "工具",
     "stop": "停止字符串",
     "token limit": "token 上限",

@@ -59,7 +59,7 @@ WORDS = {
         "port": f"端口（默认：{DEFAULT_PORT}；0：任选一个空闲端口）",
         "forward": "用兼容 OpenAI 的引擎的 /v1/chat/completions 回答",
         "engine": "在一个空闲端口上启动 llama.cpp 的服务器（由 `python3 tasks.py engine` 构建），运行 MODEL"
-        "（默认：tiny，手工接线的小模型），并转发给它；停止这个服务器时它也随之停止",
+        "（默认：tiny，手工设定权重的小模型），并转发给它；停止这个服务器时它也随之停止",
         "engine_or_forward": "--engine 和 --forward 只能选一个",
         "engine_missing": "--engine：{reason}",
         "engine_started": "llama-server 正在 {url} 上运行 {model}（{threads} 个线程）；它会随这个服务器一起停止",

@@ -155,7 +155,7 @@ WORDS = {
         "role_join": "、",
         "no_roles": "无",
         "nothing_behind": "chat_template 目标格式把请求的内容全部带入了输出。",
-        "behind": "chat_template 目标格式未带入输出的内容（{places}）：",
+        "behind": "chat_template 目标格式未进入输出的内容（{places}）：",
         "loss": "- {path}{more}：{reason}",
         "loss_more": "（同样的还有 {places}）",
         "hidden": "- 另有 {reasons}（见捕获）",

@@ -98,10 +98,10 @@ _WHY: dict[str, tuple[str, str]] = {
     "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
                   "reads it from the body, or nothing does",
                   "顶层参数：翻译既不把它放进消息，也不放进工具；由采样阶段从请求体读取，或者无人读取"),
-    "no_place": ("the {target} shape has no place for it", "{target} 目标格式的形状里没有放它的地方"),
+    "no_place": ("the {target} shape has no place for it", "{target} 目标格式里没有放它的地方"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
-                        "assistant 消息的 {kind} 块在 {target} 目标格式的形状里没有位置：丢弃"),
+                        "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置：丢弃"),
     "image": ("a text-only template cannot show an image: replaced by '[image omitted]'",
               "纯文本模板无法显示图片：替换为 '[image omitted]'"),
     "no_text_nested": ("a {kind!r} block has no text to keep: dropped from the flattened text",

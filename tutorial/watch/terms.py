@@ -1,8 +1,10 @@
 """The Chinese edition's term table: one word for each idea, everywhere a Chinese reader looks.
 
 Each `Term` names the English idea, the Chinese chosen for it, the variants a reader must
-not meet (regular expressions, matched against prose with code spans removed) and, for the
-choices people could argue about, why. `tests/test_zh_terms.py` scans the Chinese chapters,
+not meet (regular expressions, matched against prose with code spans removed), for the
+choices people could argue about, why, and for a term coined here, how its first use in the
+edition reads (`first_use`: the chosen word with its English in parentheses, so a reader
+who knows the English word finds it). `tests/test_zh_terms.py` scans the Chinese chapters,
 their stored outputs and answers, README.zh.md, the glossary, the run-sheet, the printable
 cheat sheet and every Chinese string in the package, and fails on any avoided variant.
 `notebooks/zh/glossary.md` shows the same choices to the reader; a test keeps them equal.
@@ -24,13 +26,17 @@ class Term:
     chinese: str
     avoid: tuple[str, ...] = ()  # regular expressions
     why: str = ""  # for a choice that could be argued
+    first_use: str = ""  # how the term reads where the edition first uses it, e.g. "返回路径（way back）"
 
 
 TERMS: tuple[Term, ...] = (
     Term("translate / translation", "翻译", ("转换",),
          "The walk-through calls Action 2 a translation; 转换 was used for the same step in 62 places. "
          "One word lets a reader match chapter, exercise and playground."),
-    Term("shape (of a message or a list)", "形状", ("形态",)),
+    Term("shape (of a message or a list)", "结构", ("形态", "形状"),
+         "形状 is a calque of 'shape' (issue 32 counted 82). How a message or list is built is its 结构; "
+         "the form a target or a wire gives it is a 格式 (OpenAI 格式, 目标格式), so 目标格式的形状 is just 目标格式."),
+    Term("format (the form a target or a wire gives a message)", "格式"),
     Term("case (a recorded request in chapter 10)", "用例", ("案例",),
          "用例 is what test engineers call a test case; 案例 reads as a business case study."),
     Term("walk-through (the source document)", "讲解文档", ("源码走读",)),
@@ -40,7 +46,9 @@ TERMS: tuple[Term, ...] = (
          "分词器 is the word in Chinese NLP writing; `tokenizer` stays as a code name."),
     Term("playground (chapter 07's widget)", "交互练习场", (r"(?<![（(\w`./-])playground(?![\w`/.）)'-])",),
          "In prose the widget is 交互练习场; `playground` stays as a code or file name."),
-    Term("part (an item of an OpenAI content list)", "部分", ("片段",)),
+    Term("part (an item of an OpenAI content list)", "content part", ("片段", "部分列表"),
+         "部分列表 reads as 'partly a list'; Chinese engineers keep the API's own word, content part "
+         "(content part 列表, text 类型的 content part)."),
     Term("real stacks / peers (Slime, SGLang, vLLM, LiteLLM)", "真实系统", ("同类实现",),
          "They are not alike each other or this package; what they share is that they run in production."),
     Term("system prompt", "系统提示词", (r"(?<!系统)提示词", r"(?i)(?<![\w`])system prompt", r"系统 ?prompt"),
@@ -57,11 +65,36 @@ TERMS: tuple[Term, ...] = (
          "Messages are named by their role as it is written in JSON (user 消息, assistant 消息, tool 消息); "
          "工具消息 would read as a message about tools."),
     Term("user / system / assistant message or turn", "user 消息 / system 消息 / assistant 轮次",
-         ("用户消息", "用户轮次", "系统消息", "助手消息", "助手轮次"),
-         "The same rule as tool 消息: a message is named by its role; 用户 and 助手 stay for people "
-         "acting (用户提问，助手回答)."),
-    Term("stays behind (is not carried into the output)", "未带入输出 / 未带入的内容", ("留下", "留在后面"),
-         "留下 first reads as 'kept', the opposite of what is meant."),
+         ("用户消息", "用户轮次", "系统消息", "助手消息", "助手轮次", r"(?<![A-Za-z])[Ss]ystem 轮次", r"(?<![A-Za-z])user 轮次"),
+         "The same rule as tool 消息: a message is named by its role and counted with 条 (一条 user 消息); "
+         "用户 and 助手 stay for people acting (用户提问，助手回答). System 轮次 and user 轮次 read as "
+         "translated English: a system prompt or a user's words are a 消息. 轮次 is kept for a turn of "
+         "the conversation (一轮) and for the model's turn, assistant 轮次."),
+    Term("stays behind (is not carried into the output)", "未进入输出 / 未进入的内容", ("留下", "留在后面", "未带入"),
+         "留下 first reads as 'kept', the opposite of what is meant; 未带入 (issue 32 counted 49) reads as "
+         "'not brought along', a calque of 'carried'. 未进入输出 says where the value did not go."),
+    Term("the playground's losses tab", "丢失项", (),
+         "The tab lists the loss report's entries (丢失报告), so its name is the report's word."),
+    Term("echo (the reply, sent back as history in the next request)", "回传的历史轮次", ("回显",),
+         "回显 is what a shell does with typed characters (issue 32 counted 78). What comes back is the "
+         "reply itself, as a turn of the history the client sends again.",
+         first_use="回传的历史轮次（echo）"),
+    Term("manager message (build_reply's record of the turn)", "本轮记录", (r"(?<!（)(?<!\| )manager message",),
+         "An English phrase left in Chinese prose (issue 32 counted 10); `manager_message` stays as a code name.",
+         first_use="本轮记录（manager message）"),
+    Term("the way back (from model output to the client)", "返回路径", ("回程",),
+         "回程 is a journey home; the chapters mean the path an answer takes back to the client.",
+         first_use="返回路径（way back）"),
+    Term("capture (a request the server recorded)", "捕获记录", ("一份捕获",),
+         "一份捕获 counts a verb; what the server keeps is a record (捕获记录, 每条捕获记录). 捕获 stays the verb.",
+         first_use="捕获（capture）"),
+    Term("return (translate hands back its two results)", "返回", ("交回",),
+         "交回 reads as handing in homework; translate simply returns a tuple to its caller."),
+    Term("hand-set weights (chapter 11's tiny model)", "手工设定权重 / 预设", ("接线", "接好线"),
+         "接线 is electrical wiring; the model's weights are set by hand so that preset text follows "
+         "(两段预设文本)."),
+    Term("silent check (a cell that prints nothing when the claim holds)", "断言", ("静默检查",),
+         "Engineers call a check that is quiet when it holds an assertion (断言)."),
     Term("wire (the form on HTTP)", "传输格式", ("线上",),
          "线上 reads as 'in production' to Chinese engineers."),
     Term("made up (an id the adapter generates)", "生成", ("编造",), "编造 means 'fabricate', a lie."),

@@ -30,7 +30,7 @@ add(
                 {"role": "system", "content": [{"type": "text", "text": "你是代码助手。"}]},
                 "The role is right, but the content is still the block list. A chat template prints a system "
                 "turn's content as text: what does flatten_content make of one text block?",
-                "角色对了，但 content 仍是内容块列表。聊天模板把 system 轮次的 content 当作文本输出："
+                "角色对了，但 content 仍是内容块列表。聊天模板把 system 消息的 content 当作文本输出："
                 "flatten_content 会把一个文本块变成什么？",
                 matches=lambda answer: answer["role"] == "system" and isinstance(answer["content"], list),
             ),
@@ -38,7 +38,7 @@ add(
                 {"role": "user", "content": "你是代码助手。"},
                 "The text is right. The system prompt keeps its own role in the chat list; it does not become a "
                 "user turn.",
-                "文本对了。系统提示词在聊天列表里有自己的角色，不会变成 user 轮次。",
+                "文本对了。系统提示词在聊天列表里有自己的角色，不会变成 user 消息。",
                 matches=lambda answer: answer["role"] != "system" and answer["content"] == "你是代码助手。",
             ),
             Mistake(
@@ -54,7 +54,7 @@ add(
         form='a dict such as {"role": ..., "content": ...}; you may write body["system"][0]["text"] for the text',
         zh={
             "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
-            "hint": "聊天模板把 system 轮次的 content 当作文本输出。",
+            "hint": "聊天模板把 system 消息的 content 当作文本输出。",
             "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content；"
             "这条消息排在列表最前面。",
             "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",
@@ -178,7 +178,7 @@ add(
                 "d": "无论哪种类型，模板都会把 arguments 写成文本；类型决定的是模板能否读取它们，"
                 "以及两个轮次能否比较相等。",
             },
-            "hint": "有两方会读取 arguments：聊天模板，以及把记录下的轮次与它的回显对应起来的代码。",
+            "hint": "有两方会读取 arguments：聊天模板，以及把记录下的轮次与它回传的历史轮次对应起来的代码。",
             "explanation": "执行 `arguments | items` 的模板遇到字符串会失败；"
             "而内容相同的两个字典无论键顺序如何都相等，两段 JSON 文本却未必。",
         },
@@ -263,7 +263,7 @@ add(
             },
             "hint": "按顺序读一遍 translated 的五条消息。",
             "explanation": "这些模板把工具结果紧挨着它的调用写出，从不输出 id，所以靠顺序就够了。会输出 id "
-            "的模板（Mistral 风格）需要 openai 目标格式的形状。",
+            "的模板（Mistral 风格）需要 openai 目标格式。",
         },
     )
 )

@@ -98,13 +98,13 @@ add(
         zh={
             "question": "把 README 示例和它的一个工具交给 Llama 3.3 的模板。工具的 schema 出现在 prompt 的哪里？",
             "choices": {
-                "a": "在 system 轮次里，系统提示词之后",
-                "b": "在第一个 user 轮次里，用户自己的话之前",
+                "a": "在 system 消息里，系统提示词之后",
+                "b": "在第一条 user 消息里，用户自己的话之前",
                 "c": "在一个专门声明工具的独立轮次里，排在所有其他轮次之前",
                 "d": "哪里都没有：Llama 3.3 的模板没有放工具的位置",
             },
             "feedback": {
-                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 轮次只写 'Environment: ipython' 和日期。",
+                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 消息只写 'Environment: ipython' 和日期。",
                 "c": "那是 Kimi-K2 的 tool_declare 轮次。",
                 "d": "它有位置：在它的 prompt 里找 'Given the following functions'。",
             },
@@ -145,7 +145,7 @@ add(
             "qwen3.5 中哪些拒绝渲染？给出名字的列表。",
             "hint": "用这四个名字分别渲染，挑出抛出 RenderError 的那些。",
             "explanation": "只有 Qwen3.5 检查 system 消息的位置（'System message must be at the beginning.'）；"
-            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一个 system 轮次。",
+            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一条 system 消息。",
             "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
@@ -228,7 +228,7 @@ RECALL["04b"] = (
         "Qwen3: the system turn, inside <tools>; Llama 3.3: the first user turn; Kimi-K2: a tool_declare turn "
         "of its own before everything else.",
         "在 Qwen3、Llama 3.3 和 Kimi-K2 的 prompt 中，README 示例的工具 schema 分别放在哪里？",
-        "Qwen3：system 轮次里的 <tools> 中；Llama 3.3：第一个 user 轮次；Kimi-K2：排在最前面的独立 tool_declare 轮次。",
+        "Qwen3：system 消息里的 <tools> 中；Llama 3.3：第一条 user 消息；Kimi-K2：排在最前面的独立 tool_declare 轮次。",
     ),
     Recall(
         "Which Qwen templates refuse a system message in the middle of the list, and which fail on arguments "

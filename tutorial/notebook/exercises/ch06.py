@@ -264,7 +264,7 @@ add(
                 "POST /v1/messages",
                 "That request brought the body in (Action 7) and is answered after sampling; the question asks "
                 "whether another one is made for the hand-over. Answer True or False.",
-                "那个请求带来了请求体（Action 7），在采样之后才得到响应；问题问的是交回时是否另外发出一个请求。"
+                "那个请求带来了请求体（Action 7），在采样之后才得到响应；问题问的是返回时是否另外发出一个请求。"
                 "请回答 True 或 False。",
                 matches=lambda answer: isinstance(answer, str) and "/v1/messages" in answer,
             ),
@@ -276,11 +276,11 @@ add(
         "(Action 3.5).",
         form="True or False",
         zh={
-            "question": "问题 3b。交回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
+            "question": "问题 3b。返回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
             "False）",
             "hint": "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法。是哪个 HTTP "
             "请求带来了请求体，它又在什么时候得到响应？",
-            "explanation": "交回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、带来请求体"
+            "explanation": "返回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、带来请求体"
             "的 POST /v1/messages（Action 7），它在采样之后才得到响应（Action 3.5）。",
             "form": "True 或 False",
         },
@@ -408,7 +408,7 @@ add(
             "question": "一条 user 消息带两个文本块：translate(body)[0] 是什么列表？",
             "hint": "user 消息的每个内容块产生一条聊天消息，每段文本原样取用。",
             "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
-            "（openai 目标格式把它们作为部分列表保留在同一条消息里：见第 08 章。）",
+            "（openai 目标格式把它们作为 content part 列表保留在同一条消息里：见第 08 章。）",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )

@@ -133,7 +133,7 @@ add(
         zh={
             "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
             "顺序不限。）",
-            "hint": "在 openai 形状中，调用保留了它的 id。再看看回应这次调用的那条消息：在 Chat Completions "
+            "hint": "在 openai 格式中，调用保留了它的 id。再看看回应这次调用的那条消息：在 Chat Completions "
             "的传输格式里，tool 消息如何说明它回应的是哪次调用？",
             "explanation": "两个键：工具调用上的 id，以及 tool 消息上指回它的 tool_call_id。默认目标格式两者都没有；"
             "两种目标格式的角色和文本完全相同。",
@@ -225,12 +225,12 @@ add(
         explanation="the default translation drops the minted id and keeps the arguments a dict, so the echo "
         "equals the record; the openai echo differs at the id and at the arguments (a string).",
         zh={
-            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复发回来（回显），带着 id。"
-            "用两种目标格式分别翻译这个回显：哪一个用 == 比较时等于记录的轮次？",
+            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复发回来（回传的历史轮次），带着 id。"
+            "用两种目标格式分别翻译这个回传的历史轮次：哪一个用 == 比较时等于记录的轮次？",
             "choices": {
                 "a": "都等于：两种目标格式承载的是同一段对话，所以消息比较相等。",
-                "b": "都不等于：回显的 id 是为回复新生成的，任何翻译都对不上。",
-                "c": "openai 的那个：它保留 id，而正是 id 把回显和记录配成对。",
+                "b": "都不等于：回传的历史轮次里的 id 是为回复新生成的，任何翻译都对不上。",
+                "c": "openai 的那个：它保留 id，而正是 id 把回传的历史轮次和记录配成对。",
                 "d": "默认的那个：没有 id，arguments 也和记录里一样是字典。",
             },
             "feedback": {
@@ -241,7 +241,7 @@ add(
                 "失败。",
             },
             "hint": "看看两种目标格式不同的那两个叶子节点（第 1 节），再问问记录里有其中哪一个。",
-            "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回显等于记录；openai 的回显在 "
+            "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回传的历史轮次等于记录；openai 回传的历史轮次在 "
             "id 和 arguments（一个字符串）两处不同。",
         },
     )
@@ -268,12 +268,12 @@ add(
                 _counts(2, 2),
                 "The default count is right. The openai target keeps a user message's blocks together, as a list "
                 "of parts in one message.",
-                "默认目标格式的数目对了。openai 目标格式把 user 消息的各个内容块放在一起，作为一条消息里的部分列表。",
+                "默认目标格式的数目对了。openai 目标格式把 user 消息的各个内容块放在一起，作为一条消息里的 content part 列表。",
             ),
             Mistake(
                 _counts(1, 2),
                 "Swapped: which target writes one message per block, and which keeps a list of parts?",
-                "放反了：哪种目标格式每个内容块写一条消息，哪种保留部分列表？",
+                "放反了：哪种目标格式每个内容块写一条消息，哪种保留 content part 列表？",
             ),
         ),
         hint="The default target gives one chat message per block of a user message. The openai target keeps a "
@@ -284,7 +284,7 @@ add(
         zh={
             "question": "一条 user 消息装着 [text, image]。每种目标格式各把它变成多少条聊天消息？",
             "hint": "默认目标格式为 user 消息的每个内容块产生一条聊天消息。openai 目标格式则把 user "
-            "消息的各个内容块作为部分列表放在一起。",
+            "消息的各个内容块作为 content part 列表放在一起。",
             "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）；openai "
             "目标格式保留一条消息，它的 content 是一个列表：一个 text 部分和一个 image_url 部分。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",

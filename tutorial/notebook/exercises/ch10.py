@@ -53,7 +53,7 @@ add(
         explanation="Slime, SGLang and our targets give user → tool → user (wire order); vLLM 0.33.0 and "
         "LiteLLM 1.110.2 give tool → user, with both notes joined after the result.",
         zh={
-            "question": "用例 09 以一个 user 轮次结束：[text 'note before', tool_result, text 'note after']。"
+            "question": "用例 09 以一条 user 消息结束：[text 'note before', tool_result, text 'note after']。"
             "哪些系统按发送时的顺序保留这三个部分？",
             "choices": {
                 "a": "全部六行：消息中内容块的顺序，是每个系统都必须保留的东西。",
@@ -215,7 +215,7 @@ add(
         zh={
             "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有没有哪一行把 "
             "is_error 带进了输出？（True 或 False）",
-            "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 形状中 tool 消息有哪些键：role、tool_call_id、"
+            "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键：role、tool_call_id、"
             "content。",
             "explanation": "一行也没有：聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
             "模型才会知道工具失败了。",
@@ -357,7 +357,7 @@ add(
         zh={
             "question": "用例 11：一次工具搜索回应 [text, tool_reference 'Bash', text]。SGLang 0.5.23 会把这一个 "
             "tool_result 变成多少条 tool 消息？",
-            "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的形状，而 openai 目标格式在这里模仿的正是 SGLang。",
+            "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的结构，而 openai 目标格式在这里模仿的正是 SGLang。",
             "explanation": "三条：SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，tool_call_id "
             "全都相同，和我们的 openai 目标格式一样。",
             "form": "一个整数",
@@ -399,25 +399,25 @@ add(
         "leading system message, so the prompt's first tokens change whenever a reminder arrives; Slime, "
         "LiteLLM and our default target keep it in place inside a user turn.",
         zh={
-            "question": "用例 14：两个 user 轮次之间夹着 {'role': 'system', 'content': 'skills reminder'}，这是 "
+            "question": "用例 14：两条 user 消息之间夹着 {'role': 'system', 'content': 'skills reminder'}，这是 "
             "Claude Code 发送提醒的方式。每个系统把它放在哪里？",
             "choices": {
-                "a": "每个系统都把它留在发送时的位置，作为两个 user 轮次之间的 system 消息。",
+                "a": "每个系统都把它留在发送时的位置，作为两条 user 消息之间的 system 消息。",
                 "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词；其余保留原位。",
-                "c": "每个系统都把它移进第一条 system 消息，因为多数模板只接受一个 system 轮次。",
+                "c": "每个系统都把它移进第一条 system 消息，因为多数模板只接受一条 system 消息。",
                 "d": "每个系统都丢掉它：列表内部的 system 消息根本不属于 Messages API。",
             },
             "feedback": {
                 "a": "没有哪一行把 system 角色留在中间：有的并入开头的系统提示词，其余的在原位置折进一个 "
-                "user 轮次（Slime 和我们的 preprocess 用 <system-reminder> 包起来）。",
-                "c": "Slime、LiteLLM 和我们的默认目标格式保留它的位置，放在一个 user 轮次里；"
+                "user 消息（Slime 和我们的 preprocess 用 <system-reminder> 包起来）。",
+                "c": "Slime、LiteLLM 和我们的默认目标格式保留它的位置，放在一条 user 消息里；"
                 "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会合并它。",
                 "d": "没有谁丢掉它；分歧在于把它放在哪里，而对合并它的那些系统来说，这会改变 prompt 开头的 token。",
             },
             "hint": "看“角色序列”列：哪些行少了一条 user 消息？它们的第一条消息里装着什么？",
             "explanation": "SGLang（设置 inline_system='merge'）、vLLM 和我们的 openai 目标格式把它并入开头的 "
             "system 消息，于是每来一条提醒，prompt 开头的 token 就会改变；Slime、LiteLLM "
-            "和我们的默认目标格式把它留在原位，放在一个 user 轮次里。",
+            "和我们的默认目标格式把它留在原位，放在一条 user 消息里。",
         },
     )
 )
@@ -517,7 +517,7 @@ add(
             },
             "feedback": {
                 "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop）；"
-                "有一个真实系统和我们的回程用到了它。",
+                "有一个真实系统和我们的返回路径用到了它。",
                 "c": "四个真实系统中有三个从不输出它：不管匹配到了什么，它们都把引擎的 'stop' 映射为 end_turn。",
                 "d": "Slime 和 SGLang 在这里都回答 end_turn；读取引擎报告里 matched_stop 的是 "
                 "vLLM（以及我们的 build_reply）。",

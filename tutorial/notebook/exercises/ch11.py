@@ -135,24 +135,24 @@ add(
         "message instead (chapter 08): which translation matches depends on which record a store keeps.",
         zh={
             "question": "服务器也把每个回复保存为一条聊天消息：capture['reply_as_chat_message']，由 "
-            "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史发回来（回显）。"
-            "用两种目标格式分别翻译这个回显：哪一个翻译结果用 == 比较时等于保存的消息？",
+            "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史发回来（回传的历史轮次）。"
+            "用两种目标格式分别翻译这个回传的历史轮次：哪一个翻译结果用 == 比较时等于保存的消息？",
             "choices": {
                 "a": "chat_template 的翻译结果：它丢掉 id，和适配器的记录一样。",
                 "b": "openai 的翻译结果：两者都保留 id，arguments 都是 JSON 文本。",
-                "c": "都等于：回显的是同一个轮次，不管用哪种目标格式翻译。",
-                "d": "都不等于：SDK 的响应对象不是普通的 JSON，所以回显的内容和当初发出的不一样。",
+                "c": "都等于：回传的是同一个轮次，不管用哪种目标格式翻译。",
+                "d": "都不等于：SDK 的响应对象不是普通的 JSON，所以回传的内容和当初发出的不一样。",
             },
             "feedback": {
-                "a": "那是第 08 章的记录，也就是 build_reply 返回的 manager message。response_to_message "
+                "a": "那是第 08 章的记录，也就是 build_reply 返回的本轮记录（manager message）。response_to_message "
                 "保存的是另一种记录：按 Chat Completions 消息存储所需的样子，带着结果要指回的 id。",
                 "c": "两种目标格式恰恰在涉及调用的地方不同：id，以及 arguments 是字典还是 JSON 文本。"
                 "其中一种与这份记录一致，另一种不可能一致。",
-                "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回显就是那个回复，一字不差。",
+                "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回传的历史轮次就是那个回复，一字不差。",
             },
             "hint": "看看 response_to_message 怎样处理 tool_use 块：它保留 id 吗？它怎样写 arguments？",
-            "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的形状，"
-            "所以回显的 openai 翻译结果等于它。默认目标格式的回显则等于 build_reply 的 manager message（第 08 章）。"
+            "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的格式，"
+            "所以回传的历史轮次用 openai 翻译的结果等于它。默认目标格式回传的历史轮次则等于 build_reply 返回的本轮记录（第 08 章）。"
             "哪种翻译结果对得上，取决于存储保留哪一种记录。",
         },
     )
@@ -256,8 +256,8 @@ add(
             "默认目标格式怎样处理这个工具？",
             "choices": {
                 "a": "把它排除在 tools_schema 之外：延迟加载的工具不会预先提供。",
-                "b": "像其他十一个一样列出它，丢失报告点出未带入输出的那个标志。",
-                "c": "拒绝整个请求：chat_template 的形状无法表达某个工具是延迟加载的。",
+                "b": "像其他十一个一样列出它，丢失报告点出未进入输出的那个标志。",
+                "c": "拒绝整个请求：chat_template 的格式无法表达某个工具是延迟加载的。",
                 "d": "把 defer_loading 保留在函数条目里，交给聊天模板去处理。",
             },
             "feedback": {

@@ -60,7 +60,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "It returns a new body and leaves the caller's alone.",
             "preprocess 做什么？为什么要在 translate 之前运行？",
             "它把列表内部的 system 消息包成 <system-reminder> 文本，折进前一条 user 消息，"
-            "因为很多聊天模板不接受第一条消息之后的 system 轮次。它返回一个新的请求体，不改动调用方的请求体。",
+            "因为很多聊天模板不接受第一条消息之后的 system 消息。它返回一个新的请求体，不改动调用方的请求体。",
         ),
     ),
     "02": (
@@ -147,7 +147,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "messages[1].content[1].id and messages[2].content[0].tool_use_id, dropped on purpose so that "
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
             "README 请求体中哪些位置两个列表都没有带入？各自为什么没有带入？",
-            "messages[1].content[1].id 和 messages[2].content[0].tool_use_id，有意丢掉，好让回显的轮次比较相等；"
+            "messages[1].content[1].id 和 messages[2].content[0].tool_use_id，有意丢掉，好让回传的历史轮次比较相等；"
             "还有 max_tokens，它是 Action 3 从请求体里读取的采样设置。",
         ),
         Recall(
@@ -155,7 +155,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "The offers in the system turn, before the history; each call inside the assistant turn that made "
             "it, from tool_calls.",
             "ChatML 风格的模板把提供给模型的工具写在哪里？把对话历史中的调用写在哪里？",
-            "提供的工具写在 system 轮次里，在对话历史之前；每次调用写在发出它的 assistant 轮次里，取自 tool_calls。",
+            "提供的工具写在 system 消息里，在对话历史之前；每次调用写在发出它的 assistant 轮次里，取自 tool_calls。",
         ),
         Recall(
             "What is the loss report for, when the losses are deliberate?",
@@ -171,8 +171,8 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How many chat messages does a user turn give, and how many an assistant turn?",
             "A user turn gives one message per block (user_block_message); an assistant turn gives one message, "
             "with its text as content and every tool_use in tool_calls (assistant_message).",
-            "一个 user 轮次产生多少条聊天消息？一个 assistant 轮次呢？",
-            "user 轮次每个内容块产生一条消息（user_block_message）；assistant 轮次只产生一条消息，文本作为 content，"
+            "一条 user 消息产生多少条聊天消息？一个 assistant 轮次呢？",
+            "user 消息每个内容块产生一条消息（user_block_message）；assistant 轮次只产生一条消息，文本作为 content，"
             "每个 tool_use 放进 tool_calls（assistant_message）。",
         ),
         Recall(
@@ -221,7 +221,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "No. The hand-over is a return value on the same object; the only HTTP request is the CLI's POST "
             "/v1/messages, answered after sampling.",
             "_translate 与 _run_turn 之间有 HTTP 请求吗？",
-            "没有。交回只是同一对象上的一个返回值；唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，在采样之后才得到响应。",
+            "没有。返回只是同一对象上的一个返回值；唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，在采样之后才得到响应。",
         ),
         Recall(
             "What does an image in a user message become, and what records it?",
@@ -273,8 +273,8 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which target's translation of an echoed reply equals the adapter's record, and why?",
             "The default one: it drops the freshly minted id and keeps the arguments a dict, as the record has "
             "them. The openai echo differs in the id and in the arguments, which it writes as text.",
-            "哪种目标格式翻译出的回显等于适配器的记录？为什么？",
-            "默认目标格式：它丢掉新生成的 id，并让 arguments 保持为字典，和记录里一样。openai 的回显在 id 上不同，"
+            "哪种目标格式对回传的历史轮次的翻译等于适配器的记录？为什么？",
+            "默认目标格式：它丢掉新生成的 id，并让 arguments 保持为字典，和记录里一样。openai 回传的历史轮次在 id 上不同，"
             "在 arguments 上也不同（它把 arguments 写成文本）。",
         ),
         Recall(
@@ -382,9 +382,9 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which record does the openai echo of a reply equal, and which does the default one equal?",
             "The openai echo equals response_to_message's message (id kept, arguments as JSON text); the "
             "default echo equals build_reply's manager message (no id, arguments a dict).",
-            "一条回复的 openai 回显等于哪份记录？默认目标格式的回显又等于哪份？",
-            "openai 回显等于 response_to_message 生成的消息（保留 id，arguments 是 JSON 文本）；"
-            "默认回显等于 build_reply 的 manager message（没有 id，arguments 是字典）。",
+            "一条回复回传后，openai 目标格式的翻译等于哪份记录？默认目标格式的翻译又等于哪份？",
+            "openai 回传的历史轮次等于 response_to_message 生成的消息（保留 id，arguments 是 JSON 文本）；"
+            "默认目标格式回传的历史轮次等于 build_reply 返回的本轮记录（没有 id，arguments 是字典）。",
         ),
     ),
 }
