@@ -220,9 +220,11 @@ class Work:
     first_cell: float = 0.0  # seconds from opening the link to the first executed cell
 
 
-def work_through(learner: Learner, chapters: list[str], wrong_first: bool, lang: str = "") -> Work:
+def work_through(learner: Learner, chapters: list[str], attempts: tuple[str, ...] = ("wrong", "right"),
+                 lang: str = "", started: float | None = None) -> Work:
     """Every code cell of each chapter, in order, in one kernel per chapter; each exercise
-    answered wrong and then right (`wrong_first`) or right at once."""
+    answered as `attempts` says: ("wrong", "right"), ("right",), ("wrong",) (stuck). `started`:
+    when the learner opened the link (time.monotonic()), for Work.first_cell."""
     work = Work()
     folder = "tutorial/notebooks/" + (f"{lang}/" if lang else "")
     listing = {item["name"]: item["path"] for item in learner.api("GET", f"contents/{folder}")["content"]}
@@ -240,10 +242,13 @@ def work_through(learner: Learner, chapters: list[str], wrong_first: bool, lang:
                 if found:
                     key, template = found
                     wrong, right = answers(key)
-                    tries = [template.format(answer=a) for a in ([wrong, right] if wrong_first else [right])]
-                    work.verdicts[key] = ["wrong", "right"] if wrong_first else ["right"]
+                    given = {"wrong": wrong, "right": right}
+                    tries = [template.format(answer=given[a]) for a in attempts]
+                    work.verdicts[key] = list(attempts)
                 for code in tries:
                     ok, text, seconds = kernel.run(code)
+                    if started is not None and not work.first_cell:
+                        work.first_cell = time.monotonic() - started
                     work.cells += 1
                     work.latencies.append(seconds)
                     if not ok:
@@ -255,3 +260,34 @@ def work_through(learner: Learner, chapters: list[str], wrong_first: bool, lang:
             kernel.close()
             learner.api("DELETE", f"kernels/{kernel.id}")
     return work
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def browser_log_in(page, hub: Hub, name: str, password: str = PASSWORD, seconds: float = 60) -> None:
+    """The hub's log-in form, as a person fills it."""
+    page.goto(f"{hub.url}/hub/login", timeout=seconds * 1000)
+    page.fill("#username_input", name)
+    page.fill("#password_input", password)
+    page.click("#login_submit")
+    page.wait_for_load_state("load", timeout=seconds * 1000)
+
+
+def browser_join(page, hub: Hub, name: str, link: str | None = None, seconds: float = 180) -> float:
+    """Log in, open the join link and wait until JupyterLab shows chapter 00; the seconds from
+    opening the link to the chapter on screen."""
+    browser_log_in(page, hub, name)
+    started = time.monotonic()
+    page.goto(link or hub.join, timeout=seconds * 1000)
+    page.wait_for_selector(".lm-TabBar-tab:has-text('00_index.ipynb')", timeout=seconds * 1000)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=seconds * 1000)
+    return time.monotonic() - started
+
+
+def browser_session(learner: Learner, context) -> None:
+    """Give a REST learner the browser's cookies, so both act as one person."""
+    for cookie in context.cookies():
+        learner.session.cookies.set(cookie["name"], cookie["value"], path=cookie["path"])

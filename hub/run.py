@@ -172,12 +172,14 @@ def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float
             raise Problem(f"JupyterHub stopped while starting (exit {process.returncode}); its log, {log}:\n"
                           + log.read_text(encoding="utf-8", errors="replace")[-3000:])
         try:
-            with urllib.request.urlopen(url, timeout=2):
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=2):
                 return
-        except urllib.error.HTTPError:
-            return  # it answered
+        except urllib.error.HTTPError as answer:
+            if answer.code != 404:  # 404: the proxy is up, its route to the hub or service not yet
+                return
         except OSError:
-            time.sleep(0.3)
+            pass
+        time.sleep(0.3)
     raise Problem(f"JupyterHub did not answer at {url} within {seconds:.0f} s; see {log}")
 
 
@@ -242,7 +244,7 @@ def main(argv: list[str]) -> int:
         shown = "localhost" if given.ip in ("127.0.0.1", "0.0.0.0") else given.ip
         hub = f"http://{shown}:{given.port}"
         wait_until_up(f"http://127.0.0.1:{given.port}/hub/api/", process, log)
-        wait_until_up(f"http://127.0.0.1:{settings['service_port']}/services/progress/api/summary", process, log)
+        wait_until_up(f"http://127.0.0.1:{given.port}/services/progress/api/summary", process, log)
         if not given.password:
             say(f"password: {password}  (the class password, generated: give it to the class)")
         say(f"hub: {hub}/")
