@@ -11,6 +11,7 @@ reason, and fails under CI, where `tasks.py test` builds it first.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -205,3 +206,178 @@ def test_the_engines_token_ids_are_the_packages(engine):
     messages, tools = tutorial.translate(body)
     assert engine_ids == tutorial.render(messages, tools, template="qwen3", tokenize=True)
 
+
+
+# ---------------------------------------------------------------------------
+# The bridge under faults, against the real engine (one slot: a second request queues)
+
+
+def first_event_after(url: str, body: dict, opened: list) -> float:
+    """Seconds from sending `body` to the stream's first `event:` line; the response is left open in `opened`."""
+    started = time.monotonic()
+    context = httpx.stream("POST", url + "/v1/messages", json=body, timeout=120)
+    response = context.__enter__()
+    lines = response.iter_lines()
+    opened.append((context, lines))  # kept: a line iterator that is dropped closes its connection
+    assert next(line for line in lines if line.startswith("event:")) == "event: message_start"
+    return time.monotonic() - started
+
+
+def test_a_request_queued_behind_a_busy_slot_gets_message_start_within_a_second(endless, endless_bridge):
+    opened: list = []
+    try:
+        first_event_after(endless_bridge.url, stream_body(6000), opened)  # takes the engine's only slot
+        deadline = time.monotonic() + 30
+        while not endless.busy_slots() and time.monotonic() < deadline:  # message_start may come first
+            time.sleep(0.05)
+        assert endless.busy_slots() == 1
+        waited = first_event_after(endless_bridge.url, stream_body(10), opened)  # waits for that slot
+        assert waited < 1.0, f"the queued request's first event came after {waited:.2f} s"
+        assert endless.busy_slots() == 1  # still the first request's: the second is queued
+        assert metric(endless, "llamacpp:requests_deferred") == 1
+    finally:
+        for context, _lines in reversed(opened):
+            context.__exit__(None, None, None)
+    deadline = time.monotonic() + 60
+    while endless.busy_slots() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert endless.busy_slots() == 0
+
+
+def test_max_tokens_beyond_what_the_engine_takes_is_the_bridges_located_400(engine, bridge):
+    prompted = metric(engine, "llamacpp:prompt_tokens_total")
+    for wanted, words in [
+        (10**12, "max_tokens: 1000000000000 is more than any engine reads (at most 2147483647)"),
+        (2**31, "max_tokens: 2147483648 is more than any engine reads"),
+    ]:
+        for stream in (False, True):
+            body = {"model": "tiny", "max_tokens": wanted, "stream": stream, "messages": [USER]}
+            response = httpx.post(bridge.url + "/v1/messages", json=body, timeout=30)
+            assert response.status_code == 400, response.text
+            error = response.json()["error"]
+            assert error["type"] == "invalid_request_error" and error["message"].startswith(words), error
+            assert "-2147483648" not in error["message"]  # not the engine's own integer overflow
+    assert metric(engine, "llamacpp:prompt_tokens_total") == prompted  # the engine never saw them
+
+
+def test_max_tokens_above_the_engines_context_is_lowered_to_it(engine, bridge, client):
+    """Nothing past the context can be generated, and agent CLIs ask for more than a tiny engine holds."""
+    before = len(bridge.captures())
+    with client.messages.stream(model="tiny", max_tokens=64000, messages=[USER]) as stream:  # the SDK wants one here
+        reply = stream.get_final_message()
+    assert kinds(reply) == ["thinking", "text"]
+    deadline = time.monotonic() + 10
+    while len(bridge.captures()) == before:  # a stream's capture is kept just after its last event
+        assert time.monotonic() < deadline, "the stream's capture was never kept"
+        time.sleep(0.01)
+    record = bridge.captures()[-1]["forward"]
+    assert record["max_tokens_lowered"] == {"asked": 64000, "sent": llama.CONTEXT}
+    assert record["request"]["max_tokens"] == llama.CONTEXT
+
+
+def test_a_stalled_body_is_dropped_within_the_stated_timeout(engine):
+    import socket
+
+    with serve.start(forward=serve.Forwarder(engine.url, model="tiny"), body_timeout=2.0) as running:
+        stalled = []
+        for _ in range(5):  # headers, a start of the body, then nothing
+            sock = socket.create_connection((running.host, running.port), timeout=10)
+            sock.sendall(b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                         b"content-length: 1000\r\n\r\n{\"model\": ")  # fmt: skip
+            stalled.append(sock)
+        started = time.monotonic()
+        # a normal request is served meanwhile
+        served = httpx.post(running.url + "/v1/messages", json={"model": "tiny", "max_tokens": 20, "messages": [USER]}, timeout=60)
+        assert served.status_code == 200
+        for sock in stalled:
+            answer = b""
+            while chunk := sock.recv(65536):  # until the bridge closes the connection
+                answer += chunk
+            dropped = time.monotonic() - started
+            sock.close()
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+            assert b"it did not arrive within 2 s (10 bytes came)" in answer
+            assert dropped < 2.0 + 1.5, f"a stalled body held its connection {dropped:.2f} s"
+
+
+def test_stopping_the_bridge_mid_stream_sends_an_error_event_and_frees_the_engine(endless):
+    import signal
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "tutorial", "serve", "--port", "0", "--lang", "en", "--forward", endless.url, "--model", "tiny-endless"]
+    bridge = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        banner = bridge.stderr.readline()
+        url = banner.split("listening on ")[1].split(",")[0]
+        deadline = time.monotonic() + 30
+        while True:  # the banner comes once the port is bound, a moment before uvicorn listens
+            try:
+                httpx.get(url + "/", timeout=5)
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline and bridge.poll() is None, "the bridge did not start"
+                time.sleep(0.05)
+        with httpx.stream("POST", url + "/v1/messages", json=stream_body(30000), timeout=60) as response:
+            lines = response.iter_lines()
+            deltas = 0
+            for line in lines:
+                deltas += line == "event: content_block_delta"
+                if deltas == 10:
+                    break
+            assert endless.busy_slots() == 1
+            stopped = time.monotonic()
+            bridge.send_signal(signal.SIGTERM)
+            rest = list(lines)
+        ended = time.monotonic() - stopped
+        events = [line for line in rest if line.startswith("event:")]
+        assert events[-1] == "event: error", rest[-5:]
+        error = json.loads(rest[rest.index("event: error") + 1][len("data: "):])
+        assert error["error"]["type"] == "overloaded_error" and "shutting down" in error["error"]["message"]
+        assert bridge.wait(10) == 0
+        assert ended < 2.0, f"the stream ended {ended:.2f} s after SIGTERM"  # far inside the 5 s grace
+        log = bridge.stderr.read()
+        assert "Traceback" not in log and "CancelledError" not in log, log
+        assert "-> 200" in log and "then an error event mid-stream: overloaded_error" in log, log
+    finally:
+        if bridge.poll() is None:
+            bridge.kill()
+            bridge.wait()
+    deadline = time.monotonic() + 30
+    while endless.busy_slots() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert endless.busy_slots() == 0, "the engine is still generating for a bridge that stopped"
+
+
+def test_serve_engine_starts_both_and_sigterm_stops_both():
+    import signal
+    import subprocess
+    import sys
+
+    if llama.unavailable():
+        unavailable(llama.unavailable())
+    command = [sys.executable, "-m", "tutorial", "serve", "--engine", "--port", "0", "--lang", "en"]
+    both = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        started = both.stderr.readline()
+        assert started.startswith("llama-server is running tiny.gguf at "), started
+        engine_url = started.split(" at ")[1].split(" ")[0]
+        url = both.stderr.readline().split("listening on ")[1].split(",")[0]
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                reply = httpx.post(url + "/v1/messages", json={"model": "x", "max_tokens": 50, "messages": [USER]}, timeout=60)
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline and both.poll() is None, "the bridge did not start"
+                time.sleep(0.05)
+        assert reply.status_code == 200 and reply.json()["content"][-1]["text"] == ANSWER
+        both.send_signal(signal.SIGTERM)
+        assert both.wait(20) == 0
+        with pytest.raises(httpx.ConnectError):  # llama-server stopped with it
+            httpx.get(engine_url + "/health", timeout=5)
+        assert "Traceback" not in both.stderr.read()
+    finally:
+        if both.poll() is None:
+            both.kill()
+            both.wait()

@@ -158,8 +158,6 @@ class Endpoints:
 
             capture["yours"] = await run_in_threadpool(compare_request, self.translator, body, words.current())
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
-        if self.forwarder is not None:
-            await self.forwarder.check_max_tokens(body)
         if self.forwarder is not None and body.get("stream"):  # relayed while the engine streams
             return await self._relayed(body, analysis, capture, message_id, model)
         if self.forwarder is not None:
@@ -215,6 +213,7 @@ class Endpoints:
 
     async def _forwarded(self, body: dict, analysis: dict, capture: dict) -> Reply:
         record = self._engine_record(body, analysis, capture)
+        await self.forwarder.fit_max_tokens(record["request"], record)
         return await self.forwarder.reply(body, record["request"], record)
 
     def _engine_record(self, body: dict, analysis: dict, capture: dict) -> dict:
@@ -233,6 +232,7 @@ class Endpoints:
     async def _relayed(self, body: dict, analysis: dict, capture: dict, message_id: str, model: str) -> Response:
         """The engine's stream relayed as it comes; the capture is kept when the stream ends."""
         record = self._engine_record(body, analysis, capture)
+        await self.forwarder.fit_max_tokens(record["request"], record)
         stream = await self.forwarder.open_stream(body, record["request"], record, message_id=message_id, model=model)
 
         async def on_end(reply: Optional[Reply], failure: Optional[ApiError]) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Optional
 
@@ -188,12 +189,26 @@ def _serve(arguments, translator, lang: str) -> int:
     except OSError as error:
         return _fail(say["cannot_listen"].format(host=arguments.host, port=arguments.port, why=error.strerror or error), lang)
     _banner(sock, forward, arguments.save, translator, lang)
+    # uvicorn stops cleanly on SIGINT and SIGTERM, then passes the signal on to the handler it
+    # found: for SIGTERM that is ours, so the process ends by returning (and --engine's
+    # llama-server is stopped) rather than being killed by the default handler.
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         with words.speaking(lang):  # what the server writes when a request names no language
             BridgeServer(server_config(app)).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn stops cleanly on Ctrl-C, then passes the signal on
+    except (KeyboardInterrupt, Terminated):
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+class Terminated(Exception):
+    """SIGTERM arrived (after uvicorn's graceful shutdown)."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated()
 
 
 def _forwarder(arguments, lang: str = "en"):

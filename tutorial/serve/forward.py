@@ -13,7 +13,7 @@ one type, from the types Anthropic's API documents (invalid_request_error, api_e
 overloaded_error, timeout_error):
 
     the engine refuses the request (HTTP 400, 413, 422)   400 invalid_request_error   no retry
-    max_tokens above what the engine can generate         400 invalid_request_error   no retry
+    max_tokens above 2**31 - 1 (app.check_parameters)     400 invalid_request_error   no retry
     the engine fails on it (HTTP 500, 501, other 4xx)     502 api_error                no retry
     the engine is busy (HTTP 429, 503, 529)                502 overloaded_error         retry
     it cannot be reached, breaks the connection, or
@@ -53,9 +53,12 @@ sequence, that last chunk never comes, and the figures are the bridge's estimate
 each on llama.cpp, vLLM and SGLang); the capture's `forward.usage` says which ("engine" or
 "estimated").
 
-`max_tokens` is checked before the engine sees it: at most 2**31 - 1 (what llama.cpp's int32
-and the Chat Completions APIs read), and at most the engine's context when the engine says
-what it is (llama.cpp's GET /props, vLLM's GET /v1/models); a located 400 otherwise.
+`max_tokens` is checked before the engine sees it: more than 2**31 - 1 (what llama.cpp reads
+into an int32) is the server's own located 400 (app.check_parameters), never the engine's
+overflow. Above the engine's context, when the engine says it (llama.cpp's GET /props, vLLM's
+GET /v1/models), the engine is sent its context instead: it could not generate more, and
+agent CLIs ask for more than a small engine holds (Claude Code asks for 64000); the capture
+keeps both numbers (`forward.max_tokens_lowered`).
 
 Stop sequences are applied by the bridge (see `relay.py`): they are not sent to the engine,
 and a request with stop sequences is streamed from the engine even when the client did not
@@ -141,14 +144,17 @@ class Forwarder:
             await self._client.aclose()
             self._client = None
 
-    async def check_max_tokens(self, body: dict) -> None:
-        """A 400 when max_tokens is more than the engine's context (when the engine says it)."""
-        wanted = body.get("max_tokens")
+    async def fit_max_tokens(self, request: dict, record: dict) -> None:
+        """Lower the engine request's max_tokens to the engine's context when it asks for more
+        (when the engine says its context): nothing past it can be generated, and some engines
+        refuse the larger number. The capture's `forward.max_tokens_lowered` keeps both."""
+        wanted = request.get("max_tokens")
         if not isinstance(wanted, int) or isinstance(wanted, bool):
             return
         context = await self.context_size()
         if context is not None and wanted > context:
-            raise ApiError(400, say("max_tokens_over_context", value=wanted, url=self.url, context=context))
+            request["max_tokens"] = context
+            record["max_tokens_lowered"] = {"asked": wanted, "sent": context}
 
     async def context_size(self) -> Optional[int]:
         """The most tokens the engine can hold (prompt and answer), asked once: llama.cpp's

@@ -96,8 +96,6 @@ WORDS = {
         "stream_type": "stream: must be true or false, got {kind}",
         "max_tokens_type": "max_tokens: must be a positive integer, got {value}",
         "max_tokens_too_big": "max_tokens: {value} is more than any engine reads (at most {limit})",
-        "max_tokens_over_context": "max_tokens: {value} is more than the engine at {url} can generate "
-        "(its context holds {context} tokens, prompt included)",
         "body_timeout": "body: it did not arrive within {seconds:g} s ({size} bytes came); send it faster or in one piece",
         "stop_sequences_type": "stop_sequences: must be a list of strings",
         "too_large": "body: {size} bytes, over this server's limit of {limit} bytes",
@@ -176,8 +174,6 @@ WORDS = {
         "stream_type": "stream：必须是 true 或 false，收到的是 {kind}",
         "max_tokens_type": "max_tokens：必须是正整数，收到的是 {value}",
         "max_tokens_too_big": "max_tokens：{value} 超出了任何引擎能读取的范围（最多 {limit}）",
-        "max_tokens_over_context": "max_tokens：{value} 超出了 {url} 上的引擎能生成的量（它的上下文只能容纳 {context} 个 token，"
-        "包括 prompt）",
         "body_timeout": "body：请求体没有在 {seconds:g} 秒内传完（只收到 {size} 字节）；请更快地发送，或一次发完",
         "stop_sequences_type": "stop_sequences：必须是字符串列表",
         "too_large": "body：{size} 字节，超过了这个服务器 {limit} 字节的上限",
