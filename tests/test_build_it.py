@@ -171,6 +171,8 @@ WRONG = [
      "a block of unknown type with text", "part"),
     ("flatten_content", "thinking read as text", ('text = part.get("text", "")', 'text = part.get("text") or part.get("thinking", "")'),
      "a thinking block (it has no text field)", "part"),
+    ("flatten_content", "text parts stripped", ('            text = part["text"]\n', '            text = part["text"].strip()\n'),
+     "texts with spaces and newlines around them", "part"),
     ("flatten_content", "a tool_reference gives its tool name", ('text = part.get("text", "")', 'text = part.get("text") or part.get("tool_name", "")'),
      "a tool_reference (nothing to read)", "part"),
     # user_block_message
@@ -190,11 +192,20 @@ WRONG = [
      "an image", "other"),
     ("user_block_message", "a text block flattened with its type", ('{"role": "user", "content": block["text"]}',
      '{"role": "user", "content": block["text"] or "[text omitted]"}'), "an empty text block", "text"),
+    ("user_block_message", "a text block stripped", ('"content": block["text"]}', '"content": block["text"].strip()}'),
+     "a text block with spaces and newlines around it", "text"),
     # assistant_message
     ("assistant_message", "the call id kept", ('calls.append({"type": "function"', 'calls.append({"id": block["id"], "type": "function"'),
      "one call", "calls"),
     ("assistant_message", "arguments as JSON text", ('"arguments": block["input"] or {}', '"arguments": json.dumps(block["input"])'),
      "one call", "calls"),
+    ("assistant_message", "arguments as JSON text only when nested", ('"arguments": block["input"] or {}',
+     '"arguments": json.dumps(block["input"]) if any(isinstance(v, (dict, list)) for v in block["input"].values()) '
+     'else block["input"] or {}'), "a call with nested arguments", "calls"),
+    ("assistant_message", "the text beside a call dropped", ('"content": "".join(texts)}', '"content": "" if calls else "".join(texts)}'),
+     "text beside a call", "text"),
+    ("assistant_message", "texts stripped", ('texts.append(block["text"])', 'texts.append(block["text"].strip())'),
+     "a text with spaces and newlines around it", "text"),
     ("assistant_message", "no empty dict for empty input", ('"arguments": block["input"] or {}', '"arguments": block["input"] or None'),
      "a call with empty input", "calls"),
     ("assistant_message", "no function wrapper", ('{"type": "function", "function": {"name": block["name"], "arguments": block["input"] or {}}}',
@@ -250,6 +261,10 @@ WRONG = [
       '            result.extend(user_block_message(b) for b in content if b["type"] != "tool_result")\n'
       '            result.extend(user_block_message(b) for b in content if b["type"] == "tool_result")'),
      "a result, then text", "user"),
+    ("translate_messages", "a string content stripped", ('result.append({"role": role, "content": content})',
+     'result.append({"role": role, "content": content.strip()})'), "a user string with spaces around it", "string"),
+    ("translate_messages", "the system string stripped", ("system if isinstance(system, str) else", "system.strip() if isinstance(system, str) else"),
+     "a system string ending in a newline", "system"),
     # tools_to_chat_tools
     ("tools_to_chat_tools", "[] for no tools", ("    if not tools:\n        return None", "    if not tools:\n        return []"),
      "no tools (None)", "none"),
@@ -279,6 +294,10 @@ WRONG = [
     # tool_result_messages
     ("tool_result_messages", "the call id left out", ('{"role": "tool", "tool_call_id": call_id, "content": content or ""}',
      '{"role": "tool", "content": content or ""}'), "string content", "string"),
+    ("tool_result_messages", "string content stripped", ('"content": content or ""}]', '"content": (content or "").strip()}]'),
+     "string content ending in a newline", "string"),
+    ("tool_result_messages", "a lone text part stripped", ('run[0]["text"] if len(run) == 1', 'run[0]["text"].strip() if len(run) == 1'),
+     "one text part with spaces around it", "run"),
     ("tool_result_messages", "no content gives None", ('"content": content or ""}]', '"content": content}]'), "no content", "string"),
     ("tool_result_messages", "a lone text not collapsed", ('run[0]["text"] if len(run) == 1 and run[0]["type"] == "text" else run', "run"),
      "one text part", "run"),
@@ -303,6 +322,7 @@ BLAMED = [
     ("user_block_message", "parts glued with nothing", "flatten_content"),
     ("translate", "[] for no tools", "tools_to_chat_tools"),
     ("translate", "None not handled", "flatten_content"),  # two calls down
+    ("translate_messages", "a text block stripped", "user_block_message"),
 ]
 
 # Correct solutions written differently from the package: each must get ✓.
@@ -516,3 +536,126 @@ def test_the_checker_reports_instead_of_raising():
     changed = RIGHT["flatten_content"].replace("    return \"\\n\".join(texts)", "    joined = \"\\n\".join(texts)\n    content.clear()\n    return joined")
     assert "content.clear()" in changed
     assert "it changed its input" in repr(check_stage("flatten_content", changed, lang="en"))
+
+
+# ---------------------------------------------------------------------------
+# What the stages must catch themselves (issue 28): whitespace around every text, nested
+# arguments, an input changed in place, and a difference always shown so it can be seen
+
+
+def test_an_input_changed_in_place_cites_its_own_rule_not_a_traps():
+    """A translate that pops max_tokens from the caller's body breaks no bullet of any stage: it
+    breaks the rule every function keeps, and that is the rule quoted."""
+    source = 'def translate(body):\n    body.pop("max_tokens", None)\n' \
+             '    return translate_messages(body["messages"], body.get("system")), tools_to_chat_tools(body.get("tools"))\n'
+    for lang in ("en", "zh"):
+        text = repr(check_stage("translate", source, lang=lang))
+        rule = build_it.TEXT[lang]["rule_unchanged"]
+        assert text.endswith(rule), text
+        assert build_it.TEXT[lang]["changed"] in text
+        assert "None" not in rule and "工具" not in rule
+
+
+def test_generated_inputs_hold_nested_list_and_unicode_arguments():
+    arguments = [block["input"] for case in build_it.all_cases("assistant_message") if case.kind == "generated"
+                 for block in case.args[0] if block["type"] == "tool_use"]
+    assert any(any(isinstance(value, dict) for value in found.values()) for found in arguments)
+    assert any(any(isinstance(value, list) for value in found.values()) for found in arguments)
+    assert any(not json.dumps(found).isascii() or not json.dumps(found, ensure_ascii=False).isascii() for found in arguments)
+    assert {} in arguments
+
+
+def _texts(value, place=""):
+    """Every string under `value` with where it sits: (place, text)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, f"{place}.{key}")
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item, f"{place}[]")
+    elif isinstance(value, str):
+        yield place, value
+
+
+def test_generated_bodies_put_spaced_text_in_every_place_a_text_goes():
+    """Leading/trailing spaces and newlines in the system prompt (string and blocks), user and
+    assistant strings, text blocks of both roles, a tool_result's content string and list, and
+    thinking: a .strip() anywhere is met by some generated input."""
+    spaced_places = set()
+    for case in build_it.all_cases("translate"):
+        if case.kind != "generated":
+            continue
+        body = case.args[0]
+        for place, text in _texts({"system": body.get("system"), "messages": body["messages"]}):
+            if text and text != text.strip():
+                role_free = re.sub(r"\[\]", "", place)
+                spaced_places.add(role_free)
+    for place in (".system", ".system.text", ".messages.content", ".messages.content.text",
+                  ".messages.content.content", ".messages.content.content.text", ".messages.content.thinking"):
+        assert place in spaced_places, (place, sorted(spaced_places))
+
+
+@pytest.mark.parametrize("stage, mistake", [(w[0], w[1]) for w in WRONG if "stripped" in w[1]])
+def test_a_stripped_text_is_shown_with_the_difference_in_view(stage, mistake):
+    """Expected and got are never two strings that look alike: the first differing run is
+    marked « », escaped (a newline is \\n, a space between the marks)."""
+    text = repr(check_stage(stage, wrong_source(stage, MISTAKES[mistake][2]), lang="en"))
+    shown = re.search(r"expected (.+), got (.+)\n", text)
+    assert shown, text
+    want, have = shown.groups()
+    assert want != have and "«" in want and "«" in have, text
+    assert "\n" not in want + have  # escaped, not printed as a line break
+
+
+@pytest.mark.parametrize("want, have", [
+    ("  你好\n", "你好"),
+    ("a" * 500 + "\n", "a" * 500),
+    ("x" * 300 + " 中间 " + "y" * 300, "x" * 300 + "中间" + "y" * 300),
+    ("第一段\n第二段", "第一段第二段"),
+    ("tab\there", "tab here"),
+    ("\u00e9", "e\u0301"),  # the same letter, composed and decomposed
+])
+def test_two_strings_that_differ_never_look_alike(want, have):
+    from tutorial.notebook.build_it.checker import contrast
+
+    for limit in (60, 160, 240):
+        shown_want, shown_have = contrast(want, have, limit)
+        assert shown_want != shown_have, (shown_want, shown_have)
+        assert len(shown_want) <= limit + 20 and len(shown_have) <= limit + 20
+        if "\u0301" not in have:  # what is between the marks differs
+            inside = [re.search("«(.*)»", shown).group(1) for shown in (shown_want, shown_have)]
+            assert inside[0] != inside[1]
+        else:  # one letter written two ways: its code points are shown
+            assert shown_want.isascii() and shown_have.isascii()
+
+
+def test_a_difference_in_an_assistant_turn_without_thinking_cites_the_text_bullet():
+    """Dropping the text beside a call used to cite the thinking bullet (the first trap that failed
+    had thinking in it); the place says content, and only text makes it."""
+    found = examine("assistant_message", wrong_source("assistant_message", MISTAKES["the text beside a call dropped"][2]), lang="en")
+    assert found.rule == RULES["en"]["assistant_message"]["text"]
+    body = {"messages": [{"role": "user", "content": "读 a.py"},
+                         {"role": "assistant", "content": [{"type": "text", "text": "我先读取文件。"},
+                                                           {"type": "tool_use", "id": "toolu_a", "name": "read_file", "input": {}}]}]}
+    expected = build_it.stages.translation.translate(body)
+    yours = (expected[0][:1] + [{**expected[0][1], "content": ""}], expected[1])
+    found = build_it.difference(yours, expected, body, "en")
+    assert found.rule == RULES["en"]["assistant_message"]["text"] and found.stage == "assistant_message"
+    assert found.line("en").endswith("(the stage that checks this place: assistant_message)")
+
+
+def test_a_replay_line_names_the_stage_of_the_place():
+    body = {"system": "简短。", "messages": [{"role": "user", "content": [{"type": "text", "text": "你好\n"}]}],
+            "tools": [{"name": "read_file"}]}
+    expected = build_it.stages.translation.translate(body)
+    cases = [
+        ((expected[0][:1] + [{"role": "user", "content": "你好"}], expected[1]), "user_block_message", "text"),
+        (([{"role": "system", "content": "简短"}] + expected[0][1:], expected[1]), "translate_messages", "system"),
+        ((expected[0], []), "tools_to_chat_tools", None),
+    ]
+    for yours, stage, bullet in cases:
+        found = build_it.difference(yours, expected, body, "zh")
+        assert found.stage == stage, found
+        assert found.line("zh").endswith(f"（检查这个位置的阶段：{stage}）")
+        if bullet:
+            assert found.rule == RULES["zh"][stage][bullet]

@@ -287,9 +287,10 @@ def test_serve_with_a_translator_answers_the_sdk_and_every_capture_says_where_it
     text = "".join(block.text for block in reply.content if block.type == "text")
     assert reply.stop_reason == "end_turn"
     assert text.endswith('Your translator: differs at translated[2]["tool_calls"][0]["id"]: expected (no such key), got '
-                         "'toolu_demo'. The rule: (assistant_message) each `tool_use` gives `{\"type\": \"function\", "
+                         "'toolu_demo'. The rule: each `tool_use` gives `{\"type\": \"function\", "
                          '"function": {"name": ..., "arguments": ...}}` in `tool_calls`, arguments being the block\'s '
-                         "`input` (or `{}`), no id; the key is there only when there are calls")  # fmt: skip
+                         "`input` (or `{}`), no id; the key is there only when there are calls "
+                         "(the stage that checks this place: assistant_message)")  # fmt: skip
     with client.messages.stream(model="local", max_tokens=64, messages=[{"role": "user", "content": "你好"}]) as stream:
         assert "Your translator: agrees with the package" in stream.get_final_text()
     session = tutorial.examples.claude_code_session()["requests"][1]
@@ -393,3 +394,43 @@ def test_serve_with_a_translator_says_where_it_differs_in_the_clients_language(s
     process.send_signal(signal.SIGINT)
     _, log = process.communicate(timeout=30)
     assert "  你的翻译器：" in log  # the log line of a request in Chinese
+
+
+# ---------------------------------------------------------------------------
+# Two files written by a reviewer who had not read the checker's traps (issue 28): each must
+# be refused at the stage that holds its mistake, the difference in view, that stage's rule.
+
+LEARNERS = ROOT / "tests" / "data" / "learner"
+
+
+@pytest.mark.parametrize("file, stage, rule, shown", [
+    ("nested_as_json.py", "assistant_message", "calls",
+     """expected {'query': '说明', 'options': {'depth': 2}}, got '{"query": "说明", "options": {"depth": 2}}'"""),
+    ("strips_text.py", "user_block_message", "text", "expected '«  »你好\\n', got '«»你好'"),
+])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reviewers_mistake_is_caught_first_at_its_own_stage(capsys, file, stage, rule, shown, lang):
+    from tutorial.notebook.build_it import RULES
+
+    status, lines, err = grade(capsys, str(LEARNERS / file), "--lang", lang)
+    assert status == 1 and not err
+    checks = [line for line in lines[1:-1] if line[:1] in "✓✗–"]
+    first = next(line for line in checks if line.startswith("✗"))
+    assert first.startswith(f"✗ {stage}:"), lines
+    assert all(line.startswith("✓") for line in checks[: checks.index(first)])
+    if lang == "en":
+        assert shown in first, first
+        assert first.endswith("The rule: " + RULES["en"][stage][rule]), first
+    else:
+        assert shown.replace("expected ", "应为 ").replace(", got ", "，实际为 ") in first, first
+        assert first.endswith("规则：" + RULES["zh"][stage][rule]), first
+
+
+def test_a_stripped_text_in_the_recorded_session_is_shown_so_it_can_be_seen(capsys):
+    """The Claude Code session's reminder ends in a newline: the line used to print expected and
+    got cut to the same visible text; now the run that differs sits between « and »."""
+    status, lines, _ = grade(capsys, str(LEARNERS / "strips_text.py"))
+    session = next(line for line in lines if "recorded Claude Code session" in line)
+    want, have = re.search(r'expected (.+?), got (.+?)\. The rule', session).groups()
+    assert want != have and want.endswith('«\\n»"') and have.endswith('«»"'), session
+    assert session.endswith("(the stage that checks this place: user_block_message)")

@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import ast
 import copy
+import difflib
 import json
+import os
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ...examples import readme_request
 from ...watch import language
 from ...watch.jsondiff import differences
+from .. import progress
 from ..exercises import Verdict
 from . import guard, stages
 from .inputs import README
@@ -100,8 +104,11 @@ def check_stage(name: str, function: Any, lang: Optional[str] = None) -> Verdict
     stage; ✓, or the first input on which they differ (named traps first) with the rule it
     breaks. The learner's helpers that `function` calls are checked first, and a wrong one
     is blamed instead. `function` may also be given as source text (the function and any
-    helpers it defines). The verdict is written in `lang` (the current language by default)."""
-    return examine(name, function, lang).verdict
+    helpers it defines). The verdict is written in `lang` (the current language by default).
+    On a class hub the verdict also goes to the instructor's page (tutorial/notebook/progress.py)."""
+    found = examine(name, function, lang)
+    progress.record(f"05.{name}", None, found.verdict, mistake=progress.stage_mistake(found))
+    return found.verdict
 
 
 def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optional[float] = None,
@@ -142,7 +149,8 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
             problem, location = words["uncomparable"].format(error=f"{type(error).__name__}: {error}"), None
         if problem:
-            failures.append((case, problem, _rule(stage, case, location, expected)))
+            rule = UNCHANGED if got.changed_input else _rule(stage, case, location, expected)
+            failures.append((case, problem, rule))
             if isinstance(got.raised, guard.TimedOut):
                 stopped = True
                 break  # the thread is still running: one endless loop is enough to report
@@ -156,7 +164,10 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         message = words["right"].format(name=name, rule=SUMMARIES[lang][name], **counts)
         return Finding(Verdict("right", message), name, total=len(every))
     case, problem, rule = _first_to_show(failures)
-    rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
+    if rule == UNCHANGED:
+        rule_text = words["rule_unchanged"]
+    else:
+        rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
     shown_args = ", ".join(short(arg, 400, lang) for arg in case.args)
     label = label_in(case.label, lang)
     if case.kind == "trap":
@@ -179,6 +190,9 @@ def _rule(stage: stages.Stage, case: Case, location: Optional[tuple], expected: 
 
 
 _SHOWN_FIRST = {"trap": 0, "readme": 1, "generated": 2}
+
+# The rule a function breaks when it changes its input: every stage's, so no bullet of one.
+UNCHANGED = "!unchanged"
 
 
 def _first_to_show(failures: list) -> tuple:
@@ -310,7 +324,7 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
         return "", None
     location, have, want = found
     lang = language.resolve(lang)
-    shown = {"want": short(want, lang=lang), "have": short(have, lang=lang)}
+    shown = dict(zip(("want", "have"), contrast(want, have, lang=lang)))
     return words["differs"].format(place=place(location, root), **spaced(shown, lang)), location
 
 
@@ -379,6 +393,45 @@ def spaced(values: dict[str, str], lang: str) -> dict[str, str]:
     if lang != "zh":
         return values
     return {key: text if text.startswith("（") else " " + text for key, text in values.items()}
+
+
+def contrast(want: Any, have: Any, limit: int = 240, lang: Optional[str] = None) -> tuple[str, str]:
+    """Two values that differ, written so the difference can be seen: two strings that share
+    anything are escaped, cut around the first run where they differ, and that run is put
+    between « and » (`'«  »你好\\n'` beside `'«»你好'`); anything else as `short` writes it."""
+    if not (isinstance(want, str) and isinstance(have, str)) or want == have:
+        return short(want, limit, lang), short(have, limit, lang)
+    if unicodedata.normalize("NFC", want) == unicodedata.normalize("NFC", have):
+        return ascii(want), ascii(have)  # the same letters written two ways: show the code points
+    start = len(os.path.commonprefix([want, have]))
+    context = min(_CONTEXT, limit // 5)
+    window = context + limit  # enough of each rest to find where the first run ends
+    rest_want, rest_have = want[start : start + window], have[start : start + window]
+    matcher = difflib.SequenceMatcher(None, rest_want, rest_have, autojunk=False)
+    _, _, want_end, _, have_end = next(op for op in matcher.get_opcodes() if op[0] != "equal")
+    if not start and (want_end, have_end) == (len(want), len(have)):
+        return short(want, limit, lang), short(have, limit, lang)  # nothing shared: nothing to point at
+    quote = '"' if ("'" in want + have and '"' not in want + have) else "'"
+    before = want[:start]
+    head = _escape(before, quote) if len(before) <= context else "…" + _escape(before[-context:], quote)
+    room = max(8, limit - 2 * context - 6)  # for the run that differs
+
+    def written(text: str, end: int) -> str:
+        run, after = text[start : start + end], text[start + end :]
+        run = _escape(run, quote) if len(run) <= room else _escape(run[:room], quote) + "…"
+        tail = _escape(after, quote) if len(after) <= context else _escape(after[:context], quote) + "…"
+        return f"{quote}{head}«{run}»{tail}{quote}"
+
+    return written(want, want_end), written(have, have_end)
+
+
+_CONTEXT = 40  # characters kept on each side of a differing run
+
+
+def _escape(text: str, quote: str) -> str:
+    """`text` as it is written inside a Python string literal, with readable Chinese."""
+    special = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", quote: "\\" + quote}
+    return "".join(special.get(char) or (char if char.isprintable() else repr(char)[1:-1]) for char in text)
 
 
 def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:

@@ -18,6 +18,19 @@ from typing import Any, Callable, Optional
 from ...examples import readme_request
 
 _TEXTS = ("你好", "第一段", "第二段", "README.md", "# Demo\n这是一个学习项目。", "ok", "")
+# Text as people and tools really send it: spaces, tabs and newlines around it, which every
+# rule of chapter 05 keeps as they are (a learner's .strip() must show up somewhere).
+_SPACED = ("  缩进的一行", "结尾有换行\n", "\n前后都有空白 \n", "\t制表符开头", " ", "\n\n")
+# Tool arguments: flat, empty, nested, list-valued and unicode (sent as they are, never as JSON text).
+_ARGUMENTS = (
+    {},
+    {"path": "a.py"},
+    {"path": "b.py", "limit": 5},
+    {"path": "说明 文档.md"},
+    {"paths": ["a.py", "b.py"]},
+    {"query": " 两端有空格 ", "options": {"recursive": True, "depth": [1, 2]}},
+    {"filter": {"名字": "值", "tags": []}, "ratio": 0.5, "flag": None},
+)
 _PNG = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
 _URL = {"type": "url", "url": "https://example.com/cat.png"}
 _SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
@@ -65,7 +78,10 @@ class Maker:
         raise AssertionError("unreachable")
 
     def text(self) -> str:
-        return self.rng.choice(_TEXTS)
+        return self.rng.choice(_TEXTS) if self.rng.random() < 0.7 else self.rng.choice(_SPACED)
+
+    def arguments(self) -> dict:
+        return copy.deepcopy(self.rng.choice(_ARGUMENTS))
 
     def some(self, make: Callable[[], Any], low: int, high: int) -> list:
         return [make() for _ in range(self.rng.randint(low, high))]
@@ -106,8 +122,7 @@ class Maker:
         return self.pick(
             (5, lambda: _text(self.text())),
             (3, lambda: {"type": "thinking", "thinking": self.text(), "signature": "EqQBCkYI"}),
-            (4, lambda: _tool_use(self.call_id(), self.rng.choice(("read_file", "run_tests")),
-                                  self.rng.choice(({}, {"path": "a.py"}, {"path": "b.py", "limit": 5})))),
+            (4, lambda: _tool_use(self.call_id(), self.rng.choice(("read_file", "run_tests")), self.arguments())),
             (1, lambda: {"type": "redacted_thinking", "data": "RWNyeXB0ZWQ="}),
         )
 
@@ -136,7 +151,7 @@ class Maker:
 
     def tool(self) -> dict:
         tool: dict = {"name": self.rng.choice(("read_file", "run_tests", "search"))}
-        description = self.rng.choice((None, "", "读取文件", "absent"))
+        description = self.rng.choice((None, "", "读取文件", " 读取文件\n", "absent"))
         if description != "absent":
             tool["description"] = description
         schema = self.rng.choice((None, _SCHEMA, {"type": "object", "properties": {}}, "absent"))
@@ -197,6 +212,7 @@ def traps_flatten() -> list:
         ("an empty list", ([],), "join"),
         ("two text blocks", ([_text("第一段"), _text("第二段")],), "join"),
         ("an empty text between two texts", ([_text("第一段"), _text(""), _text("第二段")],), "join"),
+        ("texts with spaces and newlines around them", ([_text("  第一段\n"), _text("\n第二段 ")],), "part"),
         ("strings inside the list", (["第一段", _text("第二段")],), "part"),
         ("an image", ([_image()],), "part"),
         ("text and an image", ([_text("看这张图"), _image()],), "part"),
@@ -227,8 +243,10 @@ def traps_user_block() -> list:
     return [
         ("a text block", (_text("你好"),), "text"),
         ("an empty text block", (_text(""),), "text"),
+        ("a text block with spaces and newlines around it", (_text("  你好\n"),), "text"),
         ("a tool_result with string content", (_tool_result("toolu_x", "结果"),), "tool_result"),
         ("a tool_result with no content", (_tool_result("toolu_x"),), "tool_result"),
+        ("a tool_result whose text ends in a newline", (_tool_result("toolu_x", "第一行\n第二行\n"),), "tool_result"),
         ("a tool_result with two text blocks", (_tool_result("toolu_x", [_text("第一段"), _text("第二段")]),), "tool_result"),
         ("a tool_result with text and an image", (_tool_result("toolu_x", [_text("截图如下"), _image()]),), "tool_result"),
         ("an error result", (_tool_result("toolu_x", "文件不存在", is_error=True),), "tool_result"),
@@ -257,6 +275,10 @@ def traps_assistant() -> list:
         ("two calls and no text", ([_tool_use("toolu_a", arguments={"path": "a.py"}), _tool_use("toolu_b", arguments={"path": "b.py"})],), "calls"),
         ("a call with empty input", ([_tool_use("toolu_a", "list_files", {})],), "calls"),
         ("a call with two arguments", ([_tool_use("toolu_a", arguments={"path": "a.py", "limit": 50})],), "calls"),
+        ("a call with nested arguments", ([_tool_use("toolu_a", "search", {"query": "说明", "options": {"depth": 2}})],), "calls"),
+        ("a call with a list argument", ([_tool_use("toolu_a", "read_files", {"paths": ["a.py", "b.py"]})],), "calls"),
+        ("text beside a call", ([_text("我先读取文件。"), _tool_use("toolu_a")],), "text"),
+        ("a text with spaces and newlines around it", ([_text("\n好的。 ")],), "text"),
         ("thinking, text and a call", ([{"type": "thinking", "thinking": "先读文件。", "signature": "sig"}, _text("我先读取文件。"), _tool_use("toolu_a")],), "thinking"),
         ("two thinking blocks", ([{"type": "thinking", "thinking": "第一步，", "signature": "s1"}, {"type": "thinking", "thinking": "第二步。", "signature": "s2"}],), "thinking"),
         ("redacted thinking", ([{"type": "redacted_thinking", "data": "RWNyeXB0ZWQ="}, _text("好的。")],), "other"),
@@ -280,6 +302,8 @@ def traps_messages() -> list:
         ("an empty system string", (hello, ""), "system"),
         ("an empty system list", (hello, []), "system"),
         ("a system string", (hello, "回答要简短。"), "system"),
+        ("a system string ending in a newline", (hello, "回答要简短。\n"), "system"),
+        ("a user string with spaces around it", ([{"role": "user", "content": "  你好\n"}], None), "string"),
         ("a system list of two blocks", (hello, [_text("你是代码助手。"), _text("回答要简短。")]), "system"),
         ("a user message with two text blocks", ([{"role": "user", "content": [_text("第一段"), _text("第二段")]}], None), "user"),
         ("a user message with empty content", ([{"role": "user", "content": []}], None), "user"),
@@ -355,9 +379,11 @@ def readme_openai(body: dict) -> list:
 def traps_openai() -> list:
     return [
         ("string content", (_tool_result("toolu_x", "结果"),), "string"),
+        ("string content ending in a newline", (_tool_result("toolu_x", "结果\n"),), "string"),
         ("no content", (_tool_result("toolu_x"),), "string"),
         ("one text part", (_tool_result("toolu_x", [_text("结果")]),), "run"),
         ("two texts", (_tool_result("toolu_x", [_text("第一段"), _text("第二段")]),), "run"),
+        ("one text part with spaces around it", (_tool_result("toolu_x", [_text(" 结果\n")]),), "run"),
         ("only a reference", (_tool_result("toolu_x", [_reference()]),), "parts"),
         ("text, a reference, text (chapter 08's example)", (_tool_result("toolu_search", [_text("找到一个匹配的工具："), _reference(), _text("它只需要测试文件的路径。")]),), "parts"),
         ("two references, then text", (_tool_result("toolu_x", [_reference("run_tests"), _reference("read_file"), _text("已加载。")]),), "parts"),

@@ -24,7 +24,7 @@ from ...errors import RequestError
 from ...examples import claude_code_session
 from ...preprocess import preprocess
 from ...watch import language
-from .checker import Missing, _plain, _root, first_difference, place, short, spaced
+from .checker import Missing, _plain, _root, contrast, first_difference, place, spaced
 from .learner import TranslatorError
 from .stages import STAGES, rule_text
 from .texts import SUMMARIES
@@ -41,6 +41,7 @@ WORDS = {
         "client": "Anthropic-defined client tools (the package looks their schemas up)",
         "toolset": "toolsets (entries without a name)",
         "line": "at {place}: expected {want}, got {have}. The rule: {rule}",
+        "caught_by": " (the stage that checks this place: {stage})",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
         "uncomparable": "its result cannot be compared: {error}",
         "and": " and ",
@@ -63,6 +64,7 @@ WORDS = {
         "client": "由 Anthropic 定义的客户端工具（本包会查出它们的 schema）",
         "toolset": "工具集（没有 name 的条目）",
         "line": "在 {place} 处：应为{want}，实际为{have}。规则：{rule}",
+        "caught_by": "（检查这个位置的阶段：{stage}）",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
         "uncomparable": "它的结果无法比较：{error}",
         "and": "和",
@@ -110,11 +112,13 @@ class Difference:
     expected: Any
     actual: Any
     rule: str  # the bullet of chapter 05 that place follows
+    stage: str = ""  # the function of chapter 05 that builds the place, when known
 
     def line(self, lang: Optional[str] = None) -> str:
         lang = language.resolve(lang)
-        shown = spaced({"want": short(self.expected, 160, lang), "have": short(self.actual, 160, lang)}, lang)
-        return WORDS[lang]["line"].format(place=self.place, rule=self.rule, **shown)
+        shown = spaced(dict(zip(("want", "have"), contrast(self.expected, self.actual, 160, lang))), lang)
+        line = WORDS[lang]["line"].format(place=self.place, rule=self.rule, **shown)
+        return line + (WORDS[lang]["caught_by"].format(stage=self.stage) if self.stage else "")
 
     def as_json(self, lang: Optional[str] = None) -> dict:
         """{place, expected, actual, rule, line}; a side that has no value there (a key or an
@@ -125,7 +129,7 @@ class Difference:
                 found["absent"] = side
             else:
                 found[side] = _jsonable(value)
-        return {**found, "rule": self.rule, "line": self.line(lang)}
+        return {**found, "rule": self.rule, **({"stage": self.stage} if self.stage else {}), "line": self.line(lang)}
 
 
 def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None) -> Optional[Difference]:
@@ -137,8 +141,9 @@ def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None)
         return None
     location, have, wanted = found
     rule = (STAGES["translate"].rule_at((body,), location, want) or "").lstrip("~")
-    text = rule_text(rule, "translate", lang) if rule else SUMMARIES[lang]["translate"]
-    return Difference(place(location, _root("translate")), wanted, have, text)
+    stage = (rule.rpartition(":")[0] or "translate") if rule else ""  # the function that builds the place
+    text = rule_text(rule, stage, lang) if rule else SUMMARIES[lang]["translate"]
+    return Difference(place(location, _root("translate")), wanted, have, text, stage)
 
 
 def chapter_body(body: Any, lang: Optional[str] = None) -> tuple[Any, str]:

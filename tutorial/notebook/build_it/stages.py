@@ -59,7 +59,38 @@ _ASSISTANT_KEYS = {"content": "~text", "reasoning_content": "thinking", "tool_ca
 
 def _assistant_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
     key = _first_key(location)
-    return _ASSISTANT_KEYS.get(key, "~text") if key else None
+    if not key:
+        return None
+    blocks = args[0] if args and isinstance(args[0], list) else None
+    if key == "content" and blocks is not None and all(_kind(block) in ("text", "tool_use") for block in blocks):
+        return "text"  # only text could have made the content: nothing else to suspect
+    return _ASSISTANT_KEYS.get(key, "~text")
+
+
+def _kind(block: Any) -> Any:
+    return block.get("type") if isinstance(block, dict) else None
+
+
+def _origin(messages: Any, system: Any, index: int) -> Optional[tuple[str, Any]]:
+    """Which input made message `index` of translate_messages' result: ("system", system),
+    ("inner_system" | "string" | "assistant", message) or ("user", block); None when unknown."""
+    if not isinstance(messages, list):
+        return None
+    try:
+        made = [("system", system)] * len(translation.system_messages(system))
+        for message in messages:
+            role, content = message["role"], message["content"]
+            if role == "system":
+                made.append(("inner_system", message))
+            elif isinstance(content, str):
+                made.append(("string", message))
+            elif role == "assistant":
+                made.append(("assistant", message))
+            else:
+                made += [("user", block) for block in content]
+    except (Exception, RecursionError):  # noqa: BLE001 - a body the package would refuse
+        return None
+    return made[index] if index < len(made) else None
 
 
 def _messages_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]:
@@ -78,10 +109,18 @@ def _messages_rule(args: tuple, location: tuple, expected: Any) -> Optional[str]
         return "inner_system" if index or not system else "system"
     if not inner or inner == ("role",):
         return None  # a whole message missing, or another in its place: which input gave it is the trap's to say
+    origin = _origin(args[0], system, index)
+    if origin and origin[0] == "string":
+        return "string"
     if role == "assistant":
-        return _under("assistant_message", _assistant_rule((), inner, message) or "~text")
+        blocks = origin[1]["content"] if origin and origin[0] == "assistant" else None
+        return _under("assistant_message", _assistant_rule((blocks,), inner, message) or "~text")
     if role == "tool":
         return "user_block_message:tool_result"
+    if origin and origin[0] == "user":
+        # The block's own bullet; only suggested, since a list handled wrongly as a whole
+        # (translate_messages' "user" bullet) shows at the same place.
+        return "~user_block_message:" + (_user_block_rule((origin[1],), inner, message) or "other")
     return None
 
 
