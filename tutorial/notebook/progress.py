@@ -80,6 +80,19 @@ def named_mistake(exercise: str, answer: Any) -> Optional[str]:
     return None
 
 
+def stage_mistake(finding: Any) -> Optional[str]:
+    """Chapter 05's named mistake: the learner's helper that is wrong, or the named trap (in
+    English) on which the function first differs; None for a generated input or a right one."""
+    if getattr(finding, "blamed", None):
+        return f"helper {finding.blamed} is wrong"
+    case = getattr(finding, "case", None)
+    if case is not None and getattr(case, "kind", "") in ("trap", "readme"):
+        return f"{case.kind}: {case.label}"[:200]
+    if getattr(finding, "stopped", False):
+        return "did not finish"
+    return None
+
+
 def _as_text(answer: Any) -> str:
     try:
         return json.dumps(answer, ensure_ascii=False, default=repr)[:2000]
