@@ -395,10 +395,26 @@ TEXT = {
 }
 
 
+def recalled(chapter: str) -> tuple[Recall, ...]:
+    """A chapter's recall questions. A chapter whose questions live beside its exercises
+    (ch04b.py registers RECALL["04b"]) has that module loaded first, so a fresh kernel that
+    has checked nothing yet finds them too."""
+    if chapter not in RECALL:
+        import importlib
+
+        try:
+            importlib.import_module(f"{__package__}.ch{chapter}")
+        except ModuleNotFoundError:
+            pass
+    if chapter not in RECALL:
+        raise KeyError(f"no recall questions for chapter {chapter!r}; the chapters are {', '.join(sorted(RECALL))}")
+    return RECALL[chapter]
+
+
 def questions(chapter: str, lang: Optional[str] = None) -> list[str]:
     """The chapter's questions in `lang` (the current language by default)."""
     zh = language.resolve(lang) == "zh"
-    return [item.zh_question if zh else item.question for item in RECALL[chapter]]
+    return [item.zh_question if zh else item.question for item in recalled(chapter)]
 
 
 def recall(chapter: str, show: bool = False, lang: Optional[str] = None) -> str:
@@ -411,11 +427,11 @@ def recall(chapter: str, show: bool = False, lang: Optional[str] = None) -> str:
         return Shown(text["hidden"])
     zh = lang == "zh"
     lines = []
-    for number, item in enumerate(RECALL[chapter], 1):
+    for number, item in enumerate(recalled(chapter), 1):
         lines.append(f"{number}. {item.zh_question if zh else item.question}")
         lines.append(f"   {text['answer']}{item.zh_answer if zh else item.answer}")
         lines.append("")
     return Shown("\n".join(lines).rstrip())
 
 
-__all__ = ["RECALL", "Recall", "questions", "recall"]
+__all__ = ["RECALL", "Recall", "questions", "recall", "recalled"]
