@@ -50,7 +50,7 @@ PIP_LOG = VENV / "pip.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 NOTEBOOKS = ROOT / "notebooks"
 PLAYGROUND = "07_playground.ipynb"
-EXTRAS = "notebooks,real,serve,test,hub"  # one environment for every command
+EXTRAS = "notebooks,real,serve,test,hub,book"  # one environment for every command
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
@@ -99,12 +99,13 @@ class _StopRequested(Exception):
 STOP_GRACE = 30  # seconds a child asked to stop may take (JupyterLab shuts its kernels down first)
 
 
-def wait(process: subprocess.Popen) -> int:
+def wait(process: subprocess.Popen, stop_on_interrupt: bool = False) -> int:
     """Wait for a child that shares our terminal. Ctrl-C reaches it too, so let it shut down
-    in its own way (JupyterLab shuts its kernels down and removes its runtime files) and only
-    then report the interrupt; after a third Ctrl-C stop it ourselves. A SIGTERM (a service manager, `kill`)
-    reaches only us, so pass it on and wait for the child to stop: JupyterLab then shuts down
-    its kernels and frees its port instead of running on without us."""
+    in its own way and only then report the interrupt; after a third Ctrl-C stop it ourselves.
+    A child in a session of its own (`stop_on_interrupt`: JupyterLab) does not see Ctrl-C, so
+    the first one asks it to stop (SIGTERM). A SIGTERM (a service manager, `kill`) reaches only
+    us, so pass it on and wait for the child to stop: JupyterLab then shuts down its kernels,
+    removes its runtime files and frees its port instead of running on without us."""
     interrupts, terminated = 0, []
 
     def pass_on(signum, frame):
@@ -125,7 +126,7 @@ def wait(process: subprocess.Popen) -> int:
                 process.kill()  # it did not stop in time
             except KeyboardInterrupt:
                 interrupts += 1
-                if interrupts >= 3:
+                if interrupts >= 3 or stop_on_interrupt:
                     process.terminate()
     finally:
         if previous is not None:
@@ -145,9 +146,13 @@ def _handle(signum: int, handler):
         return None
 
 
-def call(*command: str | Path, **options) -> int:
-    """Run a command in the foreground; its exit code."""
-    return wait(subprocess.Popen([str(part) for part in command], **options))
+def call(*command: str | Path, own_session: bool = False, **options) -> int:
+    """Run a command in the foreground; its exit code. `own_session`: out of our process group,
+    so a SIGINT to the group (Ctrl-C, a service manager) reaches only us, and we stop it."""
+    if own_session and os.name != "nt":
+        options["start_new_session"] = True
+    process = subprocess.Popen([str(part) for part in command], **options)
+    return wait(process, stop_on_interrupt=own_session and os.name != "nt")
 
 
 def run(*command: str | Path, **options) -> None:
@@ -439,7 +444,10 @@ def lab(arguments: list[str]) -> int:
     match_this_kernel()
     command = jupyter_lab(directory / "00_index.ipynb", rest)
     say("$ " + " ".join(map(str, command)))
-    return call(*command, cwd=ROOT, env=venv_environment())
+    # In its own session: Jupyter Server handles SIGINT only on a terminal (asking "Shut down?"),
+    # and elsewhere dies of it without stopping its kernels or removing its runtime files; SIGTERM,
+    # which tasks.py sends it on the first Ctrl-C, stops it cleanly everywhere.
+    return call(*command, cwd=ROOT, env=venv_environment(), own_session=True)
 
 
 def venv_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -487,9 +495,8 @@ def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
         # answer; Tornado waits at most the interval, and says so on every connection. Ask for
         # the 30 s Tornado uses anyway.
         "--ServerApp.tornado_settings": "ws_ping_timeout=30000",
-        # One Ctrl-C (or one SIGINT to the process group, as a service manager sends) stops the
-        # server, its kernels and its runtime files, instead of asking "Shut down (y/[n])?" and,
-        # with no one to answer, running on.
+        # A Ctrl-C that reaches JupyterLab itself (`jupyter lab` run by hand from this command)
+        # stops it at once instead of asking "Shut down (y/[n])?".
         "--ServerApp.answer_yes": "True",
     }
     if _curve_available():

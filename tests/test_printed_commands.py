@@ -416,3 +416,84 @@ def test_a_printed_command_works_as_printed(printed, clone):
             assert "without encryption" not in log, log[-3000:]
         return
     run_to_the_end(command, clone)
+
+
+# How the chapters show them ------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SHELL_CHAPTERS = ["notebooks/05_build_it_yourself.ipynb", "notebooks/11_capture_a_real_client.ipynb",
+                  "notebooks/zh/05_build_it_yourself.ipynb", "notebooks/zh/11_capture_a_real_client.ipynb"]
+# Each rendered code block of the Markdown cells: its lines as written, and the lines they take
+# on screen (its height over its line height). More on screen than written: a line wrapped.
+WRAPPED_LINES = """() => [...document.querySelectorAll('.jp-RenderedMarkdown pre')].map(pre => {
+  const written = pre.textContent.replace(/\\n$/, '').split('\\n');
+  const style = getComputedStyle(pre), height = pre.getBoundingClientRect().height
+    - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const shown = Math.round(height / parseFloat(style.lineHeight));
+  return {written: written.length, shown, longest: written.reduce((a, b) => b.length > a.length ? b : a, '')};
+}).filter(block => block.shown > block.written)"""
+
+
+@pytest.mark.browser
+def test_shell_blocks_do_not_wrap_in_jupyterlab_at_1400_px_with_the_file_browser_open(tmp_path):
+    """Chapters 05 and 11, both editions, in JupyterLab as `tasks.py lab` starts it, 1400x1000,
+    the file browser open: no line of a Markdown code block wraps. A page with the old one-line
+    `--forward` command is opened too, and must be seen to wrap: the check can fail."""
+    pytest.importorskip("jupyterlab")
+    nbformat = pytest.importorskip("nbformat")
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"{CHROMIUM} is missing under CI")
+        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    spec = __import__("importlib.util").util.spec_from_file_location("tasks_for_lab", ROOT / "tasks.py")
+    tasks = __import__("importlib.util").util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+
+    home, served = tmp_path / "jupyter", tmp_path / "served"
+    settings = home / "settings" / "@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"windowingMode": "none"}), encoding="utf-8")  # every cell drawn
+    for chapter in SHELL_CHAPTERS:
+        (served / chapter).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / chapter, served / chapter)
+    old_line = ("python -m tutorial serve --port 8082 --forward http://127.0.0.1:30000 --model Qwen/Qwen3-8B"
+                "   # SGLang's default port")
+    control = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"```sh\n{old_line}\n```")])
+    nbformat.write(control, served / "notebooks" / "control.ipynb")
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+    port, token = free_port(), uuid.uuid4().hex
+    command = tasks.jupyter_lab(ROOT / "notebooks" / "00_index.ipynb", [
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}"])
+    with (tmp_path / "lab.log").open("w", encoding="utf-8") as log:
+        server = subprocess.Popen([str(part) for part in command], cwd=served, env=env, stdout=log,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    found = {}
+    try:
+        deadline = time.monotonic() + 90
+        while not answers(f"{base}/api/status?token={token}"):
+            assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "lab.log").read_text()[-3000:]
+            time.sleep(0.5)
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.set_default_timeout(90_000)
+                for chapter in [*SHELL_CHAPTERS, "notebooks/control.ipynb"]:
+                    page.goto(f"{base}/lab/tree/{chapter}?token={token}")
+                    page.wait_for_selector(".jp-RenderedMarkdown pre", state="attached")
+                    page.wait_for_timeout(1000)  # fonts and layout settle
+                    assert page.is_visible(".jp-FileBrowser"), "the file browser is not open"
+                    found[chapter] = page.evaluate(WRAPPED_LINES)
+            finally:
+                browser.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    assert found.pop("notebooks/control.ipynb"), "the old one-line --forward command did not wrap: the check sees nothing"
+    assert {chapter: blocks for chapter, blocks in found.items() if blocks} == {}
