@@ -293,7 +293,9 @@ def test_a_chinese_table_writes_its_words_in_chinese():
     assert table.cell("ours: openai", "stop") == "丢失报告：stop_sequences"
     text, page = repr(table), table._repr_html_()
     assert text.splitlines()[1].startswith("系统 ") and "<th>系统</th>" in page and "<th>角色序列</th>" in page
-    assert "注：ours: chat_template = preprocess + 目标格式 'chat_template'" in text
+    assert "注：本包：chat_template = preprocess + 目标格式 'chat_template'" in text
+    assert [row.label for row in table.rows if row.ours] == ["本包：chat_template", "本包：openai"]  # keys stay
+    assert table.keys[-2:] == ("ours: chat_template", "ours: openai") and "ours:" not in text
     assert "note:" not in text and "stack" not in page
     english = pt.request_table([("roles", ORDER, pt.roles())], DATA, lang="en")
     assert english.headers == ("roles",) and "note: ours: chat_template" in repr(english)
@@ -308,6 +310,12 @@ def test_chinese_words_in_cells():
     assert reply.cell("vllm", "inputs") == "✗ 没有响应体"
     assert reply.cell("litellm", "blocks") == "[]（没有内容块）"
     assert any("build_reply + sse_events，用于同一个模型输出" in note for note in reply.notes)
+    assert reply.cell("ours: way back", "body") == "成功" and reply.value("ours: way back", "body") == "ok"
+    outcomes = pt.request_table([("outcome", "05_document_pdf", pt.outcome()), ("error", "05_document_pdf", pt.error_line())],
+                                DATA, lang="zh")
+    printed = repr(outcomes)
+    assert "(validation)" not in printed and "(conversion)" not in printed and " ok" not in printed, printed
+    assert "成功" in printed or "阶段）" in printed
     case_id = "11_tool_reference_glm"
     table = pt.request_table([("at", case_id, pt.key_paths("defer_loading")), ("ref", case_id, pt.carries("tool_reference")),
                               ("none", case_id, pt.transcript(40))], DATA, lang="zh")

@@ -4,6 +4,8 @@ outcomes and our own, computed on the spot, with markers for what is not plain J
 
 from __future__ import annotations
 
+import re
+
 import functools
 import json
 from dataclasses import dataclass
@@ -57,6 +59,24 @@ WORDS = {
            "no_response_recorded": "没有记录响应体"},
 }
 
+# An outcome ("ok", "400 (validation)", "error (conversion)", "RequestError") in Chinese: the
+# status and the code name stay, the words around them are said.
+OUTCOMES_ZH = {"ok": "成功", "(validation)": "（校验阶段）", "(conversion)": "（翻译阶段）", "error": "错误"}
+_OUTCOME = re.compile(r"(ok)$|(\d+|error) (\((?:validation|conversion)\))")
+
+
+def outcome_in(outcome: str, lang: Optional[str] = None) -> str:
+    """`outcome` in `lang`: "400 (validation)" -> "400（校验阶段）", "ok" -> "成功" under Chinese."""
+    if language.resolve(lang) != "zh":
+        return outcome
+
+    def said(match: re.Match) -> str:
+        if match.group(1):
+            return OUTCOMES_ZH["ok"]
+        return OUTCOMES_ZH.get(match.group(2), match.group(2)) + OUTCOMES_ZH[match.group(3)]
+
+    return _OUTCOME.sub(said, outcome, count=1) if _OUTCOME.match(outcome) else outcome
+
 
 def words(lang: Optional[str] = None) -> dict[str, str]:
     return WORDS[language.resolve(lang)]
@@ -94,7 +114,7 @@ class Refused:
         """`✗ 400 (validation)`; our own "no response body" in `lang`."""
         if self.outcome == WORDS["en"]["no_response_body"]:
             return f"✗ {words(lang)['no_response_body']}"
-        return repr(self)
+        return f"✗ {outcome_in(self.outcome, lang)}"
 
 
 @dataclass(frozen=True)

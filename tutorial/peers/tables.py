@@ -169,9 +169,9 @@ TEXT = {
     },
     "zh": {
         "stack": "系统", "note": "注：{note}",
-        "request_note": "ours: chat_template = preprocess + 目标格式 'chat_template'；"
-                        "ours: openai = 目标格式 'openai'，用于原样发来的请求体",
-        "reply_note": "ours: way back = build_reply + sse_events，用于同一个模型输出（工具 id 为 toolu_0、toolu_1……）",
+        "request_note": "本包：chat_template = preprocess + 目标格式 'chat_template'；"
+                        "本包：openai = 目标格式 'openai'，用于原样发来的请求体",
+        "reply_note": "本包：返回路径 = build_reply + sse_events，用于同一个模型输出（工具 id 为 toolu_0、toolu_1……）",
         "no_way_back": "tutorial.way_back 不可用：只显示真实系统",
         "outcomes": "每个用例的结果",
         "sources": "每张表里的行",
@@ -243,8 +243,14 @@ def _cell(view: View, side: Side, lang: str) -> tuple[Any, str]:
 ColumnSpec = tuple[str, str, View]  # (label, case or reply id, view)
 
 
-def _label(key: str, data: dv.PeerData) -> str:
-    return peer_label(key, data) if key in PEER_ROWS else key
+# Our rows' labels in Chinese (their keys stay: code looks rows up by key).
+OUR_ROWS_ZH = {"ours: chat_template": "本包：chat_template", "ours: openai": "本包：openai", "ours: way back": "本包：返回路径"}
+
+
+def _label(key: str, data: dv.PeerData, lang: str = "en") -> str:
+    if key in PEER_ROWS:
+        return peer_label(key, data)
+    return OUR_ROWS_ZH.get(key, key) if lang == "zh" else key
 
 
 def _build(
@@ -265,7 +271,7 @@ def _build(
     rows = []
     for key in row_keys:
         pairs = [_cell(view, per_source[source][key], lang) for _, source, view in columns]
-        rows.append(Row(key, _label(key, data), tuple(v for v, _ in pairs), tuple(c for _, c in pairs)))
+        rows.append(Row(key, _label(key, data, lang), tuple(v for v, _ in pairs), tuple(c for _, c in pairs)))
     return Table(title, labels, tuple(rows), notes, lang, tuple(header_in(label, lang) for label in labels))
 
 

@@ -9,7 +9,9 @@ from typing import Any, Callable, Optional, Union
 
 from ..errors import format_location
 from ..watch import language
-from .outcomes import ABSENT, NOT_APPLICABLE, WORDS as OUTCOME_WORDS, InLossReport, Refused, ReplySide, RequestSide, _Marker
+from .outcomes import (
+    ABSENT, NOT_APPLICABLE, WORDS as OUTCOME_WORDS, InLossReport, Refused, ReplySide, RequestSide, _Marker, outcome_in,
+)
 
 # ---------------------------------------------------------------------------
 # Views: the part of an outcome a column shows, and how to print it short
@@ -109,8 +111,9 @@ def _message(side: RequestSide, index: int) -> Any:
 
 
 def outcome() -> View:
-    """"ok", or how the row refused: "400 (validation)", "400 (conversion)", "RequestError"."""
-    return View("outcome", lambda side: side.outcome, str, needs_output=False)
+    """"ok", or how the row refused: "400 (validation)", "400 (conversion)", "RequestError"
+    (in Chinese: 成功, 400（校验阶段）, …)."""
+    return View("outcome", lambda side: side.outcome, str, needs_output=False, show_in=outcome_in)
 
 
 def error_line(limit: int = 72) -> View:
@@ -122,7 +125,11 @@ def error_line(limit: int = 72) -> View:
         first = side.error.splitlines()[0] if side.error else ""
         return f"{side.status} · {first}" if side.status else f"{side.outcome} · {first}"
 
-    return View("error", get, str, limit, needs_output=False)
+    def show_in(value: str, lang: str) -> str:  # the outcome said in `lang`; the error itself is the row's (data)
+        outcome, dot, first = value.partition(" · ")
+        return outcome_in(outcome, lang) + dot + first
+
+    return View("error", get, str, limit, needs_output=False, show_in=show_in)
 
 
 def error_where(limit: int = 40) -> View:
@@ -264,7 +271,7 @@ def reply_outcome(limit: int = 72) -> View:
 
     def show_in(value: str, lang: str) -> str:
         if lang == "en" or value == "ok":
-            return value
+            return outcome_in(value, lang)
         first = value.split(" · ", 1)[1]
         if first == OUTCOME_WORDS["en"]["no_response_recorded"]:
             first = OUTCOME_WORDS[lang]["no_response_recorded"]
