@@ -258,3 +258,42 @@ def test_a_failing_responder_is_not_worth_retrying():
     with serve.start(responder=broken) as running:
         response = httpx.post(running.url + "/v1/messages", json={**request("x"), "stream": False}, timeout=30)
     assert response.status_code == 500 and response.headers["x-should-retry"] == "false"
+
+
+def test_stopping_the_bridge_ends_waiting_requests_with_overloaded_error_at_once(engine, caplog):
+    """A stream and a request waiting for a whole answer, both held by the engine, when the
+    server stops: the stream gets an error event, the other a 529, the engine's streams are
+    closed, and nothing is cancelled the hard way (no CancelledError in the log)."""
+    results: dict = {}
+    running = serve.start(forward=engine.url)
+
+    def streamed():
+        with httpx.stream("POST", running.url + "/v1/messages", json=request("hold"), timeout=30) as response:
+            results["stream"] = [line for line in response.iter_lines() if line]
+
+    def whole():
+        response = httpx.post(running.url + "/v1/messages", json={**request("hold"), "stream": False}, timeout=30)
+        results["whole"] = (response.status_code, response.json(), response.headers.get("x-should-retry"))
+
+    clients = [threading.Thread(target=streamed), threading.Thread(target=whole)]
+    for thread in clients:
+        thread.start()
+        deadline = time.monotonic() + 20
+        while engine.sent == 0 and time.monotonic() < deadline:  # the engine holds it after its first chunk
+            time.sleep(0.01)
+        time.sleep(0.3)
+    stopped = time.monotonic()
+    running.stop()
+    took = time.monotonic() - stopped
+    for thread in clients:
+        thread.join(20)
+    engine.release.set()
+    assert took < 2.0, f"stopping took {took:.2f} s"  # far inside the 5 s grace
+    lines = results["stream"]
+    assert lines[0] == "event: message_start" and lines[-2] == "event: error"
+    assert json.loads(lines[-1][len("data: "):])["error"]["type"] == "overloaded_error"
+    status, body, retry = results["whole"]
+    assert (status, body["error"]["type"], retry) == (529, "overloaded_error", "true")
+    assert "shutting down" in body["error"]["message"]
+    assert wait_for(engine.closed)
+    assert "CancelledError" not in caplog.text and "Cancel " not in caplog.text
