@@ -191,7 +191,10 @@ LABELS: dict[str, str] = {
     "rebuilt from content and tool_calls": "由 content 和 tool_calls 重建",
     "what a rebuild can make": "重建能做出的内容",
     # --- chapter 11
-    "listening on {host} · running: {running}": "正在监听 {host} · running: {running}",
+    "listening on {host} · running: {running}": "正在监听 {host} · 运行中：{running}",
+    "stop_reason: {stop_reason} · blocks: {blocks}": "stop_reason：{stop_reason} · 内容块：{blocks}",
+    "running:": "仍在运行：",
+    "{case}:": "{case}：",  # chapter 05's cases, each above its arguments
     "summary:": "摘要：",
     "the body the server received": "服务器收到的请求体",
     "the reply's id names its capture": "回复的 id 指明它的捕获记录",
