@@ -54,7 +54,7 @@ EXTRAS = "notebooks,real,serve,test,hub,book"  # one environment for every comma
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
-DEBIAN_PACKAGES |= {"bubblewrap": "bwrap", "npm": "npm"}  # `tasks.py hub`: learners' sandboxes, the hub's proxy
+DEBIAN_HUB = {"bubblewrap": "bwrap", "npm": "npm"}  # `tasks.py hub`: learners' sandboxes, the hub's proxy (npm)
 DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
 INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
 
@@ -590,6 +590,7 @@ def setup_only(arguments: list[str]) -> int:
     """What `test` sets up, without running it: for preparing a machine (CI, a workshop room)."""
     if "--system-only" in arguments:
         system_packages(browser=True)
+        hub_system_packages()
         _make_venv_possible()
         return 0
     setup(browser=True)
@@ -626,6 +627,18 @@ def hub(arguments: list[str]) -> int:
     """A JupyterHub for a class on this machine (hub/README.md)."""
     setup()
     return call(PYTHON, ROOT / "hub" / "run.py", *arguments, cwd=ROOT)
+
+
+def hub_system_packages() -> None:
+    """What `tasks.py hub` needs from the system (bubblewrap, npm), with apt-get as root; its
+    test fails under CI without them. Only `setup --system-only` installs them."""
+    missing = [name for name, probe in DEBIAN_HUB.items() if not shutil.which(probe)]
+    if missing and is_root() and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run("apt-get", "update", "-qq", env=env)
+        run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env)
+    elif missing:
+        say(f"info: `tasks.py hub` needs {', '.join(missing)} (as root: python3 tasks.py setup --system-only)")
 
 
 def book(arguments: list[str]) -> int:
