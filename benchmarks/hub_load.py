@@ -291,3 +291,168 @@ def browser_session(learner: Learner, context) -> None:
     """Give a REST learner the browser's cookies, so both act as one person."""
     for cookie in context.cookies():
         learner.session.cookies.set(cookie["name"], cookie["value"], path=cookie["path"])
+
+
+# --- the benchmark ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+class Sampler(threading.Thread):
+    """Every few seconds: each learner's memory (server + kernels, unique set size, summed over
+    the processes inside the learner's sandbox) and the CPU of the hub's own processes."""
+
+    def __init__(self, hub: Hub, homes: Path, every: float = 2.0):
+        super().__init__(daemon=True)
+        self.hub, self.homes, self.every = hub, str(homes), every
+        self.peak: dict[str, int] = {}
+        self.hub_cpu: dict[int, float] = {}
+        self.running = True
+
+    def run(self) -> None:
+        import psutil
+
+        top = psutil.Process(self.hub.process.pid)
+        while self.running:
+            try:
+                for process in [top, *top.children(recursive=True)]:
+                    try:
+                        command = process.cmdline()
+                        if command and command[0].endswith("bwrap"):
+                            name = next(Path(command[i + 1]).name for i, part in enumerate(command)
+                                        if part == "--bind" and command[i + 1].startswith(self.homes))
+                            inside = [process, *process.children(recursive=True)]
+                            used = sum(p.memory_full_info().uss for p in inside if p.is_running())
+                            self.peak[name] = max(self.peak.get(name, 0), used)
+                        elif not any(self.homes in part for part in command):
+                            if not any(p.cmdline()[:1] and p.cmdline()[0].endswith("bwrap") for p in process.parents()):
+                                times = process.cpu_times()
+                                self.hub_cpu[process.pid] = times.user + times.system
+                    except (psutil.NoSuchProcess, psutil.AccessDenied, StopIteration):
+                        continue
+            except psutil.NoSuchProcess:
+                return
+            time.sleep(self.every)
+
+
+def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) -> dict:
+    import psutil  # noqa: F401 - fail early when it is missing
+
+    port = free_port()
+    hub = start_hub([sys.executable, str(ROOT / "hub" / "run.py")], port, state)
+    sampler = Sampler(hub, state / "homes")
+    sampler.start()
+    started_run = time.monotonic()
+    names = [f"learner{i:02d}" for i in range(learners)]
+    results: dict[str, Work] = {}
+    joins: dict[str, float] = {}
+    failures: list[str] = []
+
+    def learn(name: str, index: int, learner: Learner | None = None, opened: float | None = None) -> None:
+        try:
+            if learner is None:
+                learner = Learner(hub, name)
+                learner.log_in()
+                opened = time.monotonic()
+                learner.join()
+            attempts = ("wrong", "right") if index % 2 == 0 else ("right",)
+            results[name] = work_through(learner, chapters, attempts, started=opened)
+        except Exception as problem:  # noqa: BLE001 - counted and shown
+            failures.append(f"{name}: {problem!r}")
+
+    threads = []
+    for index, name in enumerate(names[browsers:], browsers):
+        threads.append(threading.Thread(target=learn, args=(name, index)))
+        threads[-1].start()
+    if browsers:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            for index, name in enumerate(names[:browsers]):
+                context = browser.new_context()
+                learner = Learner(hub, name)
+                opened = time.monotonic()
+                try:
+                    joins[name] = browser_join(context.new_page(), hub, name)
+                    opened = time.monotonic() - joins[name]
+                    browser_session(learner, context)
+                except Exception as problem:  # noqa: BLE001
+                    failures.append(f"{name} (browser): {problem!r}")
+                    continue
+                threads.append(threading.Thread(target=learn, args=(name, index, learner, opened)))
+                threads[-1].start()
+            for thread in threads:
+                thread.join()
+            browser.close()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started_run
+    time.sleep(3)  # the last events on their way
+    teacher = Learner(hub, INSTRUCTOR)
+    teacher.log_in()
+    data = teacher.session.get(hub.instructor.split("?")[0] + "api/summary").json()
+    sampler.running = False
+    hub_cpu_seconds = sum(sampler.hub_cpu.values())
+    hub.stop()
+    sent = {name: sum(len(v) for v in work.verdicts.values()) for name, work in results.items()}
+    stored = {name: sum(cell["attempts"] for cell in data["grid"].get(name, {}).values()) for name in results}
+    cells = [seconds for work in results.values() for seconds in work.latencies]
+    firsts = [work.first_cell for work in results.values() if work.first_cell]
+    memory = sorted(sampler.peak.values())
+    return {
+        "learners": learners, "browsers": browsers, "chapters": chapters, "cpus": os.cpu_count(),
+        "seconds": round(elapsed, 1),
+        "failures": failures,
+        "link_to_first_cell_p50": round(percentile(firsts, 0.5), 2),
+        "link_to_first_cell_p95": round(percentile(firsts, 0.95), 2),
+        "browser_link_to_chapter_shown": {k: round(v, 2) for k, v in joins.items()},
+        "memory_per_learner_mib_median": round(percentile(memory, 0.5) / 2**20, 1) if memory else None,
+        "memory_per_learner_mib_max": round(memory[-1] / 2**20, 1) if memory else None,
+        "cells": len(cells),
+        "cell_latency_p50": round(percentile(cells, 0.5), 3),
+        "cell_latency_p95": round(percentile(cells, 0.95), 3),
+        "failed_cells": sum(len(work.failed) for work in results.values()),
+        "failed_examples": [f for work in results.values() for f in work.failed][:5],
+        "events_sent": sum(sent.values()),
+        "events_lost": sum(max(0, sent[n] - stored[n]) for n in results),
+        "hub_cpu_percent_of_a_core": round(100 * hub_cpu_seconds / elapsed, 1),
+        "load_before": os.getloadavg(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--learners", type=int, default=10)
+    parser.add_argument("--browsers", type=int, default=2)
+    parser.add_argument("--chapters", nargs="+", default=["01", "02", "03", "04", "05"])
+    parser.add_argument("--output", help="write the figures as JSON here too")
+    given = parser.parse_args(argv)
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="hub-load-") as scratch:
+        figures = benchmark(given.learners, given.browsers, given.chapters, Path(scratch) / "state")
+    figures["load_before"] = [round(x, 2) for x in load]
+    print(json.dumps(figures, indent=1, ensure_ascii=False))
+    if given.output:
+        Path(given.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(given.output).write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0 if not figures["failures"] and not figures["failed_cells"] and not figures["events_lost"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

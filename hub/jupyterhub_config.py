@@ -23,7 +23,7 @@ c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
 c.JupyterHub.cleanup_servers = True  # stopping the hub stops every learner's server
-c.JupyterHub.log_level = settings.get("log_level", "WARNING")
+c.JupyterHub.log_level = settings.get("log_level", "WARN")
 
 # Log-in: the class password; the instructor is the hub's admin.
 c.JupyterHub.authenticator_class = "auth.ClassPasswordAuthenticator"

@@ -64,7 +64,7 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--record-answers", action="store_true",
                         help="store learners' answer text with their verdicts (off: exercise, ✓/✗, mistake, time)")
     parser.add_argument("--state", default=str(ROOT / ".cache" / "hub"), help="the hub's folder (databases, homes)")
-    parser.add_argument("--log-level", default="WARNING")
+    parser.add_argument("--log-level", default="WARN", choices=("DEBUG", "INFO", "WARN", "ERROR"))
     return parser.parse_args(argv)
 
 

@@ -184,13 +184,15 @@ def test_learners_are_kept_apart(hub, classroom):
                 f"kernel_files = [n for n in os.listdir({str(homes / 'ben')!r})] if os.path.isdir({str(homes / 'ben')!r}) else []\n"
                 "commands = [open(f'/proc/{p}/cmdline').read() for p in os.listdir('/proc') if p.isdigit()]\n"
                 f"others = [c for c in commands if 'ben' in c or {ben_kernel.id!r} in c]\n"
-                "print(json.dumps({'homes': homes, 'seen': seen, 'hub_files': hub_files, 'kernel_files': kernel_files, "
+                "try:\n    block = bytearray(4 * 2**30); limited = False; del block\n"
+                "except MemoryError:\n    limited = True\n"
+                "print(json.dumps({'limited': limited, 'homes': homes, 'seen': seen, 'hub_files': hub_files, 'kernel_files': kernel_files, "
                 "'others': others, 'tokens': os.environ.get('JUPYTERHUB_USER')}))"
             )
             ok, text, _ = kernel.run(probe)
             assert ok, text
             seen = json.loads(text.strip().splitlines()[-1])
-            assert seen == {"homes": ["ana"], "seen": False, "hub_files": [], "kernel_files": [], "others": [],
+            assert seen == {"limited": True, "homes": ["ana"], "seen": False, "hub_files": [], "kernel_files": [], "others": [],
                             "tokens": "ana"}
         finally:
             kernel.close()
