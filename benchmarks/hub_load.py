@@ -320,6 +320,8 @@ class Sampler(threading.Thread):
         self.hub, self.homes, self.every = hub, str(homes), every
         self.peak: dict[str, int] = {}
         self.hub_cpu: dict[int, float] = {}
+        self.learner_cpu: dict[int, float] = {}  # every process in a sandbox, last seen (kernels that end
+        # between two samples lose up to `every` seconds: a lower bound)
         self.running = True
 
     def run(self) -> None:
@@ -337,6 +339,9 @@ class Sampler(threading.Thread):
                             inside = [process, *process.children(recursive=True)]
                             used = sum(p.memory_full_info().uss for p in inside if p.is_running())
                             self.peak[name] = max(self.peak.get(name, 0), used)
+                            for member in inside:
+                                times = member.cpu_times()
+                                self.learner_cpu[member.pid] = times.user + times.system
                         elif not any(self.homes in part for part in command):
                             if not any(p.cmdline()[:1] and p.cmdline()[0].endswith("bwrap") for p in process.parents()):
                                 times = process.cpu_times()
@@ -407,6 +412,7 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
     data = teacher.session.get(hub.instructor.split("?")[0] + "api/summary").json()
     sampler.running = False
     hub_cpu_seconds = sum(sampler.hub_cpu.values())
+    learner_cpu_seconds = sum(sampler.learner_cpu.values())
     hub.stop()
     sent = {name: sum(len(v) for v in work.verdicts.values()) for name, work in results.items()}
     stored = {name: sum(cell["attempts"] for cell in data["grid"].get(name, {}).values()) for name in results}
@@ -430,6 +436,7 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
         "events_sent": sum(sent.values()),
         "events_lost": sum(max(0, sent[n] - stored[n]) for n in results),
         "hub_cpu_percent_of_a_core": round(100 * hub_cpu_seconds / elapsed, 1),
+        "learners_cpu_percent_of_a_core": round(100 * learner_cpu_seconds / elapsed, 1),
         "load_before": os.getloadavg(),
     }
 
