@@ -41,6 +41,11 @@ class EnglishWithChinese(SearchEnglish):
 class ChineseByRuns(SearchChinese):
     """Chinese without a dictionary: runs and their pieces (see the module's docstring)."""
 
+    # Latin words are stemmed as English, and the page's JavaScript names its stemmer after
+    # this: Sphinx 9.0's own "Chinese" asks for a ChineseStemmer that english-stemmer.js does
+    # not define, and every page of a Chinese site then logs an error.
+    language_name = "English"
+
     def split(self, input: str) -> list[str]:
         latin = [term.strip() for term in self.latin1_letters.findall(input)]
         self.latin_terms.update(latin)

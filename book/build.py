@@ -263,7 +263,7 @@ def stage_chapter(path: Path, edition: str, linker: Linker, target: Path) -> Non
                 book_tags.add("hide-input" if cell["outputs"] or first_code else "remove-cell")
             if meta.get("jupyter", {}).get("outputs_hidden"):
                 book_tags.add("hide-output")
-            if "Playground(" in _source(cell) and not cell["outputs"]:  # chapter 07's widget: a picture of it
+            if re.search(r"^\w+\s*=\s*Playground\(", _source(cell), re.M):  # chapter 07's widget: a picture of it
                 cell["outputs"] = [playground_output(edition)]
             meta["tags"] = sorted(book_tags)
             first_code = False
@@ -459,10 +459,14 @@ def serve(port: int) -> None:
 
 
 def main(argv: list[str]) -> int:
+    global OUT, SITE
     parser = argparse.ArgumentParser(prog="tasks.py book", description="Build the reading edition (book/README.md).")
     parser.add_argument("--serve", action="store_true", help="then serve it on localhost")
     parser.add_argument("--port", type=int, default=8000, help="the port --serve uses (default 8000)")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where to build (default {OUT.relative_to(ROOT)}/)")
     arguments = parser.parse_args(argv)
+    OUT = arguments.out.resolve()
+    SITE = OUT / "site"
     index = build()
     if arguments.serve:
         serve(arguments.port)

@@ -10,7 +10,7 @@ author = "the tutorial's authors"
 copyright = "MIT licence"
 language = "en" if edition == "en" else "zh_CN"
 
-extensions = ["myst_nb", "sphinx_copybutton", "sphinx_design", "book_extras"]
+extensions = ["myst_nb", "sphinx_copybutton", "book_extras"]
 root_doc = "index"
 exclude_patterns = []
 suppress_warnings = ["myst.header", "misc.highlighting_failure", "myst.xref_missing"]
