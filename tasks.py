@@ -35,6 +35,7 @@ import json
 import os
 import platform
 import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -501,12 +502,33 @@ def jupyter_lab(landing: Path, rest: list[str]) -> list[str | Path]:
     }
     if _curve_available():
         options["--MappingKernelManager.transport_encryption"] = "auto"
+    terminal = terminal_shell()
+    if terminal:
+        options["--ServerApp.terminado_settings"] = f"shell_command={terminal}"
     given = {SAME_OPTION.get(name, name) for name in (item.split("=", 1)[0] for item in rest if item.startswith("--"))}
     command: list[str | Path] = [PYTHON, "-m", "jupyterlab"]
     command += [f"{name}={value}" for name, value in options.items() if name not in given]
     if is_root():
         command.append("--allow-root")
     return [*command, *rest]
+
+
+TERMINAL_RC = VENV / "terminal.bashrc"
+
+
+def terminal_shell() -> str | None:
+    """The shell of JupyterLab's terminals: bash reading the user's ~/.bashrc and then activating
+    .venv, so `python`, `jupyter` and `claude` are the project's even where ~/.bashrc puts another
+    Python first (pyenv), or where Jupyter would start a login shell (no terminal: a service
+    manager), whose /etc/profile resets PATH. None (Jupyter's default) without bash or on Windows."""
+    bash = shutil.which("bash")
+    if os.name == "nt" or not bash or not VENV.is_dir():
+        return None
+    wanted = ('[ -f ~/.bashrc ] && . ~/.bashrc\n'
+              f'. "{BIN / "activate"}"  # written by tasks.py: the project\'s python, jupyter, claude first\n')
+    if not TERMINAL_RC.is_file() or TERMINAL_RC.read_text(encoding="utf-8") != wanted:
+        TERMINAL_RC.write_text(wanted, encoding="utf-8")
+    return shlex.join([bash, "--rcfile", str(TERMINAL_RC)])
 
 
 def _curve_available() -> bool:

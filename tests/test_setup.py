@@ -559,11 +559,32 @@ sys.exit(tasks.main({tasks_arguments!r}))
 """
 
 
+def run_in_terminal(address: str, token: str, command: str) -> str:
+    """Open a terminal in JupyterLab (as its launcher does), type `command`, return what it printed."""
+    import json
+    import time
+
+    websocket = pytest.importorskip("websocket")
+    name = lab_api(f"http://{address}", token, "/api/terminals", method="POST")["name"]
+    connection = websocket.create_connection(f"ws://{address}/terminals/websocket/{name}?token={token}", timeout=30)
+    try:
+        connection.send(json.dumps(["stdin", f"{command}; echo END-OF-$((6*7))\r"]))
+        printed, deadline = "", time.monotonic() + 30
+        while "END-OF-42" not in printed and time.monotonic() < deadline:
+            message = json.loads(connection.recv())
+            if message[0] == "stdout":
+                printed += message[1]
+        return printed
+    finally:
+        connection.close()
+
+
 @pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
 def test_one_sigint_to_labs_process_group_stops_it_with_its_kernels_and_runtime_files(tmp_path):
     """A service manager (or Ctrl-C in the terminal) sends SIGINT to the whole group once: JupyterLab
     must not wait for a "Shut down? (y/[n])" answer no one gives, and must leave no kernel, no
-    jpserver-*.json and no kernel-*.json behind; the terminal it opens has .venv on PATH."""
+    jpserver-*.json and no kernel-*.json behind. Its terminal (a login shell when there is no
+    terminal around it, as here) finds .venv's python first."""
     psutil = pytest.importorskip("psutil")
     pytest.importorskip("jupyterlab")
     import time
@@ -592,9 +613,8 @@ def test_one_sigint_to_labs_process_group_stops_it_with_its_kernels_and_runtime_
                 time.sleep(0.5)
         kernel = lab_api(base, token, "/api/kernels", method="POST")
         assert run_in_kernel(f"127.0.0.1:{port}", token, kernel["id"], "print(6 * 7)") == "42\n"
-        server = next(p for p in psutil.Process(process.pid).children() if "jupyterlab" in " ".join(p.cmdline()))
-        path_entries = server.environ()["PATH"].split(os.pathsep)
-        assert path_entries[0] == str(ROOT / ".venv" / "bin"), "JupyterLab's terminals would not find .venv's python first"
+        assert ".venv/bin/python" in run_in_terminal(f"127.0.0.1:{port}", token, "command -v python claude jupyter"), \
+            "JupyterLab's terminal does not find .venv's python first"
         started = psutil.Process(process.pid).children(recursive=True)
         assert sorted(p.name.split("-")[0] for p in runtime.glob("*.json")) >= ["jpserver", "kernel"]
 
