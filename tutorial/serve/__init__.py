@@ -17,6 +17,7 @@ stays light; install them with the `serve` extra.
     captures.py   the bounded capture store, secrets left out, --save as JSON Lines
     forward.py    the bridge to an OpenAI-compatible /v1/chat/completions
     relay.py      the engine's stream relayed as Anthropic's while it arrives
+    engine_context.py  how many tokens the engine holds, when it says (max_tokens is lowered to it)
     wire.py       the Anthropic side of the wire: message objects, SSE text, error envelopes
     words.py      what it writes for people, in English and Chinese (Accept-Language, serve --lang zh)
     cli.py        `python -m tutorial serve`

@@ -96,7 +96,7 @@ def parser(lang: str = "en") -> argparse.ArgumentParser:
     commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=say["host"])
     commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=say["port"])
     commands.add_argument("--forward", metavar="URL", help=say["forward"])
-    commands.add_argument("--engine", nargs="?", const="tiny", metavar="MODEL", help=say["engine"])
+    commands.add_argument("--engine", nargs="?", const="tiny", metavar=named.get("model", "MODEL"), help=say["engine"])
     commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
     commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
     commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=say["body_timeout"])

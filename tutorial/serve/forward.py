@@ -76,6 +76,7 @@ import httpx
 
 import tutorial
 
+from . import engine_context
 from .analysis import prompt_tokens, rough_token_count
 from .relay import Relay, partial_json
 from .responder import Reply
@@ -85,7 +86,6 @@ from .words import say
 DEFAULT_TIMEOUT = 300.0  # seconds: a local engine can take minutes for a long answer
 PING_SECONDS = 5.0  # a silent engine still gets a ping to the client this often
 ACCEPT_SECONDS = 0.25  # an engine's refusal comes within this (its own status); after it, message_start goes
-LIMIT_PROBE_SECONDS = 5.0  # asking the engine for its context size
 
 # Anthropic sampling parameters with the same meaning (and name) on the Chat Completions API.
 SAME_NAME = ("max_tokens", "temperature", "top_p", "top_k")
@@ -151,35 +151,14 @@ class Forwarder:
         wanted = request.get("max_tokens")
         if not isinstance(wanted, int) or isinstance(wanted, bool):
             return
-        context = await self.context_size()
+        if self._context is NOT_ASKED:  # asked once (None: the engine does not say)
+            self._context = await engine_context.context_size(self._require_client(), self.url)
+        context = None if self._context is engine_context.UNANSWERED else self._context
+        if self._context is engine_context.UNANSWERED:
+            self._context = NOT_ASKED  # not up yet: ask again next time
         if context is not None and wanted > context:
             request["max_tokens"] = context
             record["max_tokens_lowered"] = {"asked": wanted, "sent": context}
-
-    async def context_size(self) -> Optional[int]:
-        """The most tokens the engine can hold (prompt and answer), asked once: llama.cpp's
-        /props, else an OpenAI-style /v1/models with max_model_len (vLLM); None if neither says."""
-        if self._context is not NOT_ASKED:
-            return self._context
-        client = self._require_client()
-        root = self.url[: -len("/chat/completions")]  # .../v1
-        answered = False
-        for url, read in ((root[: -len("/v1")] + "/props", _props_context), (root + "/models", _models_context)):
-            try:
-                response = await client.get(url, timeout=LIMIT_PROBE_SECONDS)
-            except httpx.HTTPError:
-                continue
-            answered = True
-            try:
-                context = read(response.json()) if response.status_code == 200 else None
-            except ValueError:
-                context = None
-            if context is not None:
-                self._context = context
-                return context
-        if answered:  # the engine is there and does not say: do not ask again
-            self._context = None
-        return None
 
     def engine_request(self, body: dict) -> dict:
         """The Chat Completions request for `body` (raises RequestError if the openai target refuses it):
@@ -438,25 +417,6 @@ async def _cancel(task: "asyncio.Future") -> None:
         task.exception()  # retrieved, so asyncio does not report it as never retrieved
         if task.exception() is None and isinstance(task.result(), httpx.Response):
             await task.result().aclose()
-
-
-def _props_context(answer: Any) -> Optional[int]:
-    """llama.cpp's GET /props: the context of one slot."""
-    settings = answer.get("default_generation_settings") if isinstance(answer, dict) else None
-    for value in ((settings or {}).get("n_ctx"), answer.get("n_ctx") if isinstance(answer, dict) else None):
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return None
-
-
-def _models_context(answer: Any) -> Optional[int]:
-    """An OpenAI-style GET /v1/models whose models say max_model_len (vLLM, SGLang)."""
-    models = answer.get("data") if isinstance(answer, dict) else None
-    if isinstance(models, list) and models and isinstance(models[0], dict):
-        value = models[0].get("max_model_len")
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return None
 
 
 def read_chunk(line: str) -> Any:
