@@ -148,28 +148,46 @@ class Kernel:
     """A kernel of a learner's server, driven over its websocket as JupyterLab does."""
 
     def __init__(self, learner: Learner, kernel_id: str):
+        self.learner, self.id, self.session = learner, kernel_id, uuid.uuid4().hex
+        self.reconnects = 0
+        self.socket = self.connect()
+
+    def connect(self):
+        """The kernel's websocket, with a session id: after a lost connection the server
+        replays what it buffered for this session, as JupyterLab relies on when it reconnects."""
         import websocket
 
-        self.learner, self.id = learner, kernel_id
-        hub = urlparse(learner.hub.url)
+        learner, hub = self.learner, urlparse(self.learner.hub.url)
         cookies = "; ".join(f"{c.name}={c.value}" for c in learner.session.cookies)
-        self.socket = websocket.create_connection(
-            f"ws://{hub.netloc}/user/{learner.name}/api/kernels/{kernel_id}/channels",
+        return websocket.create_connection(
+            f"ws://{hub.netloc}/user/{learner.name}/api/kernels/{self.id}/channels?session_id={self.session}",
             header=[f"Cookie: {cookies}", *[f"{k}: {v}" for k, v in learner._xsrf(f'/user/{learner.name}/').items()]],
             origin=f"http://{hub.netloc}", timeout=300)
+
+    def receive(self) -> dict:
+        import websocket
+
+        for attempt in range(3):
+            try:
+                return json.loads(self.socket.recv())
+            except (websocket.WebSocketConnectionClosedException, ConnectionError):
+                self.reconnects += 1
+                time.sleep(1 + attempt)
+                self.socket = self.connect()
+        return json.loads(self.socket.recv())
 
     def run(self, code: str) -> tuple[bool, str, float]:
         """Execute `code`; (no error, text output, seconds)."""
         message_id = uuid.uuid4().hex
         self.socket.send(json.dumps({
             "header": {"msg_id": message_id, "msg_type": "execute_request", "username": self.learner.name,
-                       "session": self.id, "version": "5.3"},
+                       "session": self.session, "version": "5.3"},
             "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
             "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
                         "allow_stdin": False, "stop_on_error": True}}))
         started, text, ok, replied, idle = time.monotonic(), [], True, False, False
         while not (replied and idle):  # the reply and the last output travel on different channels
-            message = json.loads(self.socket.recv())
+            message = self.receive()
             if message.get("parent_header", {}).get("msg_id") != message_id:
                 continue
             kind, content = message["msg_type"], message["content"]
@@ -218,6 +236,7 @@ class Work:
     latencies: list[float] = field(default_factory=list)
     verdicts: dict[str, list[str]] = field(default_factory=dict)  # exercise -> ["wrong", "right"]
     first_cell: float = 0.0  # seconds from opening the link to the first executed cell
+    reconnects: int = 0  # kernel websockets lost and opened again (JupyterLab does the same)
 
 
 def work_through(learner: Learner, chapters: list[str], attempts: tuple[str, ...] = ("wrong", "right"),
@@ -257,6 +276,7 @@ def work_through(learner: Learner, chapters: list[str], attempts: tuple[str, ...
                         work.failed.append(f"{learner.name} {name} {found[0]}: no verdict shown ({text[-200:]})")
             kernel.run("from tutorial.notebook import progress; progress.flush()")
         finally:
+            work.reconnects += kernel.reconnects
             kernel.close()
             learner.api("DELETE", f"kernels/{kernel.id}")
     return work
@@ -432,6 +452,7 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
         "cell_latency_p50": round(percentile(cells, 0.5), 3),
         "cell_latency_p95": round(percentile(cells, 0.95), 3),
         "failed_cells": sum(len(work.failed) for work in results.values()),
+        "websocket_reconnects": sum(work.reconnects for work in results.values()),
         "failed_examples": [f for work in results.values() for f in work.failed][:5],
         "events_sent": sum(sent.values()),
         "events_lost": sum(max(0, sent[n] - stored[n]) for n in results),
