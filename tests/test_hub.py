@@ -308,3 +308,19 @@ def test_the_summary_counts():
         checked({"id": "1", "exercise": "01.x", "verdict": "maybe", "at": 1})
     with pytest.raises(ValueError, match="^at: "):
         checked({"id": "1", "exercise": "01.x", "verdict": "right", "at": "now"})
+
+
+def test_the_kubernetes_config_matches_the_hub():
+    """hub/z2jh/config.yaml parses, runs the same service and authenticator, and its image
+    (binder/) brings nbgitpuller at the version constraints.txt pins."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "hub" / "z2jh" / "config.yaml").read_text(encoding="utf-8"))
+    assert config["hub"]["config"]["JupyterHub"]["authenticator_class"] == "auth.ClassPasswordAuthenticator"
+    assert "/srv/class-hub/service.py" in config["hub"]["services"]["progress"]["command"]
+    url = config["singleuser"]["extraEnv"]["TUTORIAL_PROGRESS_URL"]
+    assert url.endswith("/services/progress/api/events") and ":10101/" in url
+    assert config["singleuser"]["memory"] == {"guarantee": "384M", "limit": "1G"}
+    pins = dict(line.split("==") for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
+                if "==" in line and not line.startswith("#"))
+    assert f"nbgitpuller=={pins['nbgitpuller']}" in (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
