@@ -2,7 +2,8 @@
 """Keep the Chinese edition (notebooks/zh/) in step with the English chapters.
 
     python scripts/zh_edition.py sync [NN ...]   rebuild every zh chapter's cells from the English one:
-                                                 code cells copied (choosing "zh"), translations kept by cell id
+                                                 code cells copied (choosing "zh", comments in Chinese from
+                                                 scripts/zh_comments.py), translations kept by cell id
     python scripts/zh_edition.py todo [NN ...]   write the English prose that needs (re)translating,
                                                  as {cell id: text} JSON, to stdout
     python scripts/zh_edition.py put NN FILE     store translations ({cell id: Chinese text}) into chapter NN,
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import json
 import re
 import sys
+import tokenize
 from pathlib import Path
 
 import nbformat
@@ -48,9 +51,45 @@ def zh_path(english: Path) -> Path:
     return ZH / english.name
 
 
-def zh_code(source: str) -> str:
-    """The Chinese chapter's code: the English code, byte for byte, except the language it chooses."""
-    return source.replace('tutorial.use_language("en")', 'tutorial.use_language("zh")')
+class MissingComment(Exception):
+    """An English comment that scripts/zh_comments.py does not translate."""
+
+
+def comments(source: str) -> list[tuple[int, int, str]]:
+    """Each comment of `source` as (start, end, text after "# "), offsets into `source`.
+    Read with tokenize, so a "#" inside a string is no comment."""
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            start = starts[token.start[0] - 1] + token.start[1]
+            found.append((start, start + len(token.string), token.string[1:].strip()))
+    return found
+
+
+def without_comments(source: str) -> str:
+    """`source` with its comments (and the spaces before them) taken out: what must be equal
+    in both editions."""
+    for start, end, _ in reversed(comments(source)):
+        source = source[:start].rstrip(" ") + source[end:]
+    return source
+
+
+def zh_code(source: str, where: str = "") -> str:
+    """The Chinese chapter's code: the English code, byte for byte, except the language it
+    chooses and its comments, which scripts/zh_comments.py gives in Chinese. Raises
+    MissingComment, naming `where`, for a comment the table lacks."""
+    from zh_comments import COMMENTS
+
+    source = source.replace('tutorial.use_language("en")', 'tutorial.use_language("zh")')
+    for start, end, text in reversed(comments(source)):
+        if text not in COMMENTS:
+            raise MissingComment(f"{where}: no Chinese for the comment {text!r}: add it to scripts/zh_comments.py")
+        source = source[:start] + "# " + COMMENTS[text] + source[end:]
+    return source
 
 
 def sync_one(english_path: Path) -> nbformat.NotebookNode:
@@ -61,9 +100,11 @@ def sync_one(english_path: Path) -> nbformat.NotebookNode:
     for cell in english.cells:
         if cell.cell_type != "markdown":
             new = copy.deepcopy(cell)  # code: byte for byte but the language; outputs come from executing it
-            new.source = zh_code(cell.source)
+            new.source = zh_code(cell.source, f"{english_path.name} cell {cell.get('id')}")
             previous = old.get(cell.get("id"))
-            same = previous is not None and previous.cell_type == "code" and previous.source == new.source
+            # Outputs stay when only the comments changed: they do not change what the code prints.
+            same = (previous is not None and previous.cell_type == "code"
+                    and without_comments(previous.source) == without_comments(new.source))
             new.outputs = previous.outputs if same else []
             if same:
                 new.execution_count = previous.execution_count
@@ -84,7 +125,12 @@ def sync_one(english_path: Path) -> nbformat.NotebookNode:
 def sync(arguments: list[str]) -> int:
     ZH.mkdir(exist_ok=True)
     for path in chapters(arguments or None):
-        nbformat.write(sync_one(path), zh_path(path))
+        try:
+            synced = sync_one(path)
+        except MissingComment as error:
+            print(f"not synced: {error}", file=sys.stderr)
+            return 1
+        nbformat.write(synced, zh_path(path))
         print(f"synced {zh_path(path).relative_to(NOTEBOOKS.parent)}")
     return 0
 

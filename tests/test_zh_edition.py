@@ -18,7 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from zh_edition import english_sha  # noqa: E402
+from zh_comments import COMMENTS  # noqa: E402
+from zh_edition import comments, english_sha, without_comments, zh_code  # noqa: E402
 
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 ZH = ROOT / "notebooks" / "zh"
@@ -46,8 +47,33 @@ def test_same_cells_same_code(path):
     for en, cn in zip(english, zh):
         if en["cell_type"] == "code":
             english_code = "".join(en["source"]).replace('use_language("en")', 'use_language("zh")')
-            assert "".join(cn["source"]) == english_code, f"{path.name} cell {en.get('id')}: code differs from the English cell"
+            chinese_code = "".join(cn["source"])
+            assert without_comments(chinese_code) == without_comments(english_code), (
+                f"{path.name} cell {en.get('id')}: code differs from the English cell (comments aside)"
+            )
             assert cn["metadata"].get("tags", []) == en["metadata"].get("tags", []), f"{path.name} cell {en.get('id')}: tags differ"
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_the_comments_are_chinese(path):
+    """Every comment of a Chinese code cell is the table's Chinese for the English one at the
+    same place (scripts/zh_comments.py; `sync` writes them)."""
+    for en, cn in zip(load(path)["cells"], load(ZH / path.name)["cells"]):
+        if en["cell_type"] != "code":
+            continue
+        english = [text for _, _, text in comments("".join(en["source"]))]
+        chinese = [text for _, _, text in comments("".join(cn["source"]))]
+        assert chinese == [COMMENTS.get(text) for text in english], f"{path.name} cell {en.get('id')}: comments {chinese} for {english}"
+        assert all(CJK.search(text) for text in chinese), f"{path.name} cell {en.get('id')}: a comment without Chinese: {chinese}"
+
+
+def test_comments_are_read_as_python_reads_them():
+    source = 'x = "# a string, not a comment"  # edit this line\n# your code here\ny = 1\n'
+    assert [text for _, _, text in comments(source)] == ["edit this line", "your code here"]
+    assert without_comments(source) == 'x = "# a string, not a comment"\n\ny = 1\n'
+    assert zh_code(source) == 'x = "# a string, not a comment"  # 改这一行\n# 在这里写你的代码\ny = 1\n'
+    with pytest.raises(Exception, match="no Chinese for the comment 'a new comment'"):
+        zh_code("z = 2  # a new comment\n", "01 cell x")
 
 
 @pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
