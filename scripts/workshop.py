@@ -83,7 +83,7 @@ If a diagram shows as text, run its cell again (or run `jupyter trust {chapters}
 在这个文件夹里启动 JupyterLab（`jupyter lab`），打开 `{index}`，再顺着每章开头和结尾的链接往下读；链接指向的文件也都在这个文件夹里。
 
 - 运行一章：选择 **Kernel → Restart Kernel and Run All Cells**，或者逐个单元格运行。
-- 带有 `# edit this line` 那一行的单元格留给你：把 `...` 换成你的答案，运行单元格，再读判定（✓ 正确；✗ 还不对，并附一条提示，指出你的答案哪里不同）。
+- 带有 `# 改这一行` 那一行的单元格留给你：把 `...` 换成你的答案，运行单元格，再读判定（✓ 正确；✗ 还不对，并附一条提示，指出你的答案哪里不同）。
 - 会显示答案的单元格在这份副本里没有输出：先作答，再运行它们。
 - 每道练习下面都有一个折叠的单元格：在那里设置 `show=True`，就能看到答案和理由。
 - `{cheat_sheet}` 是可以打印的速查表，列出整个翻译过程。
