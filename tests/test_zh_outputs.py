@@ -20,8 +20,8 @@ four words or more cover all of it but stretches shorter than four words:
    a string a chapter's own code writes into a request (not a label of the catalogue), or what
    chapter 11's hand-wired tiny model says;
 2. the lesson's own text: a line of the lesson's source (tutorial/*.py, tutorial/contract/), as
-   a chapter prints it (`inspect.getsource`), and a RequestError message after its location
-   ("messages[2].content[0].tool_use_id: is required …"): the contract stays English;
+   a chapter prints it (`inspect.getsource`). A RequestError's reason is not among them: under
+   Chinese it reads in Chinese after its location ("messages[2].content[0].tool_use_id: 是必填项…");
 3. a chat template's own words: text of a template the package renders (tutorial/watch/templates,
    the llama.cpp sdist's templates), in a prompt or in a template's refusal;
 4. a Python exception's own message after its name ("TypeError: 'NoneType' object is not iterable").
@@ -56,8 +56,6 @@ _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 _WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 _EDGE = "\"'`,;.!?()[]{}<>|*#…“”‘’"
 _BREAK = re.compile(r"^[|·→↓←=+\-—–>/\\*#]+$")  # a token of symbols only ends a run
-# A location as RequestError writes it: messages[2].content[0].tool_use_id, tools[0]["a b"], body.
-_LOCATION = r"(?<![\w.\]\[])[A-Za-z_][\w-]*(?:\[\d+\]|\.[A-Za-z_][\w-]*|\[\"[^\"]*\"\])*"
 # Words a Chinese sentence keeps in English (the term table's choices, and code words): not English prose.
 _KEPT = {"JSON", "token", "tokens", "SSE", "schema", "prompt", "rollout", "harness", "commit", "repr", "id", "ids", "API",
          "HTTP", "CLI", "SDK", "Python", "OK"}
@@ -201,47 +199,9 @@ def _allowed(run: str, chapter: str) -> bool:
 # ------------------------------------------------------------------ reading a line
 
 
-def _leading_text(node: ast.AST) -> str:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(v.value for v in node.values[: next((i for i, v in enumerate(node.values) if not isinstance(v, ast.Constant)), None)])
-    return ""
-
-
-@functools.lru_cache(maxsize=1)
-def _openings() -> frozenset[str]:
-    """The first two words of every RequestError problem the lesson writes (and of the words
-    contract/wording.py and limits.py build problems from): how the contract's sentences start."""
-    openings = set()
-    for path in _lesson_files():
-        composes = path.name in ("wording.py", "limits.py")
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            texts = []
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "RequestError" and len(node.args) > 1:
-                texts.append(_leading_text(node.args[1]))
-            elif composes and isinstance(node, (ast.Constant, ast.JoinedStr)):
-                texts.append(_leading_text(node))
-            for text in texts:
-                words = text.split()
-                if len(words) >= 2 and all(_WORD.fullmatch(w) or "_" in w for w in words[:2]):
-                    openings.add(" ".join(words[:2]))
-    return frozenset(openings)
-
-
 def _masked(line: str) -> str:
-    """`line` with the contract's located messages and exceptions' own messages blanked. A
-    message after a path (messages[2].content[0]) is the contract's; after a top-level name
-    (tools, max_tokens) only when it starts as the contract's sentences do."""
+    """`line` with exceptions' own messages blanked ("TypeError: 'NoneType' object is not iterable")."""
 
-    def blank(match: re.Match) -> str:
-        location, message = match.group(1), match.group(2)
-        if "[" not in location and "." not in location and location != "body":
-            if " ".join(message.split()[:2]) not in _openings():
-                return match.group(0)
-        return match.group(0)[: match.start(2) - match.start(0)] + " " * len(message)
-
-    line = re.sub("(" + _LOCATION + r"): ([^\u3400-\u9fff\n]*)", blank, line)
     return _EXCEPTION.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + " " * len(m.group(1)), line)
 
 
@@ -431,7 +391,7 @@ def test_english_runs(line, expected):
 
 def test_what_is_allowed_comes_from_the_package():
     chapter = "01_request"
-    assert english_in_text("messages[2].content[0].tool_use_id: is required (a tool_result names the tool_use it answers)", chapter, "c") == []
+    assert english_in_text("messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明它回答的是哪个 tool_use）", chapter, "c") == []
     assert english_in_text("它抛出了 TypeError：'NoneType' object is not iterable (line 2, in hurried_flatten)", chapter, "c") == []
     assert english_in_text("(located, e.g. at `messages[2].content[0].tool_use_id`) before producing anything.", chapter, "c") == []
     assert english_in_text("You have been invoked in the following environment", chapter, "c") == []  # the Claude Code session
