@@ -167,16 +167,18 @@ def test_trace_locates_openai_refusals_in_the_body_as_sent():
 
 
 @pytest.mark.parametrize("kind, change, location, start", BAD_INPUT[:6], ids=[row[0] for row in BAD_INPUT[:6]])
-def test_located_errors_stay_english_whatever_the_language(kind, change, location, start, monkeypatch):
-    """The lesson's messages are the contract: Chinese chapters, the Chinese command line and a
-    server answering in Chinese frame them (「请求无效：…」) but never reword them."""
-    from tutorial.watch import language
+def test_located_errors_keep_their_location_and_give_their_reason_in_the_language(kind, change, location, start, monkeypatch):
+    """Under Chinese a located error keeps its location (it names JSON) and gives its reason in
+    Chinese; English is what it always was, and `error.problem` stays English for programs."""
+    from tutorial.watch import error_words, language
 
     body = readme_with(change)
-    said = {}
+    said, problems = {}, {}
     for lang in ("en", "zh"):
         monkeypatch.setattr(language, "_chosen", lang)
         with pytest.raises(RequestError) as caught:
             translate(copy.deepcopy(body))
-        said[lang] = str(caught.value)
-    assert said["zh"] == said["en"] and said["en"].startswith(start)
+        said[lang], problems[lang] = str(caught.value), caught.value.problem
+    where = said["en"].split(": ", 1)[0]
+    assert said["en"].startswith(start) and problems["zh"] == problems["en"]
+    assert said["zh"] == f"{where}: {error_words.said(problems['en'])}" and said["zh"] != said["en"]
