@@ -40,7 +40,7 @@ PYTHON = Path(sys.executable)
 PROXY_PACKAGE, PROXY_VERSION = "configurable-http-proxy", "5.3.0"
 PROXY_HOME = ROOT / ".cache" / "hub-proxy"
 PROXY = PROXY_HOME / "node_modules" / ".bin" / "configurable-http-proxy"
-STOP_SECONDS = 30  # what JupyterHub gets to stop its servers before the rest is killed
+STOP_SECONDS = 20  # what JupyterHub gets to stop its servers before the rest is killed (tasks.py waits 30)
 CLASS_FOLDER = "tutorial"  # the folder in each learner's home that the class copy is pulled into
 
 
@@ -237,6 +237,7 @@ def main(argv: list[str]) -> int:
     env = {**os.environ, "CLASS_HUB_SETTINGS": str(settings_file),
            "PATH": os.pathsep.join([str(PYTHON.parent), os.environ.get("PATH", "")])}
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(Stop()))
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with SIGINT ignored (`cmd &`)
     with open(log, "a", encoding="utf-8") as output:
         process = subprocess.Popen([str(PYTHON), "-m", "jupyterhub", "-f", str(HERE / "jupyterhub_config.py")],
                                    cwd=state, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)

@@ -230,7 +230,10 @@ def main() -> None:
         keep_answers=options.record_answers, instructors=instructors, roster=roster_of(hub_auth, instructors))
     where = urlparse(os.environ["JUPYTERHUB_SERVICE_URL"])
     application.listen(where.port, where.hostname)
-    ioloop.IOLoop.current().start()
+    try:
+        ioloop.IOLoop.current().start()
+    except KeyboardInterrupt:  # JupyterHub stops its services with SIGINT
+        pass
 
 
 if __name__ == "__main__":
