@@ -50,3 +50,18 @@ def test_a_cell_without_the_engine_prints_the_note_then_the_recorded_output(lang
     )
     assert printed == expected
     assert ("recorded" in printed) if lang == "en" else ("录制的输出" in printed and "recorded" not in printed)
+
+
+def test_in_a_kernel_displays_come_back_as_displays():
+    """What Run All does on a fresh clone: the recorded display (HTML and text) is displayed again."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(
+        'import tutorial\ntutorial.use_language("zh")\nfrom tutorial.llama_cpp.recording import show as recorded\nrecorded("tool_call")'
+    )]  # fmt: skip
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute(cwd=str(ROOT))
+    outputs = notebook.cells[0].outputs
+    assert outputs[0]["output_type"] == "stream" and outputs[0]["text"] == recording.NOTE["zh"] + "\n"
+    shown = [dict(output["data"]) for output in outputs[1:]]
+    assert shown == [output["data"] for output in recording.load()["tool_call"]["zh"]]
