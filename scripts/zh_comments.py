@@ -47,6 +47,7 @@ COMMENTS: dict[str, str] = {
     "how outcome() marks a template's refusal": "outcome() 怎样标出模板的拒绝",
     "gpt-oss and Mistral print today's date; a fixed one keeps the outputs true": "gpt-oss 和 Mistral 会写出当天日期；固定一个日期，存下的输出才一直成立",
     "the template's own words when it refused": "模板拒绝时自己的报错",
+    "its system turn still ends with the system prompt": "它的 system 消息仍以系统提示词结尾",
     "Llama 3.3's system turn, as the template writes it by default and with a template variable":
         "Llama 3.3 的 system 消息：模板默认写出的样子，以及传入模板变量后的样子",
     "(render passes date_string, tools_in_user_message, ... as apply_chat_template(**kwargs) does)":
