@@ -95,6 +95,10 @@ class Exercise:
     any_order: bool = False  # a list whose order does not matter (compared as a collection)
     code: bool = False  # the answer is a function written in the cell (chapter 05)
     form: str = ""  # the shape of an answer, said when none is given
+    # A place written as the learner likes (`messages[2].content`, a JSON pointer, a tuple) ->
+    # its steps, each with the learner's own text up to it; None when the answer is no place.
+    # A wrong place is then answered with the first step where it parts from the right one.
+    place: Optional[Callable[[Any], Optional[list[tuple[Any, str]]]]] = None
     zh: dict = field(default_factory=dict)  # the same texts in Chinese: question, hint, explanation, form, choices, feedback
 
     def __post_init__(self) -> None:
@@ -151,6 +155,10 @@ MESSAGES = {
         "missing_key": " (a key is missing there)",
         "extra_key": " (a key that does not belong there)",
         "count": " ({count} items; count again)",
+        "count_one": " ({count} item; count again)",
+        "place_differs": "not yet: your place first parts from the right one at {written}. {hint}",
+        "place_short": "not yet: your place {written} stops short: the right one goes deeper. {hint}",
+        "place_long": "not yet: your place goes on past the right one after {written}. {hint}",
         "close": " (only letter case or spaces and newlines differ there, and they count: the course compares exact characters)",
         "kind_there": " (a different kind of value)",
         "extra_item": "{item} is not one of them",
@@ -188,6 +196,10 @@ MESSAGES = {
         "missing_key": "缺了一个键",
         "extra_key": "多了一个不该有的键",
         "count": "的项数不对，你写了 {count} 项，请再数一遍",
+        "count_one": "的项数不对，你写了 {count} 项，请再数一遍",
+        "place_differs": "还不对：你写的位置从 {written} 起与正确的位置不同。{hint}",
+        "place_short": "还不对：你写的位置 {written} 停得太早，正确的位置还要更深。{hint}",
+        "place_long": "还不对：你写的位置在 {written} 之后还多出几层，超过了正确的位置。{hint}",
         "close": "只差字母大小写或空格、换行。这些也算数：本课程逐字符比较",
         "kind_there": "的值类型不对",
         "extra_item": "{item} 不是正确答案中的一项",
@@ -279,6 +291,9 @@ def _verdict(key: str, answer: Any) -> Verdict:
     if exercise.code:
         return Verdict("wrong", text["wrong"].format(hint=hint))
     expected = exercise.expected()
+    steps = exercise.place(answer) if exercise.place else None
+    if steps is not None:
+        return Verdict("wrong", _place_verdict(steps, exercise.place(expected) or [], answer, text).replace("{hint}", hint))
     slip = _type_slip(_spelt(answer, exercise.spelling), expected)
     if slip:
         return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], hint=hint))
@@ -292,6 +307,17 @@ def _verdict(key: str, answer: Any) -> Verdict:
         where = text["where"].format(place=place) if found[0] else text["at_top"]
         return Verdict("wrong", text["differs"].format(place=where, detail=detail, hint=hint))
     return Verdict("wrong", text["wrong"].format(hint=hint))
+
+
+def _place_verdict(steps: list[tuple[Any, str]], right: list[tuple[Any, str]], answer: Any, text: dict) -> str:
+    """Where a wrong place parts from the right one, written as the learner wrote it; a
+    template still holding {hint}."""
+    for index, (step, written) in enumerate(steps):
+        if index >= len(right):
+            return text["place_long"].replace("{written}", steps[index - 1][1] if index else written)
+        if step != right[index][0]:
+            return text["place_differs"].replace("{written}", written)
+    return text["place_short"].replace("{written}", steps[-1][1] if steps else python_literal(answer))
 
 
 class Shown(str):
@@ -416,7 +442,8 @@ def _said(answer: Any, location: tuple, why: str) -> tuple[str, str]:
     text = MESSAGES[_lang()]
     place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location)
     if why == "count":
-        return place, text["count"].format(count=len(_at(answer, location)))
+        count = len(_at(answer, location))
+        return place, text["count_one" if count == 1 else "count"].format(count=count)
     detail = {"missing_key": "missing_key", "extra_key": "extra_key", "close": "close", "kind": "kind_there"}
     return place, text[detail.get(why, "value")]
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable, Optional
 
 from ...errors import RequestError, format_location
 from ...examples import readme_request
 from ...preprocess import preprocess
 from ...translation import translate
-from . import Exercise, Mistake, add
+from . import Exercise, Mistake, add, python_literal
 
 
 def _error_place() -> str:
@@ -22,16 +22,61 @@ def _error_place() -> str:
     raise AssertionError("the broken README example translated")
 
 
-def _as_place(value: Any) -> Any:
-    """A place written any usual way -> messages[2].content[0].tool_use_id."""
-    if isinstance(value, (tuple, list)) and all(isinstance(part, (str, int)) for part in value):
-        return format_location(tuple(value))
+def place_steps(value: Any) -> Optional[list[tuple[Any, str]]]:
+    """A place written any usual way -> its steps, each with the text written up to it:
+    `messages[2].content[0].tool_use_id`, `body["messages"][2]...`, `messages.2.content`, a JSON
+    pointer (`/messages/2/content/0/tool_use_id`) or a tuple. None when it is no place."""
+    if isinstance(value, (tuple, list)) and value and all(isinstance(part, (str, int)) and not isinstance(part, bool) for part in value):
+        return [(part, python_literal(tuple(value[: index + 1]))) for index, part in enumerate(value)]
     if not isinstance(value, str):
-        return value
+        return None
     # Spaces may sit anywhere (they are not part of a place); a newline or another letter case may not.
-    text = re.sub(r"""\[ *["']([^"']+)["'] *\]""", r".\1", value.strip(" ").strip("'\""))  # ["content"] -> .content
-    text = text.replace(" ", "")
-    return text[len("body") :].lstrip(".") if text.startswith("body") else text
+    text = value.strip(" ").strip("'\"").strip(" ")
+    if text.startswith("/"):
+        return _pointer_steps(text)
+    steps, at = [], 0
+    start = re.match(r"body(?=[.\[ ]|$) *", text)
+    if start:
+        at = start.end()
+    while at < len(text):
+        found = _STEP.match(text, at)
+        if not found or (found.group("name") and bool(found.group("dot")) != bool(steps or start)):
+            return None  # a name after the first step follows a dot; the first has none
+        name, index, key = found.group("name"), found.group("index"), found.group("key")
+        part = int(index) if index is not None else key if key is not None else name
+        at = found.end()
+        steps.append((int(part) if isinstance(part, str) and part.isdigit() else part, text[:at].strip(" ")))
+    return steps or None
+
+
+# One step of a place: `.name` or `name` first, `[2]`, `["key"]`, or `.2` (spaces allowed around).
+_STEP = re.compile(r"""[ ]*(?:(?P<dot>\.)?[ ]*(?P<name>[A-Za-z_][A-Za-z_0-9]*|\d+)|\[[ ]*(?P<index>\d+)[ ]*\]|\[[ ]*["'](?P<key>[^"']+)["'][ ]*\])[ ]*""")
+
+
+def _pointer_steps(text: str) -> Optional[list[tuple[Any, str]]]:
+    """A JSON pointer (RFC 6901) read as the place it names."""
+    parts = text[1:].split("/")
+    if not all(parts):
+        return None
+    steps = []
+    for index, raw in enumerate(parts):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        steps.append((int(part) if part.isdigit() else part, "/" + "/".join(parts[: index + 1])))
+    return steps
+
+
+def _as_place(value: Any) -> Any:
+    """A place written any usual way -> messages[2].content[0].tool_use_id (else the value as it is)."""
+    steps = place_steps(value)
+    return format_location(tuple(step for step, _ in steps)) if steps else value
+
+
+def _steps_are(*wanted: tuple) -> Callable[[Any], bool]:
+    def matches(answer: Any) -> bool:
+        steps = place_steps(answer)
+        return steps is not None and tuple(step for step, _ in steps) in wanted
+
+    return matches
 
 
 add(
@@ -90,28 +135,31 @@ add(
                 "That is the block that lacks the field. The error names the place of the missing field itself, "
                 "one step deeper.",
                 "那是缺少这个字段的内容块。错误指出的是缺失字段本身的位置，还要再深一层。",
+                matches=_steps_are(("messages", 2, "content", 0)),
             ),
             Mistake(
                 "messages[2]",
                 "The error is more precise than the message: it goes down to the block, and then to the field in it.",
                 "错误给出的位置比消息更精确：先到内容块，再到块里的那个字段。",
-                matches=lambda answer: _as_place(answer) in ("messages[2]", "messages[2].content"),
+                matches=_steps_are(("messages", 2), ("messages", 2, "content")),
             ),
             Mistake(
                 "tool_use_id",
                 "Right field, but a place starts at the top of the body: which message, which block, then the field.",
                 "字段对了，但位置要从请求体的最外层写起：哪条消息、哪个内容块，然后才是字段。",
-                matches=lambda answer: _as_place(answer) == "tool_use_id",
+                matches=_steps_are(("tool_use_id",)),
             ),
         ),
         spelling=_as_place,
-        hint="The error names the place of the missing field itself, one step deeper than the block that lacks it.",
+        place=place_steps,
+        hint="Break the body as the question says, run translate, and read the start of the error: it writes the "
+        "place from the top of the body down.",
         explanation="the message starts with the exact place, written as you would index it, and "
         "error.location holds the same place as a tuple.",
         form='a place such as "messages[0].content", or a tuple such as ("messages", 0, "content")',
         zh={
             "question": "messages[2] 中的 tool_result 丢了它的 tool_use_id。translate 报告的出错位置是哪里？",
-            "hint": "错误指出的是缺失字段本身的位置，比缺少这个字段的内容块还要深一层。",
+            "hint": "按题目所说弄坏请求体，运行 translate，再读错误信息的开头：它从请求体的最外层一路往下写出位置。",
             "explanation": "错误信息开头就是确切的位置，写法和你用下标取值时一样；error.location "
             "以元组保存同一个位置。",
             "form": "一个位置，例如 \"messages[0].content\"，或一个元组，例如 (\"messages\", 0, \"content\")",

@@ -39,7 +39,7 @@ add(
                 "The text is right. The system prompt keeps its own role in the chat list; it does not become a "
                 "user turn.",
                 "文本对了。系统提示词在聊天列表里有自己的角色，不会变成 user 消息。",
-                matches=lambda answer: answer["role"] != "system" and answer["content"] == "你是代码助手。",
+                matches=lambda answer: answer["role"] == "user" and answer["content"] == "你是代码助手。",
             ),
             Mistake(
                 [{"role": "system", "content": "你是代码助手。"}],
@@ -48,13 +48,15 @@ add(
                 matches=lambda answer: isinstance(answer, list) and len(answer) == 1 and answer[0] == _translated()[0],
             ),
         ),
-        hint="The chat template prints a system turn's content as text.",
+        hint="Follow body[\"system\"] through translate_messages: which role does the message it gives have, and "
+        "what does flatten_content make of its content?",
         explanation="flatten_content turns the block list into one string, and that string becomes the "
         "content of a message with the role system, first in the list.",
         form='a dict such as {"role": ..., "content": ...}; you may write body["system"][0]["text"] for the text',
         zh={
             "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
-            "hint": "聊天模板把 system 消息的 content 当作文本输出。",
+            "hint": "跟着 body[\"system\"] 走一遍 translate_messages：它产生的消息是什么角色？flatten_content "
+            "又把它的 content 变成了什么？",
             "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content；"
             "这条消息排在列表最前面。",
             "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",

@@ -79,28 +79,36 @@ add(
                 "that a template's `{% if tools %}` and a caller's `is None` agree.",
                 "不是空列表：工具路径用一个根本不是列表的值表示“没有工具”，这样模板的 `{% if tools %}` "
                 "和调用方的 `is None` 判断结果一致。",
-                matches=lambda answer: answer == [] or answer == () or answer == {},
+                matches=lambda answer: isinstance(answer, (list, tuple)) and len(answer) == 0,
+            ),
+            Mistake(
+                {},
+                "Not an empty dict either: the tools path says \"no tools\" with a value that is no container at all.",
+                "也不是空字典：工具路径用一个根本不是容器的值表示“没有工具”。",
+                matches=lambda answer: isinstance(answer, dict) and not answer,
             ),
             Mistake(
                 "None",
-                "That is the text 'None'. Write the value itself, without quotes.",
-                "那是文本 'None'。请写出这个值本身，不带引号。",
-                matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("none", "null"),
+                "That is text, in quotes. Write the value itself, without quotes.",
+                "那是带引号的文本。请写出这个值本身，不带引号。",
+                matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("none", "null", "nil"),
             ),
             Mistake(
                 False,
-                "Close, but not False: the package says \"no tools\" with the value Slime's adapter uses, the one "
-                "Python writes for \"nothing here\".",
-                "接近了，但不是 False。本包和 Slime 的适配器一样，用 Python 里表示“什么也没有”的那个值来表示“没有工具”。",
+                "Close: an `if` takes it as false, as it takes the right value, but it is not that value. The package "
+                "says \"no tools\" with the value Slime's adapter uses, the one Python writes for \"nothing here\".",
+                "接近了：`if` 会把它当作假，正确的值也是如此，但它不是那个值。本包和 Slime 的适配器一样，"
+                "用 Python 里表示“什么也没有”的那个值来表示“没有工具”。",
+                matches=lambda answer: answer is not None and not isinstance(answer, (list, tuple, dict)) and answer in (False, 0, ""),
             ),
         ),
-        hint="The tools path says \"no tools\" with one particular Python value, not with a container.",
+        hint="The tools path says \"no tools\" with one particular Python value.",
         explanation="None, not an empty list: the package says \"no tools\" with None, as Slime's adapter does, "
         "and a template's `{% if tools %}` then writes no tools section at all.",
         form="a Python value",
         zh={
             "question": "同一个请求去掉 tools 键之后，tools_schema 是什么？",
-            "hint": "工具路径用一个特定的 Python 值来表示“没有工具”，而不是用一个容器。",
+            "hint": "工具路径用一个特定的 Python 值来表示“没有工具”。",
             "explanation": "是 None，而不是空列表。本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
             "{% if tools %}` 根本不会写出工具部分。",
             "form": "一个 Python 值",
