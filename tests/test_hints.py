@@ -75,6 +75,8 @@ INVENTED = [
     ('04.losses', ['messages[1].content[1].id', 'max_tokens'], ('missing_item',)),
     ('04.losses', ['messages[1].content[1].id', 'messages[2].content[0].tool_use_id', 'max_tokens', 'system'], ('mistake', 2)),
     ('04.losses', 'max_tokens', ('type', 'list')),
+    ('04.losses', ['/messages/1/content/1/id', '/messages/2/content/0/tool_use_id', '/max_tokens'], ('right',)),
+    ('04.losses', ['messages [1].content[1].id', 'body["max_tokens"]', 'messages[2].content[0].tool_use_id'], ('right',)),
     ('06.http', 'False', ('type', 'bool')),
     ('06.http', 0, ('type', 'bool')),
     ('06.image', [{'role': 'user', 'content': '这张图里有什么？'}], ('mistake', 0)),

@@ -15,7 +15,15 @@ def _losses() -> list[str]:
 
 
 def _place(value: Any) -> Any:
-    """A path written with or without spaces (spaces are not part of a place; case and newlines are)."""
+    """A path written any usual way (chapter 01's reading: a JSON pointer, body["..."], with or
+    without spaces) as errors write it; case and newlines count. Only text is read so: a list or
+    a tuple here is the answer's collection of places, not one place."""
+    from ...errors import format_location
+    from .ch01 import place_steps
+
+    steps = place_steps(value) if isinstance(value, str) else None
+    if steps:
+        return format_location(tuple(step for step, _ in steps))
     return value.replace(" ", "") if isinstance(value, str) else value
 
 
