@@ -434,3 +434,14 @@ def test_a_stripped_text_in_the_recorded_session_is_shown_so_it_can_be_seen(caps
     want, have = re.search(r'expected (.+?), got (.+?)\. The rule', session).groups()
     assert want != have and want.endswith('«\\n»"') and have.endswith('«»"'), session
     assert session.endswith("(the stage that checks this place: user_block_message)")
+
+
+def test_a_translate_that_changes_the_callers_body_cites_never_change_what_you_are_given(capsys, tmp_path):
+    from tutorial.notebook.build_it import TEXT
+
+    path = variant(tmp_path, "def translate(body):\n", 'def translate(body):\n    body.pop("max_tokens", None)\n')
+    status, lines, _ = grade(capsys, str(path))
+    first = next(line for line in lines if line.startswith("✗"))
+    assert status == 1 and first.startswith("✗ translate:"), lines
+    assert TEXT["en"]["changed"] in first and first.endswith("The rule: " + TEXT["en"]["rule_unchanged"]), first
+    assert "No tools" not in first
