@@ -2,11 +2,12 @@
 the link to the same page in the other edition.
 
 Search. Sphinx's Chinese search cuts text into words with jieba, which has no wheel (set-up
-installs wheels only), and even with it a query is looked up whole, so "未带入" finds nothing
-when jieba cut it into 未 / 带入. Here every run of CJK characters between punctuation is indexed
-as one term, with its two-character pieces: Sphinx's search page finds a query of three or more
-characters inside a run (its partial match) and a two-character query exactly. Latin words are
-indexed as the edition's language does (English stemming).
+installs wheels only); and even with it a query is looked up whole, so "未带入" finds nothing
+where jieba cut the text into 未 / 带入. Here, as many CJK search engines do, Chinese (and
+Japanese kana) is indexed in overlapping two-character pieces, 未带入 as 未带 and 带入, and the
+search page cuts a query the same way (`splitQuery` below): a page is found when it holds every
+piece of the query. Latin words are indexed as the edition's language does (English stemming),
+so identifiers such as tool_call_dict are found whole.
 """
 
 from __future__ import annotations
@@ -18,38 +19,63 @@ from sphinx.search import languages
 from sphinx.search.en import SearchEnglish
 from sphinx.search.zh import SearchChinese
 
-CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff]+")
+CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff"  # written the same in Python's re and JavaScript
+CJK_RUN = re.compile(rf"([{CJK}]+)")
+WORD = re.compile(r"\w+")
 EDITIONS = ("en", "zh")
 
+# The search page's query splitter: the index's cut (pieces()), in JavaScript. No "<", ">" or
+# "&": Sphinx writes it into language_data.js as it would text.
+SPLIT_QUERY = """
+var splitQuery = (query) => {
+  const cjk = /([%s]+)/u;
+  const terms = [];
+  query.split(/[^\\p{Letter}\\p{Number}_\\p{Emoji_Presentation}]+/gu).forEach((word) => {
+    word.split(cjk).forEach((part) => {
+      if (!part) return;
+      if (!cjk.test(part) || part.length === 1) { terms.push(part); return; }
+      for (let i = 1; i !== part.length; i++) terms.push(part.slice(i - 1, i + 1));
+    });
+  });
+  return terms;
+};
+""" % CJK
 
-def cjk_terms(text: str) -> list[str]:
-    """Each run of CJK characters, and its two-character pieces."""
+
+def pieces(text: str) -> list[str]:
+    """The words of `text`, each CJK run in them cut into overlapping two-character pieces."""
     terms = []
-    for run in CJK_RUN.findall(text):
-        terms.append(run)
-        terms.extend(run[i:i + 2] for i in range(len(run) - 1))
+    for word in WORD.findall(text):
+        for part in CJK_RUN.split(word):
+            if len(part) > 1 and CJK_RUN.fullmatch(part):
+                terms.extend(part[i - 1:i + 1] for i in range(1, len(part)))
+            elif part:
+                terms.append(part)
     return terms
 
 
 class EnglishWithChinese(SearchEnglish):
     """English, and the Chinese in the chapters' outputs (the README example is in Chinese)."""
 
+    js_splitter_code = SPLIT_QUERY
+
     def split(self, input: str) -> list[str]:
-        return super().split(input) + cjk_terms(input)
+        return pieces(input)
 
 
-class ChineseByRuns(SearchChinese):
-    """Chinese without a dictionary: runs and their pieces (see the module's docstring)."""
+class ChineseByPieces(SearchChinese):
+    """Chinese without a dictionary (see the module's docstring)."""
 
+    js_splitter_code = SPLIT_QUERY
     # Latin words are stemmed as English, and the page's JavaScript names its stemmer after
     # this: Sphinx 9.0's own "Chinese" asks for a ChineseStemmer that english-stemmer.js does
     # not define, and every page of a Chinese site then logs an error.
     language_name = "English"
 
     def split(self, input: str) -> list[str]:
-        latin = [term.strip() for term in self.latin1_letters.findall(input)]
-        self.latin_terms.update(latin)
-        return cjk_terms(input) + latin
+        terms = pieces(input)
+        self.latin_terms.update(term for term in terms if not CJK_RUN.match(term))
+        return terms
 
     def word_filter(self, word: str) -> bool:
         return bool(word) and not word.isdigit() and word not in self.stopwords
@@ -68,7 +94,7 @@ def page_context(app, pagename: str, templatename: str, context: dict, doctree) 
 
 def setup(app):
     languages["en"] = EnglishWithChinese
-    languages["zh"] = ChineseByRuns
+    languages["zh"] = ChineseByPieces
     app.add_config_value("book_edition", os.environ.get("BOOK_EDITION", "en"), "html")
     app.connect("html-page-context", page_context)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
