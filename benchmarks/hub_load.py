@@ -164,6 +164,16 @@ class Kernel:
             header=[f"Cookie: {cookies}", *[f"{k}: {v}" for k, v in learner._xsrf(f'/user/{learner.name}/').items()]],
             origin=f"http://{hub.netloc}", timeout=300)
 
+    def send(self, text: str) -> None:
+        import websocket
+
+        try:
+            self.socket.send(text)
+        except (websocket.WebSocketConnectionClosedException, ConnectionError):
+            self.reconnects += 1
+            self.socket = self.connect()
+            self.socket.send(text)
+
     def receive(self) -> dict:
         import websocket
 
@@ -179,7 +189,7 @@ class Kernel:
     def run(self, code: str) -> tuple[bool, str, float]:
         """Execute `code`; (no error, text output, seconds)."""
         message_id = uuid.uuid4().hex
-        self.socket.send(json.dumps({
+        self.send(json.dumps({
             "header": {"msg_id": message_id, "msg_type": "execute_request", "username": self.learner.name,
                        "session": self.session, "version": "5.3"},
             "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
@@ -396,7 +406,9 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
             attempts = ("wrong", "right") if index % 2 == 0 else ("right",)
             results[name] = work_through(learner, chapters, attempts, started=opened)
         except Exception as problem:  # noqa: BLE001 - counted and shown
-            failures.append(f"{name}: {problem!r}")
+            import traceback
+
+            failures.append(f"{name}: {problem!r} at {traceback.extract_tb(problem.__traceback__)[-1].name}")
 
     threads = []
     for index, name in enumerate(names[browsers:], browsers):
