@@ -381,3 +381,41 @@ def test_serve_engine_starts_both_and_sigterm_stops_both():
         if both.poll() is None:
             both.kill()
             both.wait()
+
+
+def test_usage_says_whether_it_is_the_engines_or_an_estimate(bridge, client):
+    """Cut at a stop sequence, the engine's last chunk (with its counts) never comes."""
+    for stop_sequences, source in ((None, "engine"), (["Hello"], "estimated")):
+        before = len(bridge.captures())
+        extra = {"stop_sequences": stop_sequences} if stop_sequences else {}
+        with client.messages.stream(model="tiny", max_tokens=100, messages=[USER], **extra) as stream:
+            reply = stream.get_final_message()
+        deadline = time.monotonic() + 10
+        while len(bridge.captures()) == before:
+            assert time.monotonic() < deadline, "the stream's capture was never kept"
+            time.sleep(0.01)
+        record = bridge.captures()[-1]["forward"]
+        assert record["usage"] == source, record
+        assert reply.usage.output_tokens > 0 and reply.usage.input_tokens > 0
+
+
+def test_the_engine_threads_follow_what_is_free(monkeypatch):
+    monkeypatch.setenv("TUTORIAL_ENGINE_THREADS", "3")
+    assert llama.free_threads() == 3
+    monkeypatch.delenv("TUTORIAL_ENGINE_THREADS")
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 5.0, 5.0))  # every core busy
+    assert llama.free_threads() == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert llama.free_threads() == max(1, min(llama.MAX_THREADS, len(os.sched_getaffinity(0))))
+
+
+def test_how_to_start_the_engine_and_the_bridge_is_printed():
+    """What `python3 tasks.py engine` ends with; test_serve_engine_... runs the first command."""
+    import subprocess
+    import sys
+
+    for lang, words in (("en", "Start the engine and the bridge"), ("zh", "在终端里启动引擎和桥接服务")):
+        printed = subprocess.run([sys.executable, "-m", "tutorial.llama_cpp.engine", "how"], capture_output=True, text=True,
+                                 env={**os.environ, "TUTORIAL_LANG": lang}, check=True).stdout  # fmt: skip
+        assert printed.startswith(words)
+        assert "-m tutorial serve --engine" in printed and "-m tutorial serve --forward http://127.0.0.1:8080" in printed
