@@ -6,7 +6,8 @@ scripts/workshop.py, the answer is computed from the exercise bank and looked fo
 everything a reader sees from the top of the chapter down to the next prediction:
 
 - prose: markdown cells, except what is folded inside `<details>…</details>`;
-- code: the source of every code cell whose input is not collapsed (`metadata.jupyter.source_hidden`);
+- code: the source of every code cell whose input is not collapsed (`metadata.jupyter.source_hidden`),
+  and the first line of one that is (JupyterLab shows it as the fold's label);
 - stored outputs whose output area is not collapsed (`metadata.jupyter.outputs_hidden`):
   printed text, `text/plain`, `text/markdown`, `text/html` (tags removed, entities read) and
   the words a stored SVG picture draws (its `<text>` elements).
@@ -118,7 +119,9 @@ def in_view(cell: dict) -> list[tuple[str, str]]:
         return [("prose", prose(source))]
     if cell["cell_type"] != "code":
         return []
-    seen = [] if jupyter(cell).get("source_hidden") else [("code", source)]
+    # A collapsed input still shows its first line in JupyterLab, as the fold's label.
+    hidden = jupyter(cell).get("source_hidden")
+    seen = [("collapsed code's first line", source.split("\n", 1)[0])] if hidden else [("code", source)]
     if not jupyter(cell).get("outputs_hidden"):
         seen += [("stored output", view) for output in cell.get("outputs", []) for view in output_views(output)]
     return seen

@@ -808,3 +808,74 @@ def test_every_diagram_of_every_chapter_fits_the_output_width_with_readable_text
         f"{len(problems)} problem(s) with the stored diagrams in JupyterLab at {width}×{height} with the file browser open:\n"
         + "\n".join(problems)
     )
+
+
+# What the first screen under a question shows: the text of every cell part inside the window
+# (innerText: what is rendered, so a closed <details> shows only its summary) and the pictures there.
+IN_WINDOW = """id => {
+  const panel = document.getElementById(id);
+  const visible = node => { const box = node.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight && box.width > 0 && box.height > 0; };
+  const shown = selector => [...panel.querySelectorAll('.jp-Notebook .jp-Cell')].flatMap(cell =>
+    [...cell.querySelectorAll(selector)].filter(visible).map(node => node.innerText)).join('\\n');
+  const pictures = [...panel.querySelectorAll('.jp-OutputArea-output img, .jp-OutputArea-output svg')].filter(visible).length;
+  return {text: shown('.jp-MarkdownOutput, .jp-OutputArea-output'), code: shown('.jp-InputArea-editor'), pictures};
+}"""
+
+SCROLL_TO_CELL = """async ({id, index}) => {
+  const cell = document.getElementById(id).querySelectorAll('.jp-Notebook .jp-Cell')[index];
+  cell.scrollIntoView({block: 'start'});
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return cell.getBoundingClientRect().top;
+}"""
+
+
+@pytest.mark.parametrize("chapter", ["02_messages_path.ipynb", "zh/02_messages_path.ipynb"])
+def test_the_first_screen_under_question_2_1_shows_no_translated_message(lab, chapter):
+    """Chapter 02 opened in JupyterLab at 1400×1000, nothing run, scrolled so that question
+    2.1's heading is at the top: its prose and outputs name no translated message (no
+    `translated[…]`, no chat message as JSON), nothing in the window (code included) holds an
+    answer of the chapter's predictions, no picture is there, and the folded explanation shows
+    only its summary. Screenshot: artifacts/lab-02-question-2.1-*.png."""
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_answers_in_view import compact, needles, predictions
+
+    base, token = lab
+    ARTIFACTS.mkdir(exist_ok=True)
+    lang = "zh" if chapter.startswith("zh/") else "en"
+    cells = json.loads((ROOT / "notebooks" / chapter).read_text(encoding="utf-8"))["cells"]
+    asked = predictions({"cells": cells})
+    heading = max(i for i in range(asked[0][0]) if cells[i]["cell_type"] == "markdown")  # the question's prose
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            width, height = LAB_WINDOW
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(60 * MS)
+            page.goto(f"{base}/lab?token={token}")
+            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
+                                   timeout=90 * MS)
+            page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+            panel = page.evaluate(OPEN_WITHOUT_KERNEL, chapter)
+            page.wait_for_function(f"id => ({CELL_COUNT})(id) === {len(cells)}", arg=panel, timeout=30 * MS)
+            page.evaluate(SCROLL_THROUGH, panel)
+            page.evaluate(SCROLL_TO_CELL, {"id": panel, "index": heading})
+            page.wait_for_timeout(500)
+            shown = page.evaluate(IN_WINDOW, panel)
+            page.screenshot(path=str(ARTIFACTS / f"lab-02-question-2.1-{lang}.png"))
+            sessions = api(base, token, "/api/sessions")
+        finally:
+            browser.close()
+    text, code = shown["text"], shown["code"]
+    print(text, "\n--- code in the window:\n", code)
+    assert "## 2.1" in "".join(cells[heading]["source"]) and ("2.1" in text), "the window is not at question 2.1"
+    # Code may name `t.translated[0]` (it is what a reveal cell shows when run); prose and outputs may not.
+    assert "translated[" not in text, "a translated message is named on the first screen under question 2.1"
+    assert '"role":"' not in compact(text), "a chat message is shown as JSON"
+    given = [(key, how, needle) for _, key in asked for how, needle in needles(key, lang)
+             if compact(needle) in compact(text) or compact(needle) in compact(code)]
+    assert not given, f"answers on the first screen under question 2.1: {given}"
+    assert shown["pictures"] == 0, f"{shown['pictures']} picture(s) on the first screen under question 2.1"
+    assert sessions == [], f"a kernel was started: {sessions}"
