@@ -324,3 +324,13 @@ def test_the_kubernetes_config_matches_the_hub():
     pins = dict(line.split("==") for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines()
                 if "==" in line and not line.startswith("#"))
     assert f"nbgitpuller=={pins['nbgitpuller']}" in (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
+
+
+def test_the_page_in_both_languages():
+    sys.path.insert(0, str(ROOT / "hub"))
+    from service import page, summary as summarize
+
+    data = summarize([{"learner": "a", "exercise": "01.x", "verdict": "wrong", "mistake": "<m1>", "at": 1}], ["a", "b"])
+    english, chinese = page(data, "en"), page(data, "zh")
+    assert "2 learners" in english and "Not started yet" in english and "&lt;m1&gt;" in english
+    assert "2 名学员" in chinese and "还没开始的学员" in chinese and "Not started" not in chinese
