@@ -15,6 +15,9 @@
     python3 tasks.py bench             run the benchmarks
     python3 tasks.py workshop DIR      a copy of the chapters for a class, answers hidden (notebooks/README.md);
                                        --lang zh: its learner README in Chinese
+    python3 tasks.py hub [--port P] [--password W] [--instructor NAME] [--lang zh]
+                                       a JupyterHub for a class on this machine: one join link, the
+                                       instructor's page of who is stuck where (hub/README.md)
     python3 tasks.py doctor            check the environment and print the fix for what is missing
     python3 tasks.py engine            build llama.cpp's server from the sdist (cmake, about 6 minutes,
                                        once) and write the tiny hand-wired models, all into .cache/
