@@ -54,7 +54,7 @@ PIP_LOG = VENV / "pip.log"
 CONSTRAINTS = ROOT / "constraints.txt"
 NOTEBOOKS = ROOT / "notebooks"
 PLAYGROUND = "07_playground.ipynb"
-EXTRAS = "notebooks,real,serve,test,hub,book"  # one environment for every command
+EXTRAS = "book,hub,notebooks,real,serve,test"  # one environment for every command (every extra, sorted)
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
