@@ -35,6 +35,8 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from auth import NAME  # noqa: E402 - the log-in's own rule for names
 ROOT = HERE.parent
 PYTHON = Path(sys.executable)
 PROXY_PACKAGE, PROXY_VERSION = "configurable-http-proxy", "5.3.0"
@@ -212,10 +214,18 @@ class Stop(Exception):
     """SIGTERM: stop as after Ctrl-C."""
 
 
+def stop_requested(signum, frame):
+    raise Stop
+
+
 def main(argv: list[str]) -> int:
     given = options(argv)
     state = Path(given.state).resolve()
     password = given.password or secrets.token_urlsafe(9)
+    instructor = given.instructor.strip().lower()
+    if not NAME.match(instructor):
+        raise Problem(f"--instructor {given.instructor!r}: a log-in name is 1-32 of a-z, 0-9, - and _, "
+                      "starting with a letter or digit")
     check_port(given.ip, given.port)
     check_sandbox()
     proxy = ensure_proxy()
@@ -223,10 +233,11 @@ def main(argv: list[str]) -> int:
     os.chmod(state, 0o700)
     repository = class_repository(state, given.lang)
     settings = {
-        "state": str(state), "python": str(PYTHON), "instructor": given.instructor.strip().lower(),
+        "state": str(state), "python": str(PYTHON), "instructor": instructor,
         "ip": given.ip, "port": given.port, "hub_port": free_port(), "proxy_api_port": free_port(),
         "service_port": free_port(), "proxy": str(proxy), "password": password,
-        "class_repo": str(repository), "private_home": str(Path.home()), "visible": [str(ROOT), str(Path(sys.base_prefix).resolve())],
+        "class_repo": str(repository), "private_home": str(Path.home()),
+        "visible": [str(ROOT), str(Path(sys.base_prefix).resolve())],
         "memory_bytes": size_in_bytes(given.memory), "cull_seconds": given.cull_minutes * 60,
         "record_answers": given.record_answers, "curve": curve_available(), "log_level": given.log_level,
     }
@@ -236,7 +247,7 @@ def main(argv: list[str]) -> int:
     log = state / "jupyterhub.log"
     env = {**os.environ, "CLASS_HUB_SETTINGS": str(settings_file),
            "PATH": os.pathsep.join([str(PYTHON.parent), os.environ.get("PATH", "")])}
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(Stop()))
+    signal.signal(signal.SIGTERM, stop_requested)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with SIGINT ignored (`cmd &`)
     with open(log, "a", encoding="utf-8") as output:
         process = subprocess.Popen([str(PYTHON), "-m", "jupyterhub", "-f", str(HERE / "jupyterhub_config.py")],
@@ -271,3 +282,5 @@ if __name__ == "__main__":
     except Problem as problem:
         print(f"[hub] {problem}", file=sys.stderr)
         sys.exit(1)
+    except KeyboardInterrupt:  # before JupyterHub started: nothing to stop
+        sys.exit(130)
