@@ -26,7 +26,10 @@
 
 Set-up creates `.venv/` beside this file and installs the package with its notebooks, serve
 and test extras, pinned by constraints.txt (stored notebook outputs depend on versions), and
-marks the notebooks trusted for this user (so their stored diagrams show). System packages
+marks the notebooks trusted for this user (so their stored diagrams show). Everything else runs
+with .venv's python (`.venv/bin/python -m tutorial doctor`); the agent CLI is linked into
+.venv/bin/, and JupyterLab's terminals start with .venv activated. One Ctrl-C stops `lab`,
+its kernels and its runtime files. System packages
 (Graphviz's `dot`, a CJK font; Chromium for the browser test) are installed with apt-get when
 running as root on Debian/Ubuntu; elsewhere the README and `doctor` say how to get them.
 """
