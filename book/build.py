@@ -468,9 +468,9 @@ def main(argv: list[str]) -> int:
     OUT = arguments.out.resolve()
     SITE = OUT / "site"
     index = build()
+    print(f"book: {index}", flush=True)
     if arguments.serve:
         serve(arguments.port)
-    print(f"book: {index}", flush=True)
     return 0
 
 

@@ -291,15 +291,20 @@ def pages_containing(site: Path, edition: str, word: str) -> set[str]:
     return found
 
 
-def test_search_finds_a_chinese_word_in_the_right_chapters(site, base, browser):
+@pytest.mark.parametrize("word", ["未带入", "未进入"])
+def test_search_finds_a_chinese_word_in_the_right_pages(site, base, browser, word):
+    """The pages found are exactly those whose text holds the word (未带入 was the term for
+    "left out of the output" until issue 32 made it 未进入; the glossary still names the old one)."""
     visit = Visit(browser)
     try:
-        found = search(visit, base, "zh", "未带入")
+        found = search(visit, base, "zh", word)
         assert visit.errors == [] and visit.outside == []
     finally:
         visit.close()
-    expected = pages_containing(site, "zh", "未带入")
-    assert "glossary.html" in expected and any(name[:2].isdigit() for name in expected), expected
+    expected = pages_containing(site, "zh", word)
+    assert expected, f"no page holds {word}"
+    if word == "未进入":
+        assert any(name[:2].isdigit() for name in expected), expected
     assert found == expected
 
 
