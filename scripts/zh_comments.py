@@ -40,7 +40,7 @@ COMMENTS: dict[str, str] = {
     # Chapters 01-04b.
     "top-level fields only": "只看顶层字段",
     "the code, without its docstring": "代码本身，不含文档字符串",
-    "silent checks: nothing shows while they hold": "静默检查：成立时什么也不显示",
+    "silent checks: nothing shows while they hold": "断言：成立时什么也不显示",
     "what Slime puts into the user message": "Slime 放进 user 消息的内容",
     "where flatten_content was called": "调用 flatten_content 的位置",
     "the client reordered the keys": "客户端调换了键的顺序",
