@@ -13,7 +13,8 @@ TUTORIAL_LANG, else the locale, else English), and the other edition's README be
 (README.zh.md or README.en.md) when its chapters are in the copy, each linking the other. In the copy, the cells that would give answers away
 before the learner has tried show no output: exercise cells (tag `exercise`), solution cells (tag
 `solution`) and the cells that reveal a prediction's answer (tag `reveal`). Every other output is
-kept, the diagrams included, so a chapter still reads well before anything is run.
+kept, the diagrams that give nothing away included, so a chapter still reads well before anything
+is run (a picture that draws an answer is itself a `reveal` cell, drawn when run).
 
 JupyterLab shows stored diagrams (SVG) only in notebooks it trusts, so the copy is signed for the
 user who writes it, as set-up signs notebooks/ (`--no-trust`: leave it unsigned). A signature

@@ -811,7 +811,8 @@ def test_every_diagram_of_every_chapter_fits_the_output_width_with_readable_text
 
 
 # What the first screen under a question shows: the text of every cell part inside the window
-# (innerText: what is rendered, so a closed <details> shows only its summary) and the pictures there.
+# (innerText: what is rendered, so a closed <details> shows only its summary; a collapsed input
+# shows its first line) and the pictures there.
 IN_WINDOW = """id => {
   const panel = document.getElementById(id);
   const visible = node => { const box = node.getBoundingClientRect();
@@ -819,7 +820,7 @@ IN_WINDOW = """id => {
   const shown = selector => [...panel.querySelectorAll('.jp-Notebook .jp-Cell')].flatMap(cell =>
     [...cell.querySelectorAll(selector)].filter(visible).map(node => node.innerText)).join('\\n');
   const pictures = [...panel.querySelectorAll('.jp-OutputArea-output img, .jp-OutputArea-output svg')].filter(visible).length;
-  return {text: shown('.jp-MarkdownOutput, .jp-OutputArea-output'), code: shown('.jp-InputArea-editor'), pictures};
+  return {text: shown('.jp-MarkdownOutput, .jp-OutputArea-output'), code: shown('.jp-InputArea-editor, .jp-InputPlaceholder'), pictures};
 }"""
 
 SCROLL_TO_CELL = """async ({id, index}) => {
