@@ -54,6 +54,7 @@ c.Spawner.args = [
     "--LabApp.news_url=None",
     "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     "--ServerApp.tornado_settings=ws_ping_timeout=30000",
+    "--KernelManager.transport=ipc",  # Unix sockets in the sandbox's /tmp (hub/spawner.py), no TCP ports
 ]
 if settings.get("curve"):  # kernels talk to the server over encrypted ZeroMQ, as in tasks.py lab
     c.Spawner.args.append("--MappingKernelManager.transport_encryption=auto")

@@ -15,9 +15,11 @@ namespaces, which Debian 12's kernel allows. What a learner's server sees:
   neither their environment (tokens) nor their command lines can be read;
 - its own /tmp and System V IPC.
 
-Kernels still listen on 127.0.0.1 (the network is shared, so the hub's proxy reaches the
-server), but each kernel's ports answer only messages signed with the key in its connection
-file, which lives in its learner's home; the hub's proxy lets only the owner in to a server.
+Kernels talk to their server over Unix sockets (ZeroMQ's ipc transport), not TCP ports, in the
+sandbox's own /tmp: no other learner can reach them, and thirty servers starting kernels at
+once no longer race for the same free port (with TCP they did: "Address already in use", and
+the kernel restarted). The network is shared otherwise, so the hub's proxy reaches each server
+on 127.0.0.1; the proxy lets only a server's owner in.
 
 Memory: every process of a learner's server gets an address-space limit (RLIMIT_AS, set before
 bwrap starts, inherited by the server and each kernel). It is per process, not per learner;
@@ -56,7 +58,7 @@ class SandboxSpawner(SimpleLocalProcessSpawner):
         env = super().user_env(env)
         home = self._home()
         env["HOME"] = home
-        env["JUPYTER_RUNTIME_DIR"] = os.path.join(home, ".local", "share", "jupyter", "runtime")
+        env["JUPYTER_RUNTIME_DIR"] = "/tmp/jupyter-runtime"  # the sandbox's own /tmp: connection files, kernel sockets
         env.pop("XDG_RUNTIME_DIR", None)
         return env
 
