@@ -14,7 +14,7 @@ for Mistral), with the values the models' `tokenizer_config.json` sets. A caller
 (`render(..., bos_token=...)`) overrides them, as `apply_chat_template(**kwargs)` does.
 
 Kimi-K2 is `moonshotai-Kimi-K2.jinja`, which llama.cpp's tests call the "old template". The
-sdist's other Kimi file, `Kimi-K2-Instruct.jinja` (the model repository's later revision), numbers
+sdist's other Kimi file, `Kimi-K2-Instruct.jinja`, numbers
 the calls itself and prints text arguments as they are, but it appends to a list
 (`tool_response_queue.ids.append`), which transformers' immutable sandbox (and render's) refuses
 as soon as a message holds a tool call.

@@ -87,8 +87,8 @@ add(
         expected=_llama_tools_place,
         wrong="a",
         feedback={
-            "a": "That is where the Qwen templates put it. Llama 3.3's system turn says only 'Environment: ipython' "
-            "and the dates.",
+            "a": "That is where the Qwen templates put it. Llama 3.3's system turn holds 'Environment: ipython', "
+            "the dates and the text of the system message, but not the schema.",
             "c": "That is Kimi-K2's tool_declare turn.",
             "d": "It has a place: look for 'Given the following functions' in its prompt.",
         },
@@ -104,7 +104,7 @@ add(
                 "d": "哪里都没有：Llama 3.3 的模板没有放工具的位置",
             },
             "feedback": {
-                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 消息只写 'Environment: ipython' 和日期。",
+                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 消息里有 'Environment: ipython'、日期和系统提示词（你是代码助手。），但没有 schema。",
                 "c": "那是 Kimi-K2 的 tool_declare 轮次。",
                 "d": "它有位置：在它的 prompt 里找 'Given the following functions'。",
             },
@@ -137,15 +137,17 @@ add(
             ),
         ),
         hint="Render the list with each of the four names and keep those that raise RenderError.",
-        explanation="Only Qwen3.5 checks where a system message stands ('System message must be at the "
-        "beginning.'); Qwen2.5, Qwen3 and Qwen3-Coder render a second system turn where it is.",
+        explanation="Of the four, only Qwen3.5 checks where a system message stands ('System message must be at "
+        "the beginning.'); Qwen2.5, Qwen3 and Qwen3-Coder render a second system turn where it is. Outside the "
+        "Qwen line, Mistral-Small-3.2 refuses one too, through its rule that roles alternate.",
         form="a list of family names, e.g. ['qwen3']",
         zh={
             "question": "在 README 示例中间（工具结果之后）插入一条 system 消息。qwen2.5、qwen3、qwen3-coder、"
             "qwen3.5 中哪些拒绝渲染？给出名字的列表。",
             "hint": "用这四个名字分别渲染，挑出抛出 RenderError 的那些。",
-            "explanation": "只有 Qwen3.5 检查 system 消息的位置（'System message must be at the beginning.'）；"
-            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一条 system 消息。",
+            "explanation": "四个里只有 Qwen3.5 检查 system 消息的位置（'System message must be at the beginning.'）。"
+            "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一条 system 消息。Qwen 系列之外，Mistral-Small-3.2 也拒绝，"
+            "靠的是角色必须交替的规则。",
             "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
@@ -176,14 +178,15 @@ add(
         ),
         hint="Translate with target='openai' and render with each of the four names.",
         explanation="Qwen3-Coder and Qwen3.5 iterate the arguments as a mapping (|items) and fail on text; Qwen3 "
-        "prints a string as it is; Qwen2.5 renders without error but encodes the text twice.",
+        "prints a string as it is; Qwen2.5 renders without error but encodes the text twice, as DeepSeek-V3.1, "
+        "gpt-oss, Kimi-K2, Llama 3.3 and Mistral-Small-3.2 do too.",
         form="a list of family names, e.g. ['qwen3']",
         zh={
             "question": "'openai' 目标格式把工具调用的参数写成 JSON 文本。qwen2.5、qwen3、qwen3-coder、qwen3.5 "
             "中哪些拒绝这种形式的 README 示例？给出名字的列表。",
             "hint": "用 target='openai' 翻译，再用这四个名字分别渲染。",
             "explanation": "Qwen3-Coder 和 Qwen3.5 把参数当作映射来遍历（|items），遇到文本就失败；Qwen3 原样输出字符串；"
-            "Qwen2.5 不报错，但把文本编码了两次。",
+            "Qwen2.5 不报错，但把文本编码了两次。DeepSeek-V3.1、gpt-oss、Kimi-K2、Llama 3.3 和 Mistral-Small-3.2 也一样。",
             "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
@@ -233,18 +236,23 @@ RECALL["04b"] = (
     Recall(
         "Which Qwen templates refuse a system message in the middle of the list, and which fail on arguments "
         "written as text?",
-        "Only Qwen3.5 refuses the mid-list system message. Qwen3-Coder and Qwen3.5 fail on text arguments; Qwen3 "
-        "prints them as they are; Qwen2.5 encodes them twice without an error.",
+        "Of the Qwen line only Qwen3.5 refuses the mid-list system message (Mistral-Small-3.2 refuses it too, "
+        "through alternation). Qwen3-Coder and Qwen3.5 fail on text arguments; Qwen3 prints them as they are; "
+        "Qwen2.5 encodes them twice without an error, as DeepSeek-V3.1, gpt-oss, Kimi-K2, Llama 3.3 and "
+        "Mistral-Small-3.2 do.",
         "哪些 Qwen 模板会拒绝列表中间的 system 消息？哪些遇到写成文本的参数会失败？",
-        "只有 Qwen3.5 拒绝中间的 system 消息。Qwen3-Coder 和 Qwen3.5 在文本参数上失败；Qwen3 原样输出；Qwen2.5 不报错但编码两次。",
+        "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为角色要交替）。Qwen3-Coder 和 "
+        "Qwen3.5 遇到文本参数就失败。Qwen3 原样输出。Qwen2.5 不报错，但编码两次。DeepSeek-V3.1、gpt-oss、Kimi-K2、"
+        "Llama 3.3 和 Mistral-Small-3.2 也这样。",
     ),
     Recall(
         "Which template needs tool-call ids, and what does it demand of them?",
-        "Mistral-Small-3.2: every call and every tool result carries an id of exactly nine letters and digits, "
-        "else 'Tool call IDs should be alphanumeric strings with length 9!'.",
+        "Mistral-Small-3.2: every call and every tool result carries an id that is a string of length 9, else "
+        "'Tool call IDs should be alphanumeric strings with length 9!'. Only the length is checked: toolu_123 "
+        "and !!!!!!!!! pass.",
         "哪个模板需要工具调用 id？它对 id 有什么要求？",
-        "Mistral-Small-3.2：每个调用和每个工具结果都必须带一个恰好九个字母或数字的 id，否则报 "
-        "'Tool call IDs should be alphanumeric strings with length 9!'。",
+        "Mistral-Small-3.2：每个调用和每个工具结果都必须带一个长度为 9 的字符串 id，否则报 "
+        "'Tool call IDs should be alphanumeric strings with length 9!'。它只检查长度：toolu_123 和 !!!!!!!!! 都能通过。",
     ),
     Recall(
         "Why does the prompt of the same conversation have a different number of tokens in different families?",
