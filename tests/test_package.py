@@ -143,9 +143,9 @@ def run_cli(args: list[str], env: dict, stdin: str = "") -> subprocess.Completed
                           encoding="utf-8", cwd=ROOT, env=env)  # fmt: skip
 
 
-def bad_body_file(tmp_path: Path) -> tuple[Path, str]:
-    """A request the contract refuses, and its located message in Chinese (the location as
-    it is, the reason in Chinese)."""
+def bad_body_file(tmp_path: Path, language: str = "zh") -> tuple[Path, str]:
+    """A request the contract refuses, and its located message in `language` (the location
+    as it is, the reason in that language)."""
     import tutorial
 
     body = tutorial.readme_request()
@@ -157,7 +157,7 @@ def bad_body_file(tmp_path: Path) -> tuple[Path, str]:
     except tutorial.RequestError as error:
         from tutorial.watch.error_words import message_in
 
-        return path, message_in(error, "zh")
+        return path, message_in(error, language)
     raise AssertionError("the body should be refused")
 
 
@@ -230,7 +230,7 @@ def test_cli_in_english_is_unchanged(tmp_path):
     assert "show this help message and exit" in helped.stdout and not CJK.search(helped.stdout)
     missing = run_cli(["grade"], env)
     assert missing.stderr.endswith("python -m tutorial grade: error: the following arguments are required: file\n")
-    bad, located = bad_body_file(tmp_path)
+    bad, located = bad_body_file(tmp_path, "en")
     assert run_cli(["translate", str(bad)], env).stderr == f"error: {located}\n"
 
 
