@@ -270,7 +270,9 @@ def stage_chapter(path: Path, edition: str, linker: Linker, target: Path) -> Non
         cells.append(cell)
     notebook["cells"] = fold(cells, edition)
     notebook["metadata"].pop("widgets", None)
-    notebook["cells"].insert(1, _markdown(run_box(path, edition)))
+    titled = next((i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "markdown"
+                   and re.search(r"^# ", _source(c), re.M)), 0)
+    notebook["cells"].insert(titled + 1, _markdown(run_box(path, edition)))  # under the chapter's title
     (target / path.name).write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
