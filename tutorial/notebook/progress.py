@@ -44,8 +44,8 @@ def destination() -> Optional[str]:
 
 def record(exercise: str, answer: Any, verdict: Any, mistake: Optional[str] = None) -> None:
     """Report one verdict (`verdict.state` "right" or "wrong"; "unanswered" is not news).
-    `mistake` names the wrong answer's kind when the caller knows it; for `check` exercises it
-    is worked out here from the exercise's named mistakes. Never raises: a learner's cell must
+    `mistake` names the wrong answer's kind when the caller knows it (for `check` exercises,
+    `exercises.named_mistake`). Never raises: a learner's cell must
     not fail because the instructor's page is unreachable."""
     try:
         url = destination()
@@ -55,29 +55,13 @@ def record(exercise: str, answer: Any, verdict: Any, mistake: Optional[str] = No
         event = {"id": uuid.uuid4().hex, "exercise": str(exercise), "verdict": state, "at": time.time(),
                  "mistake": None}
         if state == "wrong":
-            event["mistake"] = mistake if mistake is not None else named_mistake(exercise, answer)
+            event["mistake"] = mistake
         if os.environ.get("TUTORIAL_PROGRESS_ANSWERS") == "1":
             event["answer"] = _as_text(answer)
         _start_sender()
         _queue.put(event)
     except Exception:  # noqa: BLE001 - reporting is best effort by design, see above
         return
-
-
-def named_mistake(exercise: str, answer: Any) -> Optional[str]:
-    """Which common wrong answer this is: "mistake N: <its hint's opening words>" for an
-    exercise's named mistakes, "chose (x)" for a multiple-choice one; None when none fits."""
-    from .exercises import get, letter_of  # already loaded: check() lives there
-
-    found = get(exercise)
-    if found.choices:
-        letter = letter_of(answer)
-        return f"chose ({letter})" if letter in found.choices else "not one of the letters"
-    for number, mistake in enumerate(found.mistakes, 1):
-        if mistake.made_by(answer):
-            opening = mistake.hint.split(". ")[0]
-            return f"mistake {number}: {opening[:80]}"
-    return None
 
 
 def stage_mistake(finding: Any) -> Optional[str]:

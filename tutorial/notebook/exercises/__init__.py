@@ -265,8 +265,28 @@ def check(key: str, answer: Any) -> Verdict:
     """The verdict on `answer` to exercise `key` (on a class hub also sent to the instructor's
     page: tutorial/notebook/progress.py; elsewhere nothing is recorded or sent)."""
     verdict = _verdict(key, answer)
-    progress.record(key, answer, verdict)
+    mistake = None
+    if verdict.state == "wrong" and progress.destination() is not None:  # only a hub wants it
+        try:
+            mistake = named_mistake(key, answer)
+        except Exception:  # noqa: BLE001 - a learner's cell never fails for the instructor's page
+            mistake = None
+    progress.record(key, answer, verdict, mistake=mistake)
     return verdict
+
+
+def named_mistake(exercise: str, answer: Any) -> Optional[str]:
+    """Which common wrong answer this is: "mistake N: <its hint's opening words>" for an
+    exercise's named mistakes, "chose (x)" for a multiple-choice one; None when none fits."""
+    found = get(exercise)
+    if found.choices:
+        letter = letter_of(answer)
+        return f"chose ({letter})" if letter in found.choices else "not one of the letters"
+    for number, mistake in enumerate(found.mistakes, 1):
+        if mistake.made_by(answer):
+            opening = mistake.hint.split(". ")[0]
+            return f"mistake {number}: {opening[:80]}"
+    return None
 
 
 def _verdict(key: str, answer: Any) -> Verdict:
