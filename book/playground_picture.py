@@ -26,7 +26,7 @@ STYLE = """<style>
 .book-pg-control.on { background: #dbe9f8; border-color: #7aa7d8; }
 .book-pg-button { background: #2196f3; color: #fff; border-radius: 3px; padding: 4px 12px; }
 .book-pg-columns { display: flex; gap: 8px; flex-wrap: wrap; }
-.book-pg-editor { flex: 36 1 280px; min-width: 280px; max-height: 560px; overflow: auto; border: 1px solid #bbb;
+.book-pg-editor { flex: 36 1 280px; min-width: 280px; max-height: 320px; overflow: auto; border: 1px solid #bbb;
   padding: 6px; font: 12px/1.35 ui-monospace, Menlo, Consolas, "WenQuanYi Micro Hei Mono", monospace; white-space: pre; }
 .book-pg-output { flex: 64 1 500px; min-width: 0; }
 .book-pg-output > input { position: absolute; opacity: 0; pointer-events: none; }
