@@ -697,6 +697,18 @@ FILE_BROWSER = """() => {
 }"""
 
 
+def lab_page(browser, base: str, token: str):
+    """A page of JupyterLab at the learner's window size, once its commands and layout are restored."""
+    width, height = LAB_WINDOW
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(60 * MS)
+    page.goto(f"{base}/lab?token={token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
+                           timeout=90 * MS)
+    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    return page
+
+
 def stored_diagrams(chapter: str) -> tuple[int, list[int]]:
     """The number of cells, and the index of the cell of each stored SVG output, in order."""
     cells = json.loads((ROOT / "notebooks" / chapter).read_text(encoding="utf-8"))["cells"]
@@ -746,13 +758,7 @@ def test_every_diagram_of_every_chapter_fits_the_output_width_with_readable_text
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            width, height = LAB_WINDOW
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.set_default_timeout(60 * MS)
-            page.goto(f"{base}/lab?token={token}")
-            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
-                                   timeout=90 * MS)
-            page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+            page = lab_page(browser, base, token)
             if not page.evaluate(FILE_BROWSER):
                 page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
             page.wait_for_function(FILE_BROWSER)
@@ -852,13 +858,7 @@ def test_the_first_screen_under_question_2_1_shows_no_translated_message(lab, ch
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            width, height = LAB_WINDOW
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.set_default_timeout(60 * MS)
-            page.goto(f"{base}/lab?token={token}")
-            page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
-                                   timeout=90 * MS)
-            page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+            page = lab_page(browser, base, token)
             panel = page.evaluate(OPEN_WITHOUT_KERNEL, chapter)
             page.wait_for_function(f"id => ({CELL_COUNT})(id) === {len(cells)}", arg=panel, timeout=30 * MS)
             page.evaluate(SCROLL_THROUGH, panel)
