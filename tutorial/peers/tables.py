@@ -329,10 +329,10 @@ def sources_table(data: Optional[dv.PeerData] = None, lang: Optional[str] = None
         pipeline = dv.PEERS[peer]
         form = "made" if pipeline.preprocess else "made_as_sent"
         made, printed = TEXT["en"][form].format(target=pipeline.target), words[form].format(target=pipeline.target)
-        rows.append(Row(row, row, (made, peer), (printed, peer_label(peer, data))))
+        rows.append(Row(row, _label(row, data, language.resolve(lang)), (made, peer), (printed, peer_label(peer, data))))
     if _way_back() is not None:
         made = "way_back.build_reply + sse_events"
-        rows.append(Row(OUR_REPLY_ROW, OUR_REPLY_ROW, (made, NOT_APPLICABLE), (made, "—")))
+        rows.append(Row(OUR_REPLY_ROW, _label(OUR_REPLY_ROW, data, language.resolve(lang)), (made, NOT_APPLICABLE), (made, "—")))
     return Table(words["sources"], TEXT["en"]["sources_columns"], tuple(rows), (), language.resolve(lang),
                  words["sources_columns"])
 
