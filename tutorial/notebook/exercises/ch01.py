@@ -118,7 +118,7 @@ add(
                 "c": "Action 2 只翻译对话和提供给模型的工具。有一个字段规定的是回答最长多少，"
                 "它两者都不是。",
             },
-            "hint": "逐个字段问一问：它是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
+            "hint": "逐个字段问一问，这个字段是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
             "explanation": "max_tokens 是采样的上限。它留在请求体里，由生成回答的 Action 3 读取。",
         },
     )
@@ -140,13 +140,13 @@ add(
             Mistake(
                 "messages[2]",
                 "The error is more precise than the message: it goes down to the block, and then to the field in it.",
-                "错误给出的位置比消息更精确：先到内容块，再到块里的那个字段。",
+                "错误给出的位置比消息更精确，先到内容块，再到块里的那个字段。",
                 matches=_steps_are(("messages", 2), ("messages", 2, "content")),
             ),
             Mistake(
                 "tool_use_id",
                 "Right field, but a place starts at the top of the body: which message, which block, then the field.",
-                "字段对了，但位置要从请求体的最外层写起：哪条消息、哪个内容块，然后才是字段。",
+                "字段对了，但位置要从请求体的最外层写起，先写哪条消息、哪个内容块，然后才是字段。",
                 matches=_steps_are(("tool_use_id",)),
             ),
         ),
@@ -159,7 +159,8 @@ add(
         form='a place such as "messages[0].content", or a tuple such as ("messages", 0, "content")',
         zh={
             "question": "messages[2] 中的 tool_result 丢了它的 tool_use_id。translate 报告的出错位置是哪里？",
-            "hint": "按题目所说弄坏请求体，运行 translate，再读错误信息的开头：它从请求体的最外层一路往下写出位置。",
+            "hint": "按题目所说弄坏请求体，运行 translate，再读错误信息的开头。"
+                    "位置是从请求体的最外层一路往下写出来的。",
             "explanation": "错误信息开头就是确切的位置，写法和你用下标取值时一样；error.location "
             "以元组保存同一个位置。",
             "form": "一个位置，例如 \"messages[0].content\"，或一个元组，例如 (\"messages\", 0, \"content\")",
@@ -221,12 +222,13 @@ add(
                 False,
                 "preprocess does one thing: it folds a system message that sits inside body['messages']. Is there "
                 "one in the README example?",
-                "preprocess 只做一件事：折叠位于 body['messages'] 内部的 system 消息。README 示例里有这样的消息吗？",
+                "preprocess 只做一件事，就是折叠位于 body['messages'] 内部的 system 消息。"
+                "README 示例里有这样的消息吗？",
             ),
             Mistake(
                 {"system": "..."},
                 "The question asks for the value of the comparison ==, which is a bool, not for what preprocess returns.",
-                "问题问的是比较式 == 的值，它是一个布尔值，而不是 preprocess 的返回值。",
+                "问题问的是比较式 == 的值，也就是一个布尔值，而不是 preprocess 的返回值。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
         ),
@@ -236,7 +238,7 @@ add(
         form="True or False",
         zh={
             "question": "preprocess 会改变 README 示例吗？请给出 preprocess(body) == body 的值。",
-            "hint": "preprocess 只做一件事。在 body['messages'] 里找找它作用的对象。",
+            "hint": "preprocess 只做一件事。在 body['messages'] 里找找 preprocess 作用的对象。",
             "explanation": "preprocess 只处理消息列表内部的 system 消息，而 README 示例里没有这样的消息，"
             "所以输出等于输入。",
             "form": "True 或 False",
