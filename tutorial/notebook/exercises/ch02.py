@@ -30,8 +30,8 @@ add(
                 {"role": "system", "content": [{"type": "text", "text": "你是代码助手。"}]},
                 "The role is right, but the content is still the block list. A chat template prints a system "
                 "turn's content as text: what does flatten_content make of one text block?",
-                "角色对了，但 content 仍是内容块列表。聊天模板把 system 消息的 content 当作文本输出："
-                "flatten_content 会把一个文本块变成什么？",
+                "角色对了，但 content 仍是内容块列表。聊天模板把 system 消息的 content 当作文本输出，"
+                "那么 flatten_content 会把一个文本块变成什么？",
                 matches=lambda answer: answer["role"] == "system" and isinstance(answer["content"], list),
             ),
             Mistake(
@@ -44,7 +44,7 @@ add(
             Mistake(
                 [{"role": "system", "content": "你是代码助手。"}],
                 "That message is right, but the question asks for the one message, a dict, not a list holding it.",
-                "这条消息对了，但问题要的是这一条消息本身（一个字典），而不是装着它的列表。",
+                "这条消息对了，但问题要的是这一条消息本身（一个字典），而不是装着这条消息的列表。",
                 matches=lambda answer: isinstance(answer, list) and len(answer) == 1 and answer[0] == _translated()[0],
             ),
         ),
@@ -55,8 +55,8 @@ add(
         form='a dict such as {"role": ..., "content": ...}; you may write body["system"][0]["text"] for the text',
         zh={
             "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
-            "hint": "跟着 body[\"system\"] 走一遍 translate_messages：它产生的消息是什么角色？flatten_content "
-            "又把它的 content 变成了什么？",
+            "hint": "跟着 body[\"system\"] 走一遍 translate_messages。产生的消息是什么角色？"
+            "flatten_content 又把 system 的 content 变成了什么？",
             "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content；"
             "这条消息排在列表最前面。",
             "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",
@@ -75,12 +75,12 @@ add(
                 "A user message gives one chat message per block. What does a text block need before its text can "
                 "be used? Compare with body['system'], which may be a list of blocks.",
                 "一条 user 消息的每个内容块产生一条聊天消息。文本块的文本还需要额外处理才能用吗？"
-                "对比一下 body['system']：它可能是内容块列表。",
+                "对比一下 body['system']，那里的值可能是内容块列表。",
             ),
             Mistake(
                 "flatten_content",
                 "The question asks yes or no: answer with True or False, whether flatten_content is called for it.",
-                "问题问的是“会不会”：请用 True 或 False 回答。",
+                "问题问的是“会不会”，请用 True 或 False 回答。",
                 matches=lambda answer: isinstance(answer, str) and "flatten" in answer,
             ),
         ),
@@ -108,7 +108,7 @@ add(
                 {"id": "toolu_demo", "type": "function", "function": {"name": "read_file", "arguments": {"path": "README.md"}}},
                 "The id is kept here. Look at what tool_call_dict(name, arguments) takes: only two of the block's "
                 "fields reach it, and the id is not one of them.",
-                "这里保留了 id。看看 tool_call_dict(name, arguments) 的参数：内容块只有两个字段传得进去，"
+                "这里保留了 id。看看 tool_call_dict(name, arguments) 的参数，内容块只有两个字段传得进去，"
                 "id 不在其中。",
                 matches=lambda answer: isinstance(answer, dict) and ("id" in answer or "id" in answer.get("function", {})),
             ),
@@ -116,14 +116,14 @@ add(
                 {"type": "function", "function": {"name": "read_file", "arguments": json.dumps({"path": "README.md"})}},
                 "The arguments are JSON text here. The default target keeps them a dict, as the block's input "
                 "was: a template iterates over them, and == compares dicts whatever their key order.",
-                "这里的 arguments 是 JSON 文本。默认目标格式让它保持为字典，和内容块的 input 一样："
-                "模板会遍历它，而 == 比较字典时不在乎键的顺序。",
+                "这里的 arguments 是 JSON 文本。默认目标格式让 arguments 保持为字典，和内容块的 input 一样，"
+                "因为模板会遍历 arguments，而 == 比较字典时不在乎键的顺序。",
                 matches=lambda answer: isinstance(answer["function"]["arguments"], str),
             ),
             Mistake(
                 {"type": "function", "function": {"name": "read_file", "input": {"path": "README.md"}}},
                 "The key input is renamed on the way: the chat shape calls a call's values arguments.",
-                "input 这个键在途中被改了名：聊天格式把一次调用的参数值叫作 arguments。",
+                "input 这个键在途中被改了名，聊天格式把一次调用的参数值叫作 arguments。",
                 matches=lambda answer: "input" in answer["function"],
             ),
         ),
@@ -134,7 +134,8 @@ add(
         form='a dict {"type": ..., "function": {...}}; body["messages"][1]["content"][1]["input"] is the input',
         zh={
             "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它在 tool_calls 里的那一项。",
-            "hint": "对照 tool_call_dict(name, arguments) 的返回值：外面包一层 function，里面是内容块的名字和 input，都原样保留。",
+            "hint": "对照 tool_call_dict(name, arguments) 的返回值。外面包一层 function，里面是内容块的名字和 input，"
+                    "都原样保留。",
             "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，仍是字典；id "
             "没有对应的参数可以传进来，所以丢了。",
             "form": "一个字典 {\"type\": ..., \"function\": {...}}；body[\"messages\"][1][\"content\"][1][\"input\"]"
@@ -180,7 +181,7 @@ add(
                 "d": "无论哪种类型，模板都会把 arguments 写成文本；类型决定的是模板能否读取它们，"
                 "以及两个轮次能否比较相等。",
             },
-            "hint": "有两方会读取 arguments：聊天模板，以及把记录下的轮次与它回传的历史轮次对应起来的代码。",
+            "hint": "有两方会读取 arguments，一是聊天模板，二是把记录下的轮次与回传的历史轮次对应起来的代码。",
             "explanation": "执行 `arguments | items` 的模板遇到字符串会失败；"
             "而内容相同的两个字典无论键顺序如何都相等，两段 JSON 文本却未必。",
         },
@@ -205,13 +206,13 @@ add(
                 ["user", "tool"],
                 "Both roles are there, but in the other order. The blocks keep their order: the tool_result comes "
                 "first in messages[2].",
-                "两个角色都有，但顺序反了。内容块保持原来的顺序：在 messages[2] 里，tool_result 排在前面。",
+                "两个角色都有，但顺序反了。内容块保持原来的顺序，而在 messages[2] 里，tool_result 排在前面。",
             ),
             Mistake(
                 ["user", "user"],
                 "Two messages is right, but a tool's result is not user text: the chat shape gives it a role of "
                 "its own.",
-                "两条消息是对的，但工具结果不是用户的文本：聊天格式给它留了专门的角色。",
+                "两条消息是对的，但工具结果不是用户的文本，聊天格式为工具结果留了专门的角色。",
             ),
         ),
         hint="A user message gives one chat message per block, and the chat shape has its own role for a tool's result.",
@@ -280,20 +281,21 @@ add(
                 4,
                 "One too few. Count the system prompt, then ask how many chat messages messages[2] gives: a user "
                 "message gives one per block, and it holds two.",
-                "少了一条。先数系统提示词，再看 messages[2] 产生几条聊天消息：一条 user 消息的每个内容块产生一条，"
-                "而它有两个内容块。",
+                "少了一条。先数系统提示词，再看 messages[2] 产生几条聊天消息。一条 user 消息的每个内容块产生一条，"
+                "而 messages[2] 有两个内容块。",
             ),
             Mistake(
                 3,
                 "That is the number of input messages. Two things add to it: the system prompt becomes a message "
                 "of its own, and one input message splits in two.",
-                "这是输入消息的条数。有两处会增加：系统提示词自己成为一条消息，还有一条输入消息一分为二。",
+                "这是输入消息的条数。有两处会多出消息，一是系统提示词自己成为一条消息，二是有一条输入消息一分为二。",
             ),
             Mistake(
                 6,
                 "One too many. The assistant turn holds a text and a tool_use, yet it stays one message: its calls "
                 "ride along in tool_calls.",
-                "多了一条。assistant 轮次里有一段文本和一个 tool_use，但它仍是一条消息：调用放在它的 tool_calls 里。",
+                "多了一条。assistant 轮次里有一段文本和一个 tool_use，但仍是一条消息，"
+                "调用放在这条消息的 tool_calls 里。",
             ),
         ),
         hint="Count the system prompt, then ask how many chat messages each input message gives: "
@@ -303,7 +305,7 @@ add(
         form="a whole number",
         zh={
             "question": "README 示例有一个系统提示词和 3 条消息。消息路径会产生多少条聊天消息？",
-            "hint": "先数系统提示词，再看每条输入消息各产生几条聊天消息：一条 user 消息的每个内容块产生一条。",
+            "hint": "先数系统提示词，再看每条输入消息各产生几条聊天消息。一条 user 消息的每个内容块都会产生一条。",
             "explanation": "系统提示词产生一条，messages[0] 和 messages[1] 各一条，messages[2] 两条（它的 "
             "tool_result 产生一条 tool 消息，它的文本产生一条 user 消息）。",
             "form": "一个整数",
