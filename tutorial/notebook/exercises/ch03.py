@@ -34,21 +34,21 @@ add(
                 {"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}},
                 "That is one tool, but tools_to_chat_tools returns a list of tools, even when there is only one: "
                 "wrap it in [...].",
-                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，哪怕只有一个工具：用 [...] 把它包起来。",
+                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，哪怕只有一个工具也是如此。请用 [...] 包起来。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
             Mistake(
                 [{"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}],
                 "The renaming is right, but each tool is wrapped: {'type': 'function', 'function': {...}}, as the "
                 "OpenAI-style tool format has it.",
-                "改名是对的，但每个工具还要包一层：{'type': 'function', 'function': {...}}，和 OpenAI "
-                "风格的工具格式一样。",
+                "改名是对的，但每个工具还要包一层 {'type': 'function', 'function': {...}}，"
+                "和 OpenAI 风格的工具格式一样。",
                 matches=lambda answer: "function" not in answer[0] and "name" in answer[0],
             ),
             Mistake(
                 [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": json.dumps(_SCHEMA)}}],
                 "The schema is JSON text here. It passes through untouched, as the dict it was.",
-                "这里的 schema 是 JSON 文本。它原样传过去，仍是原来那个字典。",
+                "这里的 schema 是 JSON 文本。其实 schema 是原样传过去的，仍是原来那个字典。",
                 matches=lambda answer: isinstance(answer[0]["function"]["parameters"], str),
             ),
         ),
@@ -59,7 +59,8 @@ add(
         form='a list of tools; body["tools"][0]["input_schema"] is the schema',
         zh={
             "question": "tools_to_chat_tools(body[\"tools\"]) 对 README 示例返回什么？",
-            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function；名字、描述和 schema 的值都原样传过去。",
+            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function。名字、"
+                    "描述和 schema 的值都原样传过去。",
             "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}；name 和 description 保留，"
             "input_schema 改名为 parameters，值原封不动。",
             "form": "一个工具列表；body[\"tools\"][0][\"input_schema\"] 就是 schema",
@@ -77,14 +78,14 @@ add(
                 [],
                 "Not an empty list: the tools path says \"no tools\" with a value that is not a list at all, so "
                 "that a template's `{% if tools %}` and a caller's `is None` agree.",
-                "不是空列表：工具路径用一个根本不是列表的值表示“没有工具”，这样模板的 `{% if tools %}` "
-                "和调用方的 `is None` 判断结果一致。",
+                "不是空列表。工具路径用一个根本不是列表的值表示“没有工具”，"
+                "这样模板的 `{% if tools %}` 和调用方的 `is None` 判断结果一致。",
                 matches=lambda answer: isinstance(answer, (list, tuple)) and len(answer) == 0,
             ),
             Mistake(
                 {},
                 "Not an empty dict either: the tools path says \"no tools\" with a value that is no container at all.",
-                "也不是空字典：工具路径用一个根本不是容器的值表示“没有工具”。",
+                "也不是空字典。工具路径用一个根本不是容器的值表示“没有工具”。",
                 matches=lambda answer: isinstance(answer, dict) and not answer,
             ),
             Mistake(
@@ -97,7 +98,7 @@ add(
                 False,
                 "Close: an `if` takes it as false, as it takes the right value, but it is not that value. The package "
                 "says \"no tools\" with the value Slime's adapter uses, the one Python writes for \"nothing here\".",
-                "接近了：`if` 会把它当作假，正确的值也是如此，但它不是那个值。本包和 Slime 的适配器一样，"
+                "接近了。`if` 会把这个值当作假，正确的值也是如此，但两者不是同一个值。本包和 Slime 的适配器一样，"
                 "用 Python 里表示“什么也没有”的那个值来表示“没有工具”。",
                 matches=lambda answer: answer is not None and not isinstance(answer, (list, tuple, dict)) and answer in (False, 0, ""),
             ),
