@@ -87,22 +87,23 @@ add(
                 sorted(_IDS),
                 "Both ids are there. Go through the top-level fields of the body once more: one of them is "
                 "neither the conversation nor a tool.",
-                "两个 id 都在。再把请求体的顶层字段过一遍：其中有一个既不是对话，也不是工具。",
+                "两个 id 都在。再把请求体的顶层字段过一遍，其中有一个既不是对话，也不是工具。",
                 matches=lambda answer: _places(answer) == _IDS,
             ),
             Mistake(
                 ["max_tokens"],
                 "max_tokens is one of them. Two more places are dropped on purpose (chapter 02): what names a call, "
                 "and what names the call a result answers.",
-                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章）：标识调用的值，"
-                "以及结果里指向那次调用的值。",
+                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章），一个是标识调用的值，"
+                "另一个是结果里指向那次调用的值。",
                 matches=lambda answer: _places(answer) == {"max_tokens"},
             ),
             Mistake(
                 ["system", "max_tokens"],
                 "system is carried: it becomes the first chat message (and tools becomes tools_schema). Look for "
                 "places whose values appear in neither list.",
-                "system 带入了输出：它成为第一条聊天消息（tools 则成为 tools_schema）。找找那些值在两个列表里都没有出现的位置。",
+                "system 进入了输出，成为第一条聊天消息（tools 则成为 tools_schema）。"
+                "找找那些值在两个列表里都没有出现的位置。",
                 matches=lambda answer: bool(_places(answer) & {"system", "tools", "messages"}),
             ),
         ),
