@@ -108,7 +108,7 @@ add(
                 "c": "那是 Kimi-K2 的 tool_declare 轮次。",
                 "d": "它有位置：在它的 prompt 里找 'Given the following functions'。",
             },
-            "hint": "在渲染出的 prompt 里找到 schema 的文本，看它前面是哪个 header。",
+            "hint": "在渲染出的 prompt 里找到 schema 的文本，看看这段文本前面是哪个 header。",
             "explanation": "tools_in_user_message 为 true 时（调用方不另外指定就是 true），模板把 schema 挪进第一条 user "
             "消息，放在用户的话之前。",
         },
@@ -127,13 +127,13 @@ add(
             Mistake(
                 list(QWEN_LINE),
                 "Not every Qwen template refuses: render the message list with qwen2.5 and with qwen3.",
-                "并不是每个 Qwen 模板都拒绝：分别用 qwen2.5 和 qwen3 渲染这个消息列表看看。",
+                "并不是每个 Qwen 模板都拒绝。分别用 qwen2.5 和 qwen3 渲染这个消息列表看看。",
                 matches=lambda answer: _names(answer) == set(QWEN_LINE),
             ),
             Mistake(
                 [],
                 "One of them does refuse, with its own raise_exception: the newest.",
-                "其中确实有一个会拒绝，用的是它自己的 raise_exception：最新的那个。",
+                "其中确实有一个会拒绝，而且用的是模板自己的 raise_exception，就是最新的那个。",
             ),
         ),
         hint="Render the list with each of the four names and keep those that raise RenderError.",
@@ -165,14 +165,15 @@ add(
             Mistake(
                 ["qwen3", "qwen3-coder", "qwen3.5"],
                 "Qwen3's template has a branch for arguments that are a string: it prints them as they are.",
-                "Qwen3 的模板有一个处理字符串参数的分支：原样输出。",
+                "Qwen3 的模板有一个处理字符串参数的分支，会原样输出。",
                 matches=lambda answer: _names(answer) == {"qwen3", "qwen3-coder", "qwen3.5"},
             ),
             Mistake(
                 list(QWEN_LINE),
                 "Qwen2.5 does not refuse: its |tojson encodes the text once more, so the prompt shows an escaped "
                 "string. Wrong, but no error.",
-                "Qwen2.5 并不拒绝：它的 |tojson 把文本再编码一次，prompt 里出现转义后的字符串。结果是错的，但不报错。",
+                "Qwen2.5 并不拒绝。模板里的 |tojson 把文本再编码一次，prompt 里出现转义后的字符串。结果是错的，"
+                "但不报错。",
                 matches=lambda answer: _names(answer) == set(QWEN_LINE),
             ),
         ),
@@ -208,7 +209,7 @@ add(
                 11,
                 "That is its length in characters. A tokenizer does not read characters one by one: it matches "
                 "added tokens whole, then merges bytes into the longest pieces its vocabulary knows.",
-                "那是它的字符数。分词器不是逐个字符读的：它先整体匹配附加 token，再把字节合并成词表里尽可能长的 token。",
+                "那是字符数。分词器不是逐个字符读的，而是先整体匹配附加 token，再把字节合并成词表里尽可能长的 token。",
             ),
         ),
         hint="Render a user message whose content is '<tool_call>' with tokenize=True and compare with an empty one.",
