@@ -54,8 +54,8 @@ add(
                 {"messages": "translate_messages", "tools": "tool_call_dict"},
                 "tool_call_dict is called inside the messages path, once per historical tool_use block: it builds "
                 "a call that happened, not the list of tools on offer.",
-                "tool_call_dict 在消息路径内部调用，历史里每个 tool_use 块调用一次：它构造的是已经发生过的调用，"
-                "不是提供给模型的工具列表。",
+                "tool_call_dict 在消息路径内部调用，历史里每个 tool_use 块调用一次。"
+                "这个函数构造的是已经发生过的调用，不是提供给模型的工具列表。",
                 matches=lambda answer: _function_name(answer["tools"]) == "tool_call_dict",
             ),
             Mistake(
@@ -68,7 +68,7 @@ add(
             Mistake(
                 {"messages": "tools_to_chat_tools", "tools": "translate_messages"},
                 "Both names are right, but swapped: which of the two takes a list of tools?",
-                "两个函数名都对，但放反了：两者中哪一个接收工具列表？",
+                "两个函数名都对，但放反了。两者中哪一个接收工具列表？",
                 matches=lambda answer: _path_function(answer["messages"]) == "tools_to_chat_tools"
                 and _path_function(answer["tools"]) == "translate_messages",
             ),
@@ -81,7 +81,7 @@ add(
         form="a dict {'messages': '<function name>', 'tools': '<function name>'}",
         zh={
             "question": "问题 1a。哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
-            "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是它们）。",
+            "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是这两次调用）。",
             "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 "
             "_translate_messages），把工具定义交给 tools_to_chat_tools；函数名带不带开头的下划线都算对，"
             "默认目标格式的 chat_template_messages / chat_template_tools 也算。",
@@ -131,7 +131,7 @@ add(
                 "d": "工具调用确实在消息列表里（在 assistant 消息上），模板则在这个列表旁边另外接收 schema。"
                 "这种划分依据的是数据的含义，而不是模板的限制。",
             },
-            "hint": "各取一项比较一下：tool_calls 的一项有名字和一次过去调用的参数；tools_schema 的一项有名字、"
+            "hint": "各取一项比较一下。tool_calls 的一项有名字和一次过去调用的参数，tools_schema 的一项则有名字、"
             "描述和参数定义（parameters）。",
             "explanation": "tool_calls 的一项记录模型在历史中做过什么（一次调用的 name + arguments）；tools_schema "
             "的一项声明模型接下来可以调用什么（name、description、parameters）。一个是历史，一个是提供的工具，"
@@ -180,7 +180,7 @@ add(
                 "c": "flatten_content 接收的是整个列表（它把每个内容块的文本连接起来）。拆分在 "
                 "chat_template_message 中按角色决定，发生在任何展平之前。",
             },
-            "hint": "看看 translated[3] 和 translated[4] 的角色，以及它们各自来自 messages[2] 的哪个内容块。",
+            "hint": "看看 translated[3] 和 translated[4] 的角色，以及两条消息各自来自 messages[2] 的哪个内容块。",
             "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里。它变成一条 "
             "tool 消息，后面的文本变成一条 user 消息，顺序不变。",
         },
@@ -216,14 +216,14 @@ add(
                 "_render_token_ids",
                 "_render_token_ids gets the two lists later, from the method that received them. Which method "
                 "calls self._translate(body) and unpacks the tuple?",
-                "_render_token_ids 是之后才从接收它们的方法那里拿到这两个列表的。哪个方法调用 self._translate(body) "
-                "并拆开元组？",
+                "_render_token_ids 是之后才从接收这两个列表的方法那里拿到它们的。"
+                "哪个方法调用 self._translate(body) 并拆开元组？",
                 matches=lambda answer: "render" in _method(answer),
             ),
             Mistake(
                 "AnthropicAdapter._translate",
                 "_translate is the method that returns them. The question asks for the method it returns to.",
-                "_translate 是返回它们的方法。问题问的是：它返回给哪个方法。",
+                "_translate 是返回这两个列表的方法。问题问的是 _translate 返回给哪个方法。",
                 matches=lambda answer: _method(answer).endswith("_translate") or _method(answer) == "translate",
             ),
         ),
@@ -237,8 +237,8 @@ add(
         zh={
             "question": "问题 3a。_translate 返回时，哪个方法接收 `translated` 和 `tools_schema`？（写成 "
             "Class._method，或者只写 _method。）",
-            "hint": "_translate 是适配器的一个方法。同一个对象的哪个方法调用它并拆开返回的元组？第 04 "
-            "章一开头就是那一行。",
+            "hint": "_translate 是适配器的一个方法。同一个对象的哪个方法调用 _translate 并拆开返回的元组？"
+            "第 04 章一开头就是那一行。",
             "explanation": "共用的单轮流水线 BaseAdapter._run_turn 调用 self._translate(body) 并拆开元组。"
             "AnthropicAdapter 继承了 _run_turn，所以 AnthropicAdapter._run_turn 和单写的 _run_turn "
             "指的是同一个方法。_run_turn 之后才把这两个列表交给 _render_token_ids。",
@@ -258,13 +258,14 @@ add(
                 True,
                 "Where does _translate run, and where does the caller live? Both are methods of one adapter object, "
                 "in one Python process.",
-                "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法，在同一个 Python 进程里。",
+                "_translate 在哪里运行，调用 _translate 的代码又在哪里？两者都是同一个适配器对象的方法，"
+                "在同一个 Python 进程里。",
             ),
             Mistake(
                 "POST /v1/messages",
                 "That request brought the body in (Action 7) and is answered after sampling; the question asks "
                 "whether another one is made for the hand-over. Answer True or False.",
-                "那个请求带来了请求体（Action 7），在采样之后才得到响应；问题问的是返回时是否另外发出一个请求。"
+                "那个请求带来了请求体（Action 7），在采样之后才得到响应。问题问的是返回时是否另外发出一个请求。"
                 "请回答 True 或 False。",
                 matches=lambda answer: isinstance(answer, str) and "/v1/messages" in answer,
             ),
@@ -278,8 +279,8 @@ add(
         zh={
             "question": "问题 3b。返回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
             "False）",
-            "hint": "_translate 在哪里运行，调用它的代码又在哪里？两者都是同一个适配器对象的方法。是哪个 HTTP "
-            "请求带来了请求体，它又在什么时候得到响应？",
+            "hint": "_translate 在哪里运行，调用 _translate 的代码又在哪里？两者都是同一个适配器对象的方法。"
+            "是哪个 HTTP 请求带来了请求体，这个请求又在什么时候得到响应？",
             "explanation": "返回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、带来请求体"
             "的 POST /v1/messages（Action 7），它在采样之后才得到响应（Action 3.5）。",
             "form": "True 或 False",
@@ -348,13 +349,13 @@ add(
             Mistake(
                 [{"role": "user", "content": "你好"}],
                 "The system prompt is not left behind as a top-level field: it becomes the first chat message.",
-                "系统提示词并没有被丢下：它成为第一条聊天消息。",
+                "系统提示词并没有被丢下，而是成为第一条聊天消息。",
                 matches=lambda answer: all(message["role"] != "system" for message in answer),
             ),
             Mistake(
                 [{"role": "system", "content": [{"type": "text", "text": "回答要简短。"}]}, {"role": "user", "content": "你好"}],
                 "A string needs no flattening, and it is not wrapped in blocks either: it is the content as it is.",
-                "字符串不需要展平，也不会被包成内容块：它原样就是 content。",
+                "字符串不需要展平，也不会被包成内容块，原样就是 content。",
                 matches=lambda answer: not isinstance(answer[0]["content"], str),
             ),
             Mistake(
@@ -370,7 +371,7 @@ add(
         form=_FORM,
         zh={
             "question": "系统提示词是一个普通字符串：translate(body)[0] 是什么列表？",
-            "hint": "把每条消息和请求对照一下：先是系统提示词，然后是用户的字符串。",
+            "hint": "把每条消息和请求对照一下，先是系统提示词，然后是用户的字符串。",
             "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；user 消息的字符串 content 也原样取用。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
@@ -387,7 +388,7 @@ add(
                 [{"role": "user", "content": "第一段\n第二段"}],
                 "The default target does not join a user message's blocks: it gives one chat message per block "
                 "and takes each text directly (only the system prompt and tool results are flattened).",
-                "默认目标格式不会把 user 消息的各个内容块连接起来：它为每个内容块产生一条聊天消息，"
+                "默认目标格式不会把 user 消息的各个内容块连接起来，而是为每个内容块产生一条聊天消息，"
                 "并直接取用各自的文本（只有系统提示词和工具结果会被展平）。",
                 matches=lambda answer: len(answer) == 1 and isinstance(answer[0]["content"], str),
             ),
@@ -434,7 +435,7 @@ add(
                 ],
                 "The ids are kept here. Each tool_use goes through tool_call_dict(name, input): which fields of the "
                 "block does that helper take?",
-                "这里保留了 id。每个 tool_use 都经过 tool_call_dict(name, input)：这个辅助函数取内容块的哪些字段？",
+                "这里保留了 id。每个 tool_use 都经过 tool_call_dict(name, input)，这个辅助函数取内容块的哪些字段？",
                 matches=lambda answer: any("id" in call for call in answer[1]["tool_calls"]),
             ),
             Mistake(
@@ -445,14 +446,15 @@ add(
                 ],
                 "One assistant turn stays one message, however many calls it makes: both calls go into its "
                 "tool_calls, in order.",
-                "一个 assistant 轮次始终是一条消息，无论它发出多少次调用：两次调用按顺序都放进它的 tool_calls。",
+                "一个 assistant 轮次始终是一条消息，无论发出多少次调用。两次调用按顺序都放进这条消息的 tool_calls。",
                 matches=lambda answer: [message["role"] for message in answer].count("assistant") > 1,
             ),
             Mistake(
                 [{"role": "user", "content": "比较两个文件"}, {"role": "assistant", "content": None, "tool_calls": [_CALL_A, _CALL_B]}],
                 "No text block means content is the empty string '', not None: a template writes '' as nothing, "
                 "and some write None as the word None.",
-                "没有文本块时 content 是空字符串 ''，而不是 None：模板把 '' 写成空，有些模板却会把 None 写成单词 None。",
+                "没有文本块时 content 是空字符串 ''，而不是 None。模板把 '' 写成空，"
+                "有些模板却会把 None 写成单词 None。",
                 matches=lambda answer: answer[1]["content"] is None or "content" not in answer[1],
             ),
             Mistake(
@@ -468,7 +470,7 @@ add(
                     },
                 ],
                 "The arguments are JSON text here; the default target keeps each call's input a dict.",
-                "这里的 arguments 是 JSON 文本；默认目标格式让每次调用的 input 保持为字典。",
+                "这里的 arguments 是 JSON 文本，而默认目标格式让每次调用的 input 保持为字典。",
                 matches=lambda answer: any(isinstance(call["function"]["arguments"], str) for call in answer[1]["tool_calls"]),
             ),
         ),
@@ -478,7 +480,7 @@ add(
         form=_FORM,
         zh={
             "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 是什么列表？",
-            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)；没有文本块，content 就是 ''。",
+            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)。没有文本块时，content 就是 ''。",
             "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，每一项都由 tool_call_dict 用 name "
             "和 input（一个字典）构造：没有 id；因为没有文本，content 是 ''。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
@@ -496,15 +498,15 @@ add(
                 [{"role": "user", "content": "这张图里有什么？"}],
                 "Nothing is dropped without a trace: a text-only template cannot show pixels, so the image block "
                 "becomes a user message holding a placeholder (and the loss report names the image).",
-                "没有什么会不留痕迹地丢掉：文本模板无法显示像素，所以图片内容块变成一条装着占位符的 user "
-                "消息（丢失报告也会点出这张图片）。",
+                "没有什么会不留痕迹地丢掉。文本模板无法显示像素，"
+                "所以图片内容块变成一条装着占位符的 user 消息（丢失报告也会点出这张图片）。",
                 matches=lambda answer: len(answer) == 1 and "omitted" not in answer[0]["content"],
             ),
             Mistake(
                 [{"role": "user", "content": "这张图里有什么？\n[image omitted]"}],
                 "The placeholder is there, but a user message gives one chat message per block: the text and the "
                 "image are two messages.",
-                "占位符有了，但 user 消息的每个内容块各产生一条聊天消息：文本和图片是两条消息。",
+                "占位符有了，但 user 消息的每个内容块各产生一条聊天消息，文本和图片是两条消息。",
                 matches=lambda answer: len(answer) == 1,
             ),
         ),
@@ -514,7 +516,7 @@ add(
         form=_FORM,
         zh={
             "question": "一条 user 消息带一张截图：translate(body)[0] 是什么列表？",
-            "hint": "每个内容块一条聊天消息：文本原样保留，然后用某个东西代替图片。",
+            "hint": "每个内容块一条聊天消息。文本原样保留，然后用某个东西代替图片。",
             "explanation": "每个内容块一条聊天消息：文本原样保留，图片变成 '[image omitted]'，丢失报告点出 "
             "messages[0].content[1]。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
