@@ -129,8 +129,8 @@ add(
                 "目标格式：它的消息结构承载不了这样的内容。",
                 "d": "两种目标格式都不会静默丢掉内容块：一个报告它替换了什么，另一个指出它拒绝了哪个内容块。",
             },
-            "hint": "两种目标格式模仿两类不同的系统：一类是必须让轨迹继续下去的 rollout 适配器，另一类是可以返回 "
-            "400 的推理服务端点。",
+            "hint": "两种目标格式模仿两类不同的系统，一类是必须让轨迹继续下去的 rollout 适配器，"
+            "另一类是可以返回 400 的推理服务端点。",
             "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的结构，丢失报告点出这个内容块；openai "
             "目标格式以带位置的原因拒绝，就像兼容 OpenAI 的端点返回 400。",
         },
@@ -156,18 +156,20 @@ add(
                 1,
                 "One too few. The name appears in the body twice: on the historical tool_use and in the tool "
                 "definition, and each path copies the name it sees.",
-                "少了一处。这个名字在请求体里出现两次：在历史中的 tool_use 上，以及在工具定义里；每条路径都复制它自己看到的名字。",
+                "少了一处。这个名字在请求体里出现两次，一次在历史中的 tool_use 上，一次在工具定义里。"
+                "每条路径都复制自己看到的名字。",
             ),
             Mistake(
                 3,
                 "One too many. The tool_result does not name the tool (only its id), and the tool message carries "
                 "no name at all: count the leaves that hold the name in the output.",
-                "多了一处。tool_result 不写工具名（只有它的 id），tool 消息也根本不带名字：数一数输出中装着这个名字的叶子节点。",
+                "多了一处。tool_result 不写工具名（只有调用的 id），tool 消息也根本不带名字。"
+                "数一数输出中装着这个名字的叶子节点。",
             ),
             Mistake(
                 0,
                 "The translation copies names, it does not keep a fixed list of them: a renamed tool comes out renamed.",
-                "翻译会复制名字，而不是维护一份固定的名字表：改了名的工具，出来时也是新名字。",
+                "翻译会复制名字，而不是维护一份固定的名字表，所以改了名的工具，出来时也是新名字。",
             ),
         ),
         hint="Count the JSON leaves of translated and tools_schema that hold the tool's name.",
