@@ -104,8 +104,8 @@ add(
                 ["id"],
                 "The call's id is one. The message that answers the call needs a key too: how does a tool message "
                 "say which call it answers on the Chat Completions wire?",
-                "调用的 id 是其中之一。回应这次调用的消息也需要一个键：在 Chat Completions 的传输格式里，"
-                "tool 消息如何说明它回应的是哪次调用？",
+                "调用的 id 是其中之一。回应这次调用的消息也需要一个键。在 Chat Completions 的传输格式里，"
+                "tool 消息如何说明自己回应的是哪次调用？",
                 matches=lambda answer: _named(answer) == {"id"},
             ),
             Mistake(
@@ -113,7 +113,7 @@ add(
                 "tool_use_id is the Anthropic name, on the tool_result block. The chat shape names the key on its "
                 "tool message after what it points at: a tool call.",
                 "tool_use_id 是 Anthropic 的名字，在 tool_result 块上。聊天格式给 tool 消息上的键起名时，"
-                "用的是它所指向的东西：一次 tool call。",
+                "用的是这个键所指向的东西，也就是一次 tool call。",
                 matches=lambda answer: "tool_use_id" in _named(answer),
             ),
             Mistake(
@@ -133,8 +133,8 @@ add(
         zh={
             "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
             "顺序不限。）",
-            "hint": "在 openai 格式中，调用保留了它的 id。再看看回应这次调用的那条消息：在 Chat Completions "
-            "的传输格式里，tool 消息如何说明它回应的是哪次调用？",
+            "hint": "在 openai 格式中，调用保留了自己的 id。再看看回应这次调用的那条消息。"
+            "在 Chat Completions 的传输格式里，tool 消息如何说明自己回应的是哪次调用？",
             "explanation": "两个键：工具调用上的 id，以及 tool 消息上指回它的 tool_call_id。默认目标格式两者都没有；"
             "两种目标格式的角色和文本完全相同。",
             "form": "键名的列表，例如 ['key_a', 'key_b']",
@@ -158,19 +158,22 @@ add(
                 _counts(1, 1),
                 "The openai count is right. The default target drops more: an id on the call and an id on the "
                 "result, beside the top-level field both leave behind.",
-                "openai 的数目对了。默认目标格式丢掉的更多：调用上和结果上的 id，再加上两种目标格式都没带入输出的那个顶层字段。",
+                "openai 的数目对了。默认目标格式丢掉的更多，包括调用上和结果上的 id，"
+                "再加上两种目标格式都没有放进输出的那个顶层字段。",
             ),
             Mistake(
                 _counts(2, 0),
                 "The two ids are right for the default target, but one top-level field is lost by both targets: "
                 "it is neither messages, system nor tools.",
-                "默认目标格式的两个 id 对了，但还有一个顶层字段两种目标格式都会丢掉：它既不是 messages、system，也不是 tools。",
+                "默认目标格式的两个 id 对了，但还有一个顶层字段两种目标格式都会丢掉。这个字段既不是 messages、"
+                "system，也不是 tools。",
             ),
             Mistake(
                 _counts(3, 3),
                 "The default count is right. The openai target keeps both ids (id and tool_call_id), so they are "
                 "not losses there.",
-                "默认目标格式的数目对了。openai 目标格式保留了两个 id（id 和 tool_call_id），所以在那里它们不算丢失。",
+                "默认目标格式的数目对了。openai 目标格式保留了两个 id（id 和 tool_call_id），"
+                "所以在那里这两个 id 不算丢失。",
             ),
         ),
         hint="Count what the README body holds that the output does not: an id on the call, an id on the "
@@ -180,8 +183,8 @@ add(
         form="a dict {'chat_template': <count>, 'openai': <count>}",
         zh={
             "question": "对 README 示例，丢失报告（trace(body, target=...).losses）在每种目标格式下各列出多少项？",
-            "hint": "数一数 README 请求体里有、输出里却没有的东西：调用上的 id、结果上的 id，以及一个既不是 "
-            "messages、system 也不是 tools 的顶层字段。",
+            "hint": "数一数 README 请求体里有、输出里却没有的东西，包括调用上的 id、结果上的 id，"
+            "以及一个既不是 messages、system 也不是 tools 的顶层字段。",
             "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回应它的 tool_result 上），"
             "两种目标格式都把 max_tokens 留在请求体里给采样步骤：分别是 3 和 1。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
@@ -273,7 +276,7 @@ add(
             Mistake(
                 _counts(1, 2),
                 "Swapped: which target writes one message per block, and which keeps a list of parts?",
-                "放反了：哪种目标格式每个内容块写一条消息，哪种保留 content part 列表？",
+                "放反了。哪种目标格式每个内容块写一条消息，哪种保留 content part 列表？",
             ),
         ),
         hint="The default target gives one chat message per block of a user message. The openai target keeps a "
@@ -308,13 +311,13 @@ add(
                 1,
                 "One tool_result, but the openai target cuts its parts into runs: a new run starts wherever a "
                 "part switches between tool_reference and anything else.",
-                "只有一个 tool_result，但 openai 目标格式把它的各部分切成若干段：凡是相邻部分在 tool_reference "
-                "和其他类型之间切换的地方，就开始新的一段。",
+                "只有一个 tool_result，但 openai 目标格式把结果的各部分切成若干段。"
+                "凡是相邻部分在 tool_reference 和其他类型之间切换的地方，就开始新的一段。",
             ),
             Mistake(
                 2,
                 "Two would cut only once. The parts switch twice: text to reference, then reference to text.",
-                "两条意味着只切了一刀。这些部分切换了两次：从文本到引用，再从引用到文本。",
+                "两条意味着只切了一刀。而这些部分切换了两次，先从文本到引用，再从引用到文本。",
             ),
         ),
         hint="The openai target cuts a result's parts into runs: a new run starts wherever a part switches "
@@ -325,8 +328,8 @@ add(
         zh={
             "question": "SEARCH 中的 tool_result 装着 [text, tool_reference, text]。openai 目标格式把它变成多少条 "
             "tool 消息？",
-            "hint": "openai 目标格式把结果的各部分切成若干段：凡是相邻部分在 tool_reference "
-            "和其他类型之间切换的地方，就开始新的一段。",
+            "hint": "openai 目标格式把结果的各部分切成若干段。"
+            "凡是相邻部分在 tool_reference 和其他类型之间切换的地方，就开始新的一段。",
             "explanation": "三段（文本、引用、文本），所以是三条 tool 消息，tool_call_id 都是 'toolu_search'，"
             "保持原来的顺序。",
             "form": "一个整数",
@@ -368,7 +371,8 @@ add(
                 {"schema": True, "text before": True, "text after": True},
                 "Not all three: the template looks only at the first part of a tool message to choose its branch. "
                 "What is the first part here, and what does that branch print for a reference?",
-                "不是三者都有：模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？那个分支遇到引用时输出什么？",
+                "不是三者都有。模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？"
+                "那个分支遇到引用时输出什么？",
             ),
             Mistake(
                 {"schema": True, "text before": False, "text after": False},
@@ -410,7 +414,7 @@ add(
                 {"schema": True, "text before": True, "text after": True},
                 "Not all three: the reference branch runs now. Read the template lines again: what does that "
                 "branch print, and what does it skip?",
-                "不是三者都有：现在走的是引用分支。再读一遍模板代码：这个分支输出什么，又跳过什么？",
+                "不是三者都有，现在走的是引用分支。再读一遍模板代码，这个分支输出什么，又跳过什么？",
             ),
             Mistake(
                 {"schema": False, "text before": True, "text after": True},
@@ -426,7 +430,7 @@ add(
         zh={
             "question": "情形 B：同样的部分，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
             "消息里。现在这个轮次显示什么？",
-            "hint": "现在走的是引用分支。再读一遍上面的模板代码：这个分支输出什么，又跳过什么？",
+            "hint": "现在走的是引用分支。再读一遍上面的模板代码，这个分支输出什么，又跳过什么？",
             "explanation": "引用分支展开 schema，别的什么都不输出，所以两段文本静默消失了。"
             "调换顺序只是把一种丢失换成另一种。",
             "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
@@ -453,18 +457,18 @@ add(
                 ["schema", "text before", "text after"],
                 "All three are there, but not in this order: the split keeps the tool's order, and each message "
                 "is judged by its own first part.",
-                "三者都在，但顺序不是这样：拆分保留了工具写出的顺序，每条消息按它自己的第一个部分来判断。",
+                "三者都在，但顺序不是这样。拆分保留了工具写出的顺序，每条消息按自己的第一个部分来判断。",
             ),
             Mistake(
                 ["text before", "text after"],
                 "The schema shows too this time: the second message starts with the reference, so it takes the "
                 "schema branch.",
-                "这一次 schema 也显示出来了：第二条消息以引用开头，所以它走 schema 分支。",
+                "这一次 schema 也显示出来了，因为第二条消息以引用开头，所以走 schema 分支。",
             ),
             Mistake(
                 {"schema": True, "text before": True, "text after": True},
                 "This question asks for the order as well: answer with a list of the names, as they appear.",
-                "这个问题还问了顺序：请用名字的列表作答，按它们出现的顺序排列。",
+                "这个问题还问了顺序。请用名字的列表作答，按出现的顺序排列。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
         ),
@@ -536,7 +540,7 @@ add(
                 "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。其他模型家族是否接受回应同一次调用的多条 "
                 "tool 消息，还没有逐一核实：见设计说明。",
             },
-            "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及它有多长。",
+            "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及这一轮有多长。",
             "explanation": "两种方式显示的都是同样的三个部分；拆分多出两条消息和两层 <tool_response> 包装，所以 "
             "tool 轮次更长（token 更多），对这个模板没有任何好处。",
         },
@@ -560,7 +564,8 @@ add(
                 False,
                 "Different JSON need not give different prompts. Does this template print ids at all? And how does "
                 "it print arguments that arrive as text rather than as a dict?",
-                "JSON 不同，prompt 未必不同。这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，它又如何输出？",
+                "JSON 不同，prompt 未必不同。这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，"
+                "模板又如何输出？",
             ),
             Mistake(
                 "identical",
@@ -577,7 +582,7 @@ add(
         zh={
             "question": "两种目标格式为 README 示例给出不同的 JSON（id；arguments 是字典还是文本）。用 ChatML "
             "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
-            "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，它又如何输出？",
+            "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，模板又如何输出？",
             "explanation": "逐字符相同：模板不输出 id；它把 JSON 文本原样贴上，而用 tojson 序列化字典，"
             "在这里得到的字符完全一样。",
             "form": "True 或 False",
