@@ -42,20 +42,20 @@ add(
                 {"order": ["thinking", "text", "tool_use"], "stop_reason": "end_turn"},
                 "The order is right. The engine said 'stop', but the reply asks the client to do something: which "
                 "stop reason tells a client that it has tools to run?",
-                "顺序对了。引擎说的是 'stop'，但这个回复要求客户端去做一件事：哪个停止原因告诉客户端它有工具要运行？",
+                "顺序对了。引擎说的是 'stop'，但这个回复要求客户端去做一件事。哪个停止原因告诉客户端有工具要运行？",
                 matches=lambda answer: answer["stop_reason"] in ("end_turn", "stop"),
             ),
             Mistake(
                 {"order": ["text", "thinking", "tool_use"], "stop_reason": "tool_use"},
                 "The stop reason is right. The reasoning came before the text in the model's output, and a reply "
                 "keeps that order: thinking leads.",
-                "停止原因对了。模型输出中推理在文本之前，回复保持这个顺序：thinking 打头。",
+                "停止原因对了。模型输出中推理在文本之前，回复保持这个顺序，由 thinking 打头。",
                 matches=lambda answer: list(answer["order"])[:2] == ["text", "thinking"],
             ),
             Mistake(
                 {"order": ["reasoning", "text", "tool_use"], "stop_reason": "tool_use"},
                 "Use the Anthropic block types: the engine's reasoning becomes a block of another name.",
-                "请用 Anthropic 的内容块类型：引擎的 reasoning 会变成另一个名字的内容块。",
+                "请用 Anthropic 的内容块类型，引擎的 reasoning 会变成另一个名字的内容块。",
                 matches=lambda answer: "reasoning" in answer["order"],
             ),
         ),
@@ -66,7 +66,7 @@ add(
         zh={
             "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块。"
             "这些内容块的类型按什么顺序出来？stop_reason 是什么？",
-            "hint": "按 Anthropic 的叫法写出内容块类型，按它们出来的顺序排列，再写出客户端读到的停止原因。",
+            "hint": "按 Anthropic 的叫法写出内容块类型，按出来的顺序排列，再写出客户端读到的停止原因。",
             "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此；只要回复里有调用，"
             "停止原因就是 tool_use，不管采样是因为什么结束的。",
             "form": "一个字典 {'order': ['<类型>', ...], 'stop_reason': '<原因>'}",
@@ -91,7 +91,7 @@ add(
                 5,
                 "One event per block plus start and stop is too few: each block is opened, filled and closed by "
                 "events of its own.",
-                "每个内容块一个事件、再加开始和结束，这太少了：每个内容块都由它自己的事件打开、填充、关闭。",
+                "每个内容块一个事件、再加开始和结束，这太少了。每个内容块都由自己的事件打开、填充、关闭。",
             ),
             Mistake(
                 11,
@@ -103,7 +103,7 @@ add(
                 9,
                 "Those are the blocks' events alone. Add what opens the message and what closes it (with the stop "
                 "reason).",
-                "这只是各内容块自己的事件。再加上打开整条消息的事件，以及关闭它的事件（带停止原因）。",
+                "这只是各内容块自己的事件。再加上打开整条消息的事件，以及关闭整条消息的事件（带停止原因）。",
             ),
         ),
         hint="Each block is opened, filled and closed by events of its own. Count those per block, then add "
@@ -114,7 +114,7 @@ add(
         zh={
             "question": "同一个回复以事件流发出（sse_events）：从 message_start 到 message_stop，"
             "三个内容块一共产生多少个事件？",
-            "hint": "每个内容块都由它自己的事件打开、填充、关闭。先数每个内容块的事件，"
+            "hint": "每个内容块都由自己的事件打开、填充、关闭。先数每个内容块的事件，"
             "再加上打开和关闭整条消息的事件（停止原因需要单独一个事件）。",
             "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、一个 "
             "content_block_delta、content_block_stop），再加上 message_delta（带停止原因）和 message_stop：1 + 9 + "
@@ -230,7 +230,7 @@ add(
                 "b.md",
                 "That is what the client meant, but the default target keeps no ids: without them to_anthropic "
                 "pairs results with calls by position.",
-                "那是客户端的本意，但默认目标格式不保留 id：没有 id 时，to_anthropic 按位置把结果和调用配对。",
+                "那是客户端的本意，但默认目标格式不保留 id。没有 id 时，to_anthropic 按位置把结果和调用配对。",
             ),
             Mistake(
                 "toolu_a",
@@ -248,8 +248,8 @@ add(
         zh={
             "question": "客户端先回应了第二次调用（b.md）。经过默认目标格式的往返（to_anthropic(translate(two_calls)"
             "[0])）之后，结果 'B 的内容' 声称回应的是哪个文件？",
-            "hint": "没有 id 时，to_anthropic 会生成新的 id，并按位置把 tool 消息与它们前面那条 assistant "
-            "消息中的调用配对：第一个结果对第一次调用。",
+            "hint": "没有 id 时，to_anthropic 会生成新的 id，"
+            "并按位置把 tool 消息与前面那条 assistant 消息中的调用配对，第一个结果对第一次调用。",
             "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md；于是 b.md 的内容现在自称回应 "
             "a.md 那次调用。没有任何东西失败：请求格式完好，说的却是客户端从没说过的话。",
             "form": "一个文件名",
@@ -305,7 +305,7 @@ add(
                 "b": "占位符适合必须保住轮次结构的模板；这里调用方还能修正请求，所以直接告诉调用方更好。",
                 "d": "document 块承载的是 PDF 和文本；用它发送音频字节，要么被 API 拒绝，要么被误读。",
             },
-            "hint": "和第 08 章的两种目标格式比较一下：哪类系统会拒绝？当有调用方可以修正请求时，"
+            "hint": "和第 08 章的两种目标格式比较一下。哪类系统会拒绝？当有调用方可以修正请求时，"
             "为什么拒绝是更好的答案？",
             "explanation": "to_anthropic 在 messages[i].content[j] 处抛出 RequestError：丢掉音频会产生一个看似正常、"
             "意思却不同的请求。",
@@ -381,7 +381,7 @@ add(
                 "保存下来的签名是唯一能通过验证的。",
                 "d": "文本和工具调用也是这一轮的一部分；后面的工具结果必须回应的正是那个 tool_use。",
             },
-            "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要它的签名。",
+            "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要自己的签名。",
             "explanation": "有保存的内容块时，这一轮原样发回：内容块、顺序和签名都和 Anthropic 写出的一样。"
             "没有它们时，只能重建文本和工具调用。",
         },
@@ -415,7 +415,8 @@ add(
                 ["text", "image", "text", "document"],
                 "An https URL does not make a part text: both image_url parts are images, one with a base64 "
                 "source, the other with a url source.",
-                "https URL 不会让一个部分变成文本：两个 image_url 部分都是图片，一个用 base64 来源，另一个用 url 来源。",
+                "https URL 不会让一个部分变成文本。两个 image_url 部分都是图片，一个用 base64 来源，"
+                "另一个用 url 来源。",
                 matches=lambda answer: list(answer)[2] == "text",
             ),
             Mistake(
@@ -427,7 +428,7 @@ add(
             Mistake(
                 ["text", "image_url", "image_url", "document"],
                 "image_url is the chat shape's part type; the Anthropic block is named otherwise.",
-                "image_url 是聊天格式的部分类型；Anthropic 的内容块另有名字。",
+                "image_url 是聊天格式的部分类型，Anthropic 的内容块另有名字。",
                 matches=lambda answer: "image_url" in answer,
             ),
         ),
@@ -439,8 +440,8 @@ add(
         zh={
             "question": "to_anthropic 收到一条聊天格式的 user 消息，内容依次是 text、image_url（data: URL）、"
             "image_url（https URL）和 file（一个 PDF）四个部分。按顺序会产生哪些 Anthropic 内容块类型？",
-            "hint": "两个 image_url 部分都是图片，无论它们带的是哪种 URL：一个变成 base64 来源，另一个变成 url "
-            "来源。API 把承载 PDF 的内容块叫什么？",
+            "hint": "两个 image_url 部分都是图片，无论带的是哪种 URL，一个变成 base64 来源，另一个变成 url 来源。"
+            "API 把承载 PDF 的内容块叫什么？",
             "explanation": "text、image（base64 来源，从 data: URL 中拆出）、image（url 来源，由 Anthropic 获取）和 "
             "document（那个 PDF，文件名作为标题）。",
             "form": "内容块类型的列表，例如 ['text', ...]",
