@@ -67,7 +67,7 @@ add(
                 "b": "正好相反：让调用和结果保持相邻的是 vLLM 和 LiteLLM，它们的做法是移动备注，而不是保留它的位置。",
                 "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注：user、tool、user。",
             },
-            "hint": "读一读表格的“角色序列”列：调用之后的第一条 user 消息在哪里？",
+            "hint": "读一读表格的“角色序列”列。调用之后的第一条 user 消息在哪里？",
             "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序）；vLLM 0.33.0 和 "
             "LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
         },
@@ -93,18 +93,18 @@ add(
                 "\n",
                 "A newline is what Slime, SGLang and our targets use. Look at vLLM's own cell in the '02 system' "
                 "column: is there anything between the two texts?",
-                "换行符是 Slime、SGLang 和我们的目标格式用的。看看“02 system 消息”列中 vLLM 自己的单元格："
+                "换行符是 Slime、SGLang 和我们的目标格式用的。看看“02 system 消息”列中 vLLM 自己的单元格，"
                 "两段文本之间有什么吗？",
             ),
             Mistake(
                 " ",
                 "Look closely at vLLM's cell: 'Block A' and 'Block B' touch, with not even a space between them.",
-                "仔细看 vLLM 的单元格：'Block A' 和 'Block B' 紧挨着，中间连一个空格都没有。",
+                "仔细看 vLLM 的单元格，'Block A' 和 'Block B' 紧挨着，中间连一个空格都没有。",
             ),
             Mistake(
                 None,
                 "The question asks for a string, the one vLLM puts between the texts, even if it holds no characters.",
-                "问题要的是一个字符串，即 vLLM 放在两段文本之间的那个，哪怕它一个字符也没有。",
+                "问题要的是一个字符串，即 vLLM 放在两段文本之间的那个，哪怕这个字符串一个字符也没有。",
                 matches=lambda answer: answer is None,
             ),
         ),
@@ -116,7 +116,7 @@ add(
         zh={
             "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
             "在两者之间放了什么字符串？（写成 Python 字符串。）",
-            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看“02 system 消息”列中 vLLM 的单元格："
+            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看“02 system 消息”列中 vLLM 的单元格，"
             "两段文本之间有什么吗？",
             "explanation": "什么也没有：vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，于是在 "
             "prompt 的最开头，两句话连成了一个词。",
@@ -198,7 +198,7 @@ add(
                 True,
                 "Look at the 'is_error kept' column: is there a True anywhere? Then ask where a chat message would "
                 "put such a flag.",
-                "看看“是否带上 is_error”列：哪里有 True 吗？再想想聊天消息能把这样的标志放在哪里。",
+                "看看“是否带上 is_error”列，哪里有 True 吗？再想想聊天消息能把这样的标志放在哪里。",
             ),
             Mistake(
                 "litellm",
@@ -215,7 +215,7 @@ add(
         zh={
             "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有没有哪一行把 "
             "is_error 带进了输出？（True 或 False）",
-            "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键：role、tool_call_id、"
+            "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键，即 role、tool_call_id、"
             "content。",
             "explanation": "一行也没有：聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
             "模型才会知道工具失败了。",
@@ -298,7 +298,7 @@ add(
                 len(dv.DEVIATIONS),
                 "That is the number of entries. Many repeat the same difference in another recorded case: group "
                 "them by their kind and count the groups.",
-                "这是表中的项数。很多项只是在另一个录制用例里重复同一个差异：按 kind 分组，再数组数。",
+                "这是表中的项数。很多项只是在另一个录制用例里重复同一个差异，所以要按 kind 分组，再数组数。",
             ),
             Mistake(
                 len({entry.peer for entry in dv.DEVIATIONS}),
@@ -340,13 +340,13 @@ add(
                 1,
                 "One tool_result, but SGLang cuts its parts into runs where a part switches between a reference "
                 "and anything else, as our openai target does (chapter 08).",
-                "只有一个 tool_result，但 SGLang 会在引用与其他部分相互切换的地方把它切成若干段，"
+                "只有一个 tool_result，但 SGLang 会在引用与其他部分相互切换的地方把结果切成若干段，"
                 "和我们的 openai 目标格式一样（第 08 章）。",
             ),
             Mistake(
                 2,
                 "Count the switches: text to reference, then reference back to text. Each switch starts a new run.",
-                "数一数切换：从文本到引用，再从引用回到文本。每次切换都开始新的一段。",
+                "数一数切换的次数，先从文本到引用，再从引用回到文本。每次切换都开始新的一段。",
             ),
         ),
         hint="Chapter 08 section 2 followed the same shape through the openai target, which imitates SGLang "
@@ -414,7 +414,7 @@ add(
                 "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会合并它。",
                 "d": "没有谁丢掉它；分歧在于把它放在哪里，而对合并它的那些系统来说，这会改变 prompt 开头的 token。",
             },
-            "hint": "看“角色序列”列：哪些行少了一条 user 消息？它们的第一条消息里装着什么？",
+            "hint": "看“角色序列”列。哪些行少了一条 user 消息？这些行的第一条消息里装着什么？",
             "explanation": "SGLang（设置 inline_system='merge'）、vLLM 和我们的 openai 目标格式把它并入开头的 "
             "system 消息，于是每来一条提醒，prompt 开头的 token 就会改变；Slime、LiteLLM "
             "和我们的默认目标格式把它留在原位，放在一条 user 消息里。",
@@ -468,7 +468,7 @@ add(
                 "d": "有两行确实提供了它：它们什么都接受，并把每个工具的名字复制进一个函数（我们默认目标"
                 "格式的丢失报告也说明了这一点）。",
             },
-            "hint": "看“13 工具”列：哪些行显示 [\"web_search\"]？",
+            "hint": "看“13 工具”列，哪些行显示 [\"web_search\"]？",
             "explanation": "Slime 和我们的默认目标格式把它变成一个 schema 为空的函数；本地模型可以调用它，"
             "但本地没有谁能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
@@ -571,7 +571,7 @@ add(
                 "b": "在这个用例里没有哪一行写 null；在某些模板里，null 会被渲染成单词 None。",
                 "d": "丢掉这一轮会破坏角色的交替；每一行都保留了这条 assistant 消息。",
             },
-            "hint": "看“19 空文本”列；'(absent)' 表示键不存在，这和 \"\" 不一样。",
+            "hint": "看“19 空文本”列。'(absent)' 表示键不存在，这和 \"\" 不一样。",
             "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"；vLLM 0.33.0 写出的消息没有 content "
             "键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
         },
