@@ -77,7 +77,8 @@ add(
                 "捕获用不到它的任何部分。",
                 "d": "短密钥的哈希如果不加秘密的盐，可以被反推出来；而且本教程没有哪里需要按密钥对应请求。",
             },
-            "hint": "想想捕获会去的每一个地方：GET /captures 的列表、用 --save 写出的文件、notebook 保存的输出。",
+            "hint": "想想捕获记录会去的每一个地方，包括 GET /captures 的列表、用 --save 写出的文件、"
+                    "notebook 保存的输出。",
             "explanation": "凡是名字表明携带凭据的请求头，在构建捕获之前就被丢掉，只保留名字；"
             "所以捕获无论去到哪里（列表、保存的文件、notebook），都不会泄露密钥。",
         },
@@ -150,7 +151,7 @@ add(
                 "其中一种与这份记录一致，另一种不可能一致。",
                 "d": "SDK 会把它的对象还原成它收到的 JSON（本章就在下面检查这一点）：回传的历史轮次就是那个回复，一字不差。",
             },
-            "hint": "看看 response_to_message 怎样处理 tool_use 块：它保留 id 吗？它怎样写 arguments？",
+            "hint": "看看 response_to_message 怎样处理 tool_use 块。id 保留了吗？arguments 又是怎样写的？",
             "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的格式，"
             "所以回传的历史轮次用 openai 翻译的结果等于它。默认目标格式回传的历史轮次则等于 build_reply 返回的本轮记录（第 08 章）。"
             "哪种翻译结果对得上，取决于存储保留哪一种记录。",
@@ -175,7 +176,8 @@ add(
                 ["system", "user", "user", "system"],
                 "That is what translate alone would give. The server runs preprocess first (chapter 01): where does "
                 "it put a system message that sits inside the list?",
-                "这是单独调用 translate 时的结果。服务器先运行 preprocess（第 01 章）：它把列表内部的 system 消息放到哪里？",
+                "这是单独调用 translate 时的结果。服务器先运行 preprocess（第 01 章），"
+                "列表内部的 system 消息被放到了哪里？",
                 matches=lambda answer: list(answer)[-1] == "system" and len(answer) == 4,
             ),
             Mistake(
@@ -188,7 +190,7 @@ add(
             Mistake(
                 ["system", "system", "system", "user", "user", "user"],
                 "The three system blocks are flattened into one system message: flatten_content joins their texts.",
-                "三个 system 内容块被展平成一条 system 消息：flatten_content 把它们的文本连接起来。",
+                "三个 system 内容块被展平成一条 system 消息，flatten_content 把各块的文本连接起来。",
                 matches=lambda answer: list(answer)[:2] == ["system", "system"],
             ),
         ),
@@ -203,7 +205,7 @@ add(
             "两个文本块）和 messages[1]（role 为 system：一个文本块）。服务器的翻译（trace：先 preprocess，"
             "再用默认目标格式）按顺序给出哪些角色？",
             "hint": "单独的 translate 会把 system 消息留在列表中间，而很多聊天模板不接受那里出现 system 消息。"
-            "服务器先运行 preprocess（第 01 章）：它把那条消息放到哪里？",
+            "服务器先运行 preprocess（第 01 章），那条消息被放到了哪里？",
             "explanation": "系统提示词变成唯一一条 system 消息；messages[0] 的每个文本块各自变成一条 user 消息；而 "
             "preprocess 事先已把 messages[1] 包成一个 <system-reminder> 文本块，折进 messages[0]，所以它成了第三条 "
             "user 消息。",
@@ -293,20 +295,20 @@ add(
                 ["messages", "system", "thinking", "tools"],
                 "thinking is a setting of the sampling: a chat template's switch for thinking is a keyword argument "
                 "of the call, not a message or a tool.",
-                "thinking 是采样的一项设置：聊天模板的 thinking 开关是调用时的一个关键字参数，既不是消息也不是工具。",
+                "thinking 是采样的一项设置。聊天模板的 thinking 开关是调用时的一个关键字参数，既不是消息也不是工具。",
                 matches=lambda answer: "thinking" in _named(answer),
             ),
             Mistake(
                 ["messages", "tools"],
                 "The system prompt reaches the output too: it becomes the first chat message.",
-                "系统提示词也进入了输出：它成为第一条聊天消息。",
+                "系统提示词也进入了输出，成为第一条聊天消息。",
                 matches=lambda answer: _named(answer) == {"messages", "tools"},
             ),
             Mistake(
                 ["messages", "model", "system", "tools"],
                 "model picks which model samples; it is read by the server, not written into the messages or the "
                 "tool schema.",
-                "model 决定由哪个模型来采样；它由服务器读取，不会写进消息或工具 schema。",
+                "model 决定由哪个模型来采样。这个字段由服务器读取，不会写进消息或工具 schema。",
                 matches=lambda answer: "model" in _named(answer) or "max_tokens" in _named(answer) or "stream" in _named(answer),
             ),
         ),
@@ -321,8 +323,8 @@ add(
             "question": "Claude Code 的请求有十个顶层字段：model、messages、system、tools、metadata、max_tokens、"
             "thinking、context_management、output_config、stream。其中哪些进入了默认目标格式的输出（translated 或 "
             "tools_schema）？（一个列表，顺序不限。）",
-            "hint": "逐个字段问一问：它是对话、提供的工具，还是采样的一项设置？聊天模板的 thinking "
-            "开关是调用时的一个关键字参数，不是一条消息。",
+            "hint": "逐个字段问一问，这个字段是对话、提供的工具，还是采样的一项设置？"
+            "聊天模板的 thinking 开关是调用时的一个关键字参数，不是一条消息。",
             "explanation": "只有对话和提供的工具：system 和 messages 变成 translated，tools 变成 tools_schema。"
             "其余七个是设置或元数据，丢失报告逐一点出它们并说明原因。",
             "form": "字段名的列表，例如 ['messages']",
