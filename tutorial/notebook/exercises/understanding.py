@@ -146,7 +146,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which places of the README body are carried by neither list, and why is each one left behind?",
             "messages[1].content[1].id and messages[2].content[0].tool_use_id, dropped on purpose so that "
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
-            "README 请求体中哪些位置两个列表都没有带入？各自为什么没有带入？",
+            "README 请求体中哪些位置两个列表都没有包含？各自为什么未进入输出？",
             "messages[1].content[1].id 和 messages[2].content[0].tool_use_id，有意丢掉，好让回传的历史轮次比较相等；"
             "还有 max_tokens，它是 Action 3 从请求体里读取的采样设置。",
         ),
@@ -213,7 +213,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Why do a tool result and the text after it become two chat messages?",
             "The chat shape has a tool role: the result becomes a tool message and the text a user message, in "
             "their original order.",
-            "为什么一个工具结果和它后面的文本会变成两条聊天消息？",
+            "为什么一个工具结果和紧随其后的文本会变成两条聊天消息？",
             "聊天格式有 tool 角色：结果变成一条 tool 消息，文本变成一条 user 消息，保持原来的顺序。",
         ),
         Recall(
@@ -226,7 +226,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
         Recall(
             "What does an image in a user message become, and what records it?",
             "A user message '[image omitted]' in the image's place, and the loss report names the image's path.",
-            "user 消息中的图片会变成什么？又由什么记下它？",
+            "user 消息中的图片会变成什么？又由什么记录下来？",
             "在图片的位置上出现一条内容为 '[image omitted]' 的 user 消息，丢失报告点出图片的路径。",
         ),
     ),
@@ -347,7 +347,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which stack keeps a thinking block's signature, and why that one?",
             "LiteLLM alone, in thinking_blocks: its output is a request to another provider, where a signature "
             "can still be checked.",
-            "哪个系统保留了 thinking 块的签名？为什么是它？",
+            "哪个系统保留了 thinking 块的签名？为什么偏偏是这个系统？",
             "只有 LiteLLM，放在 thinking_blocks 里：它的输出是发给另一个服务商的请求，签名在那里仍可能被检查。",
         ),
         Recall(
@@ -361,7 +361,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
         Recall(
             "What does a capture keep of the header that carries the API key?",
             "Only its name, listed in headers_withheld; the value never enters the capture.",
-            "携带 API 密钥的请求头，捕获保留了它的什么？",
+            "对于携带 API 密钥的请求头，捕获记录保留了什么？",
             "只保留它的名字，列在 headers_withheld 里；值从不进入捕获。",
         ),
         Recall(
