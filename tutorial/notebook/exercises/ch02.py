@@ -57,7 +57,7 @@ add(
             "question": "body[\"system\"] 是一个只含一个文本块的列表。它会变成哪一条聊天消息？",
             "hint": "跟着 body[\"system\"] 走一遍 translate_messages。产生的消息是什么角色？"
             "flatten_content 又把 system 的 content 变成了什么？",
-            "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content；"
+            "explanation": "flatten_content 把内容块列表变成一个字符串，作为 system 消息的 content。"
             "这条消息排在列表最前面。",
             "form": "一个字典，例如 {\"role\": ..., \"content\": ...}；文本可以写成 body[\"system\"][0][\"text\"]",
         },
@@ -91,7 +91,7 @@ add(
         zh={
             "question": "第一条 user 消息只有一个文本块。会为它调用 flatten_content 吗？",
             "hint": "一条 user 消息的每个内容块产生一条聊天消息。文本块的文本还需要额外处理才能用吗？",
-            "explanation": "文本块的文本直接从 block['text'] 取得；只有值可能是内容块列表的地方（系统提示词、"
+            "explanation": "文本块的文本直接从 block['text'] 取得。只有值可能是内容块列表的地方（系统提示词、"
             "工具结果的 content）才需要 flatten_content。",
             "form": "True 或 False",
         },
@@ -136,8 +136,8 @@ add(
             "question": "body[\"messages\"][1] 中的 tool_use 块会变成什么？请写出它在 tool_calls 里的那一项。",
             "hint": "对照 tool_call_dict(name, arguments) 的返回值。外面包一层 function，里面是内容块的名字和 input，"
                     "都原样保留。",
-            "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，仍是字典；id "
-            "没有对应的参数可以传进来，所以丢了。",
+            "explanation": "tool_call_dict 拿到 name 和 input，把 input 改名为 arguments，值仍是字典。"
+            "id 没有对应的参数可以传进来，所以丢了。",
             "form": "一个字典 {\"type\": ..., \"function\": {...}}；body[\"messages\"][1][\"content\"][1][\"input\"]"
             " 就是 input",
         },
@@ -182,8 +182,8 @@ add(
                 "以及两个轮次能否比较相等。",
             },
             "hint": "有两方会读取 arguments，一是聊天模板，二是把记录下的轮次与回传的历史轮次对应起来的代码。",
-            "explanation": "执行 `arguments | items` 的模板遇到字符串会失败；"
-            "而内容相同的两个字典无论键顺序如何都相等，两段 JSON 文本却未必。",
+            "explanation": "执行 `arguments | items` 的模板遇到字符串会失败。"
+            "而且内容相同的两个字典无论键顺序如何都相等，两段 JSON 文本却未必。",
         },
     )
 )
@@ -223,8 +223,8 @@ add(
             "question": "body[\"messages\"][2] 先是一个 tool_result，然后是一个文本块。"
             "按顺序写出它产生的聊天消息的角色。",
             "hint": "一条 user 消息的每个内容块产生一条聊天消息，而聊天格式给工具结果留了专门的角色。",
-            "explanation": "tool_result 变成一条 tool 消息，它后面的文本变成一条 user 消息，"
-            "顺序与它们在内容块列表中的顺序相同。",
+            "explanation": "tool_result 变成一条 tool 消息，后面的文本变成一条 user 消息，"
+            "顺序与两者在内容块列表中的顺序相同。",
             "form": "角色名的列表，例如 [\"assistant\"]",
         },
     )
@@ -265,8 +265,8 @@ add(
                 "c": "tool 消息不带名字；何况两次调用的都是 read_file 时，名字也无法区分。",
             },
             "hint": "按顺序读一遍 translated 的五条消息。",
-            "explanation": "这些模板把工具结果紧挨着它的调用写出，从不输出 id，所以靠顺序就够了。会输出 id "
-            "的模板（Mistral 风格）需要 openai 目标格式。",
+            "explanation": "这些模板把工具结果紧挨着对应的调用写出，从不输出 id，所以靠顺序就够了。"
+            "会输出 id 的模板（Mistral 风格）需要 openai 目标格式。",
         },
     )
 )
@@ -306,8 +306,8 @@ add(
         zh={
             "question": "README 示例有一个系统提示词和 3 条消息。消息路径会产生多少条聊天消息？",
             "hint": "先数系统提示词，再看每条输入消息各产生几条聊天消息。一条 user 消息的每个内容块都会产生一条。",
-            "explanation": "系统提示词产生一条，messages[0] 和 messages[1] 各一条，messages[2] 两条（它的 "
-            "tool_result 产生一条 tool 消息，它的文本产生一条 user 消息）。",
+            "explanation": "系统提示词产生一条，messages[0] 和 messages[1] 各一条，"
+            "messages[2] 两条（其中 tool_result 产生一条 tool 消息，文本产生一条 user 消息）。",
             "form": "一个整数",
         },
     )
