@@ -61,7 +61,7 @@ add(
             "question": "tools_to_chat_tools(body[\"tools\"]) 对 README 示例返回什么？",
             "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function。名字、"
                     "描述和 schema 的值都原样传过去。",
-            "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}；name 和 description 保留，"
+            "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}。name 和 description 保留，"
             "input_schema 改名为 parameters，值原封不动。",
             "form": "一个工具列表；body[\"tools\"][0][\"input_schema\"] 就是 schema",
         },
@@ -156,8 +156,8 @@ add(
                 "d": "Action 2 只改变数据的结构，不调用任何网络服务。",
             },
             "hint": "Slime 的 _tools_to_chat_tools 对每个有名字的工具一视同仁。",
-            "explanation": "默认目标格式跟随 Slime：每个有名字的工具都变成函数工具，所以模型仍能看到这个名字。"
-            "丢失报告会警告：本地没有谁能运行它。",
+            "explanation": "默认目标格式跟随 Slime，每个有名字的工具都变成函数工具，所以模型仍能看到这个名字。"
+            "丢失报告会警告本地没有谁能运行这个工具。",
         },
     )
 )
