@@ -70,8 +70,8 @@ add(
                 "d": "_run_turn 调用 _translate，下一行就接着用它的结果；没有任何等待。",
             },
             "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行。",
-            "explanation": "AnthropicAdapter 继承自 BaseAdapter，共用的 _run_turn 调用 self._translate(body) "
-            "并拆开返回的元组：一次函数调用和它的返回值。",
+            "explanation": "AnthropicAdapter 继承自 BaseAdapter，"
+            "共用的 _run_turn 调用 self._translate(body) 并拆开返回的元组。这只是一次函数调用和它的返回值。",
         },
     )
 )
