@@ -186,8 +186,9 @@ add(
             "question": "'openai' 目标格式把工具调用的参数写成 JSON 文本。qwen2.5、qwen3、qwen3-coder、qwen3.5 "
             "中哪些拒绝这种形式的 README 示例？给出名字的列表。",
             "hint": "用 target='openai' 翻译，再用这四个名字分别渲染。",
-            "explanation": "Qwen3-Coder 和 Qwen3.5 把参数当作映射来遍历（|items），遇到文本就失败；Qwen3 原样输出字符串；"
-            "Qwen2.5 不报错，但把文本编码了两次。DeepSeek-V3.1、gpt-oss、Kimi-K2、Llama 3.3 和 Mistral-Small-3.2 也一样。",
+            "explanation": "Qwen3-Coder 和 Qwen3.5 把参数当作映射来遍历（|items），遇到文本就失败。"
+            "Qwen3 原样输出字符串。Qwen2.5 不报错，但把文本编码了两次，DeepSeek-V3.1、gpt-oss、Kimi-K2、"
+            "Llama 3.3 和 Mistral-Small-3.2 也一样。",
             "form": "模型家族名字的列表，例如 ['qwen3']",
         },
     )
@@ -219,8 +220,8 @@ add(
         zh={
             "question": "在 Qwen3 的词表里，文本 <tool_call> 变成几个 token id？",
             "hint": "用 tokenize=True 渲染一条内容为 '<tool_call>' 的 user 消息，再和一条空消息比较。",
-            "explanation": "<tool_call> 是一个附加 token（id 151657）：分词器在 BPE 之前就整体匹配它，所以模板写出这个标记的地方，"
-            "模型读到的只是一个 id。",
+            "explanation": "<tool_call> 是一个附加 token（id 151657）。分词器在 BPE 之前就整体匹配这个标记，"
+            "所以在模板写出 <tool_call> 的地方，模型读到的只是一个 id。",
             "form": "一个整数",
         },
     )
