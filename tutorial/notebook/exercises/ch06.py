@@ -82,8 +82,8 @@ add(
         zh={
             "question": "问题 1a。哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
             "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是这两次调用）。",
-            "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 "
-            "_translate_messages），把工具定义交给 tools_to_chat_tools；函数名带不带开头的下划线都算对，"
+            "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 _translate_message"
+            "s），把工具定义交给 tools_to_chat_tools。函数名带不带开头的下划线都算对，"
             "默认目标格式的 chat_template_messages / chat_template_tools 也算。",
             "form": "一个字典 {'messages': '<函数名>', 'tools': '<函数名>'}",
         },
@@ -133,9 +133,9 @@ add(
             },
             "hint": "各取一项比较一下。tool_calls 的一项有名字和一次过去调用的参数，tools_schema 的一项则有名字、"
             "描述和参数定义（parameters）。",
-            "explanation": "tool_calls 的一项记录模型在历史中做过什么（一次调用的 name + arguments）；tools_schema "
-            "的一项声明模型接下来可以调用什么（name、description、parameters）。一个是历史，一个是提供的工具，"
-            "所以它们分开传递。",
+            "explanation": "tool_calls 的一项记录模型在历史中做过什么（一次调用的 name + arguments），"
+            "tools_schema 的一项则声明模型接下来可以调用什么（name、description、parameters）。一个是历史，"
+            "一个是提供的工具，所以两者分开传递。",
         },
     )
 )
@@ -181,8 +181,8 @@ add(
                 "chat_template_message 中按角色决定，发生在任何展平之前。",
             },
             "hint": "看看 translated[3] 和 translated[4] 的角色，以及两条消息各自来自 messages[2] 的哪个内容块。",
-            "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里。它变成一条 "
-            "tool 消息，后面的文本变成一条 user 消息，顺序不变。",
+            "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里。"
+            "于是 tool_result 变成一条 tool 消息，后面的文本变成一条 user 消息，顺序不变。",
         },
     )
 )
@@ -281,8 +281,8 @@ add(
             "False）",
             "hint": "_translate 在哪里运行，调用 _translate 的代码又在哪里？两者都是同一个适配器对象的方法。"
             "是哪个 HTTP 请求带来了请求体，这个请求又在什么时候得到响应？",
-            "explanation": "返回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、带来请求体"
-            "的 POST /v1/messages（Action 7），它在采样之后才得到响应（Action 3.5）。",
+            "explanation": "返回只是同一个对象上的一个普通 Python 返回值。唯一的 HTTP 请求是 CLI 发出的、"
+            "带来请求体的 POST /v1/messages（Action 7），这个请求在采样之后才得到响应（Action 3.5）。",
             "form": "True 或 False",
         },
     )
@@ -372,7 +372,8 @@ add(
         zh={
             "question": "系统提示词是一个普通字符串：translate(body)[0] 是什么列表？",
             "hint": "把每条消息和请求对照一下，先是系统提示词，然后是用户的字符串。",
-            "explanation": "字符串形式的系统提示词原样成为第一条消息的 content；user 消息的字符串 content 也原样取用。",
+            "explanation": "字符串形式的系统提示词原样成为第一条消息的 content，"
+                           "user 消息的字符串 content 也原样取用。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
@@ -409,7 +410,7 @@ add(
             "question": "一条 user 消息带两个文本块：translate(body)[0] 是什么列表？",
             "hint": "user 消息的每个内容块产生一条聊天消息，每段文本原样取用。",
             "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
-            "（openai 目标格式把它们作为 content part 列表保留在同一条消息里：见第 08 章。）",
+            "（openai 目标格式则把两个文本块作为 content part 列表保留在同一条消息里，见第 08 章。）",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
@@ -481,8 +482,8 @@ add(
         zh={
             "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 是什么列表？",
             "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)。没有文本块时，content 就是 ''。",
-            "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，每一项都由 tool_call_dict 用 name "
-            "和 input（一个字典）构造：没有 id；因为没有文本，content 是 ''。",
+            "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，"
+            "每一项都由 tool_call_dict 用 name 和 input（一个字典）构造，所以没有 id。因为没有文本，content 是 ''。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
@@ -517,8 +518,8 @@ add(
         zh={
             "question": "一条 user 消息带一张截图：translate(body)[0] 是什么列表？",
             "hint": "每个内容块一条聊天消息。文本原样保留，然后用某个东西代替图片。",
-            "explanation": "每个内容块一条聊天消息：文本原样保留，图片变成 '[image omitted]'，丢失报告点出 "
-            "messages[0].content[1]。",
+            "explanation": "每个内容块一条聊天消息。文本原样保留，图片变成 '[image omitted]'，"
+            "丢失报告点出 messages[0].content[1]。",
             "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
