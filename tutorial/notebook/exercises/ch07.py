@@ -68,8 +68,8 @@ add(
                 "并让上一次成功的结果留在屏幕上。",
             },
             "hint": "在翻译之前，translate() 会按契约检查请求体（第 01 章）。",
-            "explanation": "无论目标格式保留什么，契约都要求每个 tool_result 带有 tool_use_id，"
-            "所以请求被拒绝，错误指出确切的位置；交互练习场继续显示上一次成功的结果，标为已过时。",
+            "explanation": "无论目标格式保留什么，契约都要求每个 tool_result 带有 tool_use_id，所以请求被拒绝，"
+            "错误指出确切的位置。交互练习场继续显示上一次成功的结果，并标为已过时。",
         },
     )
 )
@@ -131,8 +131,8 @@ add(
             },
             "hint": "两种目标格式模仿两类不同的系统，一类是必须让轨迹继续下去的 rollout 适配器，"
             "另一类是可以返回 400 的推理服务端点。",
-            "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的结构，丢失报告点出这个内容块；openai "
-            "目标格式以带位置的原因拒绝，就像兼容 OpenAI 的端点返回 400。",
+            "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的结构，丢失报告点出这个内容块。"
+            "openai 目标格式则以带位置的原因拒绝，就像兼容 OpenAI 的端点返回 400。",
         },
     )
 )
@@ -180,8 +180,8 @@ add(
             "question": "在 README 请求中把工具 read_file 全部改名为 open_file。translated 和 tools_schema "
             "会在多少处（JSON 叶子节点）发生变化？",
             "hint": "数一数 translated 和 tools_schema 中装着工具名的 JSON 叶子节点。",
-            "explanation": "两个叶子节点：translated[2]['tool_calls'] 中历史调用的名字，以及 tools_schema "
-            "中所提供工具的名字。两条路径相互独立，各自复制自己的那一个。",
+            "explanation": "两个叶子节点，一个是 translated[2]['tool_calls'] 中历史调用的名字，"
+            "一个是 tools_schema 中所提供工具的名字。两条路径相互独立，各自复制自己的那一个。",
             "form": "一个整数",
         },
     )
