@@ -135,8 +135,8 @@ add(
             "顺序不限。）",
             "hint": "在 openai 格式中，调用保留了自己的 id。再看看回应这次调用的那条消息。"
             "在 Chat Completions 的传输格式里，tool 消息如何说明自己回应的是哪次调用？",
-            "explanation": "两个键：工具调用上的 id，以及 tool 消息上指回它的 tool_call_id。默认目标格式两者都没有；"
-            "两种目标格式的角色和文本完全相同。",
+            "explanation": "两个键，一个是工具调用上的 id，一个是 tool 消息上指回这次调用的 tool_call_id。"
+            "默认目标格式两者都没有，而两种目标格式的角色和文本完全相同。",
             "form": "键名的列表，例如 ['key_a', 'key_b']",
         },
     )
@@ -185,8 +185,8 @@ add(
             "question": "对 README 示例，丢失报告（trace(body, target=...).losses）在每种目标格式下各列出多少项？",
             "hint": "数一数 README 请求体里有、输出里却没有的东西，包括调用上的 id、结果上的 id，"
             "以及一个既不是 messages、system 也不是 tools 的顶层字段。",
-            "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回应它的 tool_result 上），"
-            "两种目标格式都把 max_tokens 留在请求体里给采样步骤：分别是 3 和 1。",
+            "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回应这次调用的 tool_result 上），"
+            "两种目标格式都把 max_tokens 留在请求体里给采样步骤，所以分别是 3 和 1。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
     )
@@ -244,8 +244,8 @@ add(
                 "失败。",
             },
             "hint": "看看两种目标格式不同的那两个叶子节点（第 1 节），再问问记录里有其中哪一个。",
-            "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回传的历史轮次等于记录；openai 回传的历史轮次在 "
-            "id 和 arguments（一个字符串）两处不同。",
+            "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回传的历史轮次等于记录。"
+            "openai 回传的历史轮次则在 id 和 arguments（一个字符串）两处不同。",
         },
     )
 )
@@ -288,8 +288,8 @@ add(
             "question": "一条 user 消息装着 [text, image]。每种目标格式各把它变成多少条聊天消息？",
             "hint": "默认目标格式为 user 消息的每个内容块产生一条聊天消息。openai 目标格式则把 user "
             "消息的各个内容块作为 content part 列表放在一起。",
-            "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）；openai "
-            "目标格式保留一条消息，它的 content 是一个列表：一个 text 部分和一个 image_url 部分。",
+            "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）。"
+            "openai 目标格式保留一条消息，content 是一个列表，包含一个 text 部分和一个 image_url 部分。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
     )
@@ -396,8 +396,8 @@ add(
             "工具结果所在的轮次显示了三者中的哪些？",
             "hint": "模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？那个分支遇到引用时会输出什么"
             "？",
-            "explanation": "第一个部分是文本，所以走普通分支：两段文本都输出，引用什么也不输出。"
-            "模型被告知找到了一个工具，却始终看不到它的 schema。",
+            "explanation": "第一个部分是文本，所以走普通分支，两段文本都输出，引用什么也不输出。"
+            "模型被告知找到了一个工具，却始终看不到这个工具的 schema。",
             "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
         },
     )
@@ -480,8 +480,8 @@ add(
             "question": "情形 C：openai 目标格式做出的拆分（三条 tool 消息）。这个轮次显示什么，按什么顺序？（用 "
             "'schema'、'text before'、'text after' 这几个名字，按出现的顺序组成列表。）",
             "hint": "模板按每条 tool 消息自己的第一个部分来判断。把三条消息逐一过一遍。",
-            "explanation": "三者都显示，顺序与工具写出它们的顺序相同：第一条消息走普通分支，第二条（以引用开头）走 "
-            "schema 分支，第三条又走普通分支。",
+            "explanation": "三者都显示，顺序与工具写出的顺序相同。第一条消息走普通分支，第二条（以引用开头）"
+            "走 schema 分支，第三条又走普通分支。",
             "form": "一个列表，例如 ['text after', 'schema']",
         },
     )
@@ -541,8 +541,8 @@ add(
                 "tool 消息，还没有逐一核实：见设计说明。",
             },
             "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及这一轮有多长。",
-            "explanation": "两种方式显示的都是同样的三个部分；拆分多出两条消息和两层 <tool_response> 包装，所以 "
-            "tool 轮次更长（token 更多），对这个模板没有任何好处。",
+            "explanation": "两种方式显示的都是同样的三个部分。拆分多出两条消息和两层 <tool_response> 包装，"
+            "所以 tool 轮次更长（token 更多），对这个模板没有任何好处。",
         },
     )
 )
@@ -583,7 +583,7 @@ add(
             "question": "两种目标格式为 README 示例给出不同的 JSON（id；arguments 是字典还是文本）。用 ChatML "
             "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
             "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，模板又如何输出？",
-            "explanation": "逐字符相同：模板不输出 id；它把 JSON 文本原样贴上，而用 tojson 序列化字典，"
+            "explanation": "逐字符相同。模板不输出 id，会把 JSON 文本原样贴上，而用 tojson 序列化字典，"
             "在这里得到的字符完全一样。",
             "form": "True 或 False",
         },
@@ -637,8 +637,8 @@ add(
                 "的模板确实会失败：Qwen 的就是一例。）",
             },
             "hint": "tojson 把任何值变成 JSON 文本。一个字符串的 JSON 文本是什么？",
-            "explanation": "JSON 文本被再加了一层引号，于是模型读到的是一个字符串，而它训练时看到的是一个对象。"
-            "引擎用哪种目标格式，必须与它的模板期望的一致。",
+            "explanation": "JSON 文本被再加了一层引号，于是模型读到的是一个字符串，而训练时看到的是一个对象。"
+            "引擎用哪种目标格式，必须与引擎的模板期望的一致。",
         },
     )
 )
