@@ -67,7 +67,7 @@ add(
             "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块。"
             "这些内容块的类型按什么顺序出来？stop_reason 是什么？",
             "hint": "按 Anthropic 的叫法写出内容块类型，按出来的顺序排列，再写出客户端读到的停止原因。",
-            "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此；只要回复里有调用，"
+            "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此。只要回复里有调用，"
             "停止原因就是 tool_use，不管采样是因为什么结束的。",
             "form": "一个字典 {'order': ['<类型>', ...], 'stop_reason': '<原因>'}",
         },
@@ -116,9 +116,9 @@ add(
             "三个内容块一共产生多少个事件？",
             "hint": "每个内容块都由自己的事件打开、填充、关闭。先数每个内容块的事件，"
             "再加上打开和关闭整条消息的事件（停止原因需要单独一个事件）。",
-            "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、一个 "
-            "content_block_delta、content_block_stop），再加上 message_delta（带停止原因）和 message_stop：1 + 9 + "
-            "2 = 12。",
+            "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、"
+            "一个 content_block_delta、content_block_stop），再加上 message_delta（带停止原因）和 message_stop，"
+            "合计 1 + 9 + 2 = 12。",
             "form": "一个整数",
         },
     )
@@ -183,8 +183,8 @@ add(
             },
             "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
             "的哪些内容。",
-            "explanation": "默认目标格式丢掉调用上和结果上的 id，所以回传的历史轮次与 manager_message 用 == "
-            "比较相等；轨迹存储正是靠这一点找回自己记录的那一轮。",
+            "explanation": "默认目标格式丢掉调用上和结果上的 id，"
+            "所以回传的历史轮次与 manager_message 用 == 比较相等。轨迹存储正是靠这一点找回自己记录的那一轮。",
         },
     )
 )
@@ -250,8 +250,8 @@ add(
             "[0])）之后，结果 'B 的内容' 声称回应的是哪个文件？",
             "hint": "没有 id 时，to_anthropic 会生成新的 id，"
             "并按位置把 tool 消息与前面那条 assistant 消息中的调用配对，第一个结果对第一次调用。",
-            "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md；于是 b.md 的内容现在自称回应 "
-            "a.md 那次调用。没有任何东西失败：请求格式完好，说的却是客户端从没说过的话。",
+            "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md，"
+            "于是 b.md 的内容现在自称回应 a.md 那次调用。没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
             "form": "一个文件名",
         },
     )
@@ -307,8 +307,8 @@ add(
             },
             "hint": "和第 08 章的两种目标格式比较一下。哪类系统会拒绝？当有调用方可以修正请求时，"
             "为什么拒绝是更好的答案？",
-            "explanation": "to_anthropic 在 messages[i].content[j] 处抛出 RequestError：丢掉音频会产生一个看似正常、"
-            "意思却不同的请求。",
+            "explanation": "to_anthropic 在 messages[i].content[j] 处抛出 RequestError，"
+            "因为丢掉音频会产生一个看似正常、意思却不同的请求。",
         },
     )
 )
@@ -382,8 +382,8 @@ add(
                 "d": "文本和工具调用也是这一轮的一部分；后面的工具结果必须回应的正是那个 tool_use。",
             },
             "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要自己的签名。",
-            "explanation": "有保存的内容块时，这一轮原样发回：内容块、顺序和签名都和 Anthropic 写出的一样。"
-            "没有它们时，只能重建文本和工具调用。",
+            "explanation": "有保存的内容块时，这一轮原样发回，内容块、顺序和签名都和 Anthropic 写出的一样。"
+            "没有保存的内容块时，只能重建文本和工具调用。",
         },
     )
 )
