@@ -68,8 +68,8 @@ add(
                 "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注：user、tool、user。",
             },
             "hint": "读一读表格的“角色序列”列。调用之后的第一条 user 消息在哪里？",
-            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序）；vLLM 0.33.0 和 "
-            "LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
+            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序）。"
+            "vLLM 0.33.0 和 LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
         },
     )
 )
@@ -118,8 +118,8 @@ add(
             "在两者之间放了什么字符串？（写成 Python 字符串。）",
             "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看“02 system 消息”列中 vLLM 的单元格，"
             "两段文本之间有什么吗？",
-            "explanation": "什么也没有：vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，于是在 "
-            "prompt 的最开头，两句话连成了一个词。",
+            "explanation": "什么也没有。vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，"
+            "于是在 prompt 的最开头，两句话连成了一个词。",
             "form": "一个 Python 字符串，例如 ' ' 或 '\\n'",
         },
     )
@@ -175,7 +175,7 @@ add(
             },
             "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
             "四者中哪一个构造的是发给另一个服务商的请求，而不是 prompt？",
-            "explanation": "只有 LiteLLM 保留它，放在 thinking_blocks 里；Slime、SGLang 和 vLLM 丢掉它，"
+            "explanation": "只有 LiteLLM 保留签名，放在 thinking_blocks 里。Slime、SGLang 和 vLLM 丢掉签名，"
             "我们的两种目标格式也是。本地模型既不检查签名，也不生成签名。",
         },
     )
@@ -217,7 +217,7 @@ add(
             "is_error 带进了输出？（True 或 False）",
             "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键，即 role、tool_call_id、"
             "content。",
-            "explanation": "一行也没有：聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
+            "explanation": "一行也没有。聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
             "模型才会知道工具失败了。",
             "form": "True 或 False",
         },
@@ -275,8 +275,8 @@ add(
                 "也拒绝了好几个。",
             },
             "hint": "哪类系统的客户端可以在收到 400 之后修正请求？哪类系统无论收到什么，都必须让 rollout 继续下去？",
-            "explanation": "Slime、LiteLLM 和我们的默认目标格式接受全部五个；SGLang 全部拒绝，vLLM 和我们的 openai "
-            "目标格式拒绝一部分。真正的风险在两者之间：输入被接受了，却被静默改动。",
+            "explanation": "Slime、LiteLLM 和我们的默认目标格式接受全部五个，SGLang 全部拒绝，"
+            "vLLM 和我们的 openai 目标格式拒绝一部分。真正的风险在两者之间，也就是输入被接受了，却被静默改动。",
         },
     )
 )
@@ -316,8 +316,8 @@ add(
             "question": f"有意偏差表（tutorial.peers.deviations.DEVIATIONS）共有 {len(dv.DEVIATIONS)} 项，每个用例、"
             "真实系统和位置各一项。它们背后有多少条不同的规则（原因）？",
             "hint": "很多项只是在另一个录制用例里重复同一个差异。按各项的 kind（说明有何不同的那段文字）分组。",
-            "explanation": "只有几条规则，每条都在涉及它的录制用例里重复出现：图片占位符、文档占位符、"
-            "工具调用旁的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
+            "explanation": "只有几条规则，每条都在涉及这条规则的录制用例里重复出现。这几条规则是图片占位符、"
+            "文档占位符、工具调用旁的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
             "form": "一个整数",
         },
     )
@@ -358,8 +358,8 @@ add(
             "question": "用例 11：一次工具搜索回应 [text, tool_reference 'Bash', text]。SGLang 0.5.23 会把这一个 "
             "tool_result 变成多少条 tool 消息？",
             "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的结构，而 openai 目标格式在这里模仿的正是 SGLang。",
-            "explanation": "三条：SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，tool_call_id "
-            "全都相同，和我们的 openai 目标格式一样。",
+            "explanation": "三条。SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，"
+            "tool_call_id 全都相同，和我们的 openai 目标格式一样。",
             "form": "一个整数",
         },
     )
@@ -415,9 +415,10 @@ add(
                 "d": "没有谁丢掉它；分歧在于把它放在哪里，而对合并它的那些系统来说，这会改变 prompt 开头的 token。",
             },
             "hint": "看“角色序列”列。哪些行少了一条 user 消息？这些行的第一条消息里装着什么？",
-            "explanation": "SGLang（设置 inline_system='merge'）、vLLM 和我们的 openai 目标格式把它并入开头的 "
-            "system 消息，于是每来一条提醒，prompt 开头的 token 就会改变；Slime、LiteLLM "
-            "和我们的默认目标格式把它留在原位，放在一条 user 消息里。",
+            "explanation": "SGLang（设置 inline_system='merge'）、"
+            "vLLM 和我们的 openai 目标格式把提醒并入开头的 system 消息，于是每来一条提醒，"
+            "prompt 开头的 token 就会改变。Slime、LiteLLM 和我们的默认目标格式则把提醒留在原位，"
+            "放在一条 user 消息里。",
         },
     )
 )
@@ -469,8 +470,8 @@ add(
                 "格式的丢失报告也说明了这一点）。",
             },
             "hint": "看“13 工具”列，哪些行显示 [\"web_search\"]？",
-            "explanation": "Slime 和我们的默认目标格式把它变成一个 schema 为空的函数；本地模型可以调用它，"
-            "但本地没有谁能运行它，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
+            "explanation": "Slime 和我们的默认目标格式把这个工具变成一个 schema 为空的函数。本地模型可以调用，"
+            "但本地没有谁能运行，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
     )
 )
@@ -523,7 +524,7 @@ add(
                 "vLLM（以及我们的 build_reply）。",
             },
             "hint": "看“r4 stop_reason”列。",
-            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串）；"
+            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串）。"
             "其他的都说 end_turn，于是客户端无法分辨回答是被截断了，还是已经说完了。",
         },
     )
@@ -572,8 +573,8 @@ add(
                 "d": "丢掉这一轮会破坏角色的交替；每一行都保留了这条 assistant 消息。",
             },
             "hint": "看“19 空文本”列。'(absent)' 表示键不存在，这和 \"\" 不一样。",
-            "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"；vLLM 0.33.0 写出的消息没有 content "
-            "键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
+            "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"，"
+            "vLLM 0.33.0 写出的消息则没有 content 键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
         },
     )
 )
