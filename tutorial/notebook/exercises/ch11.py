@@ -79,8 +79,8 @@ add(
             },
             "hint": "想想捕获记录会去的每一个地方，包括 GET /captures 的列表、用 --save 写出的文件、"
                     "notebook 保存的输出。",
-            "explanation": "凡是名字表明携带凭据的请求头，在构建捕获之前就被丢掉，只保留名字；"
-            "所以捕获无论去到哪里（列表、保存的文件、notebook），都不会泄露密钥。",
+            "explanation": "凡是名字表明携带凭据的请求头，在构建捕获记录之前就被丢掉，只保留名字。"
+            "所以捕获记录无论去到哪里（列表、保存的文件、notebook），都不会泄露密钥。",
         },
     )
 )
@@ -153,8 +153,9 @@ add(
             },
             "hint": "看看 response_to_message 怎样处理 tool_use 块。id 保留了吗？arguments 又是怎样写的？",
             "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的格式，"
-            "所以回传的历史轮次用 openai 翻译的结果等于它。默认目标格式回传的历史轮次则等于 build_reply 返回的本轮记录（第 08 章）。"
-            "哪种翻译结果对得上，取决于存储保留哪一种记录。",
+            "所以回传的历史轮次用 openai 翻译的结果与之相等。"
+            "默认目标格式回传的历史轮次则等于 build_reply 返回的本轮记录（第 08 章）。哪种翻译结果对得上，"
+            "取决于存储保留哪一种记录。",
         },
     )
 )
@@ -206,9 +207,9 @@ add(
             "再用默认目标格式）按顺序给出哪些角色？",
             "hint": "单独的 translate 会把 system 消息留在列表中间，而很多聊天模板不接受那里出现 system 消息。"
             "服务器先运行 preprocess（第 01 章），那条消息被放到了哪里？",
-            "explanation": "系统提示词变成唯一一条 system 消息；messages[0] 的每个文本块各自变成一条 user 消息；而 "
-            "preprocess 事先已把 messages[1] 包成一个 <system-reminder> 文本块，折进 messages[0]，所以它成了第三条 "
-            "user 消息。",
+            "explanation": "系统提示词变成唯一一条 system 消息，messages[0] 的每个文本块各自变成一条 user 消息。"
+            "而 preprocess 事先已把 messages[1] 包成一个 <system-reminder> 文本块，折进 messages[0]，"
+            "所以这个文本块成了第三条 user 消息。",
             "form": "角色的列表，例如 ['system', 'user']",
         },
     )
@@ -269,9 +270,9 @@ add(
                 "默认目标格式的函数条目只有 name、description 和 parameters。",
             },
             "hint": "工具搜索是 Anthropic 服务器提供的服务。聊天模板有没有什么东西能在之后再加载 schema？",
-            "explanation": "这个工具和其他工具一样，带着名字、描述和参数被列出，而那个标志没有带入输出（丢失报告中的 "
-            "tools[10].defer_loading）：聊天模板背后的模型一开始就能看到每个 schema。openai "
-            "目标格式会把这个标志传下去。",
+            "explanation": "这个工具和其他工具一样，带着名字、描述和参数被列出，"
+            "而那个标志未进入输出（丢失报告中的 tools[10].defer_loading）。"
+            "所以聊天模板背后的模型一开始就能看到每个 schema。openai 目标格式会把这个标志传下去。",
         },
     )
 )
@@ -325,8 +326,8 @@ add(
             "tools_schema）？（一个列表，顺序不限。）",
             "hint": "逐个字段问一问，这个字段是对话、提供的工具，还是采样的一项设置？"
             "聊天模板的 thinking 开关是调用时的一个关键字参数，不是一条消息。",
-            "explanation": "只有对话和提供的工具：system 和 messages 变成 translated，tools 变成 tools_schema。"
-            "其余七个是设置或元数据，丢失报告逐一点出它们并说明原因。",
+            "explanation": "只有对话和提供的工具。system 和 messages 变成 translated，tools 变成 tools_schema。"
+            "其余七个是设置或元数据，丢失报告逐一点出并说明原因。",
             "form": "字段名的列表，例如 ['messages']",
         },
     )
