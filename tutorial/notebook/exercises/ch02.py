@@ -175,10 +175,10 @@ add(
                 "d": "模板写出 prompt 之后，字典比 JSON 文本占用的 token 更少。",
             },
             "feedback": {
-                "a": "Chat Completions 的传输格式把 arguments 写成 JSON 字符串，所以 openai "
-                "目标格式才会对它编码（第 08 章）。默认目标格式的输出直接交给模板。",
-                "c": "json.dumps(..., ensure_ascii=False) 能让它们保持可读；openai 目标格式正是这样做的。",
-                "d": "无论哪种类型，模板都会把 arguments 写成文本；类型决定的是模板能否读取它们，"
+                "a": "Chat Completions 的传输格式把 arguments 写成 JSON 字符串，"
+                "所以 openai 目标格式才会对 arguments 编码（第 08 章）。默认目标格式的输出直接交给模板。",
+                "c": "json.dumps(..., ensure_ascii=False) 能让这些字符保持可读，openai 目标格式正是这样做的。",
+                "d": "无论哪种类型，模板都会把 arguments 写成文本。类型决定的是模板能否读取其中的值，"
                 "以及两个轮次能否比较相等。",
             },
             "hint": "有两方会读取 arguments，一是聊天模板，二是把记录下的轮次与回传的历史轮次对应起来的代码。",
@@ -260,9 +260,9 @@ add(
                 "d": "靠位置：每个结果跟在它的调用之后，按调用的顺序排列",
             },
             "feedback": {
-                "a": "看看 translated[3]：它只有 role 和 content，别无其他。",
-                "b": "对话历史的顺序就说明了一切：先是调用，然后是它的结果。",
-                "c": "tool 消息不带名字；何况两次调用的都是 read_file 时，名字也无法区分。",
+                "a": "看看 translated[3]，这条消息只有 role 和 content，别无其他。",
+                "b": "对话历史的顺序就说明了一切，先是调用，然后是调用的结果。",
+                "c": "tool 消息不带名字。何况两次调用的都是 read_file 时，名字也无法区分。",
             },
             "hint": "按顺序读一遍 translated 的五条消息。",
             "explanation": "这些模板把工具结果紧挨着对应的调用写出，从不输出 id，所以靠顺序就够了。"
