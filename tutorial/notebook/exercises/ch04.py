@@ -64,10 +64,10 @@ add(
                 "d": "通过一个队列，由采样步骤在准备好时从中读取",
             },
             "feedback": {
-                "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，它的响应在采样之后才发出。"
+                "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，这个请求的响应在采样之后才发出。"
                 "中间的一切都在同一个 Python 进程里运行。",
-                "c": "Action 2 中没有任何函数会修改传给它的请求体。",
-                "d": "_run_turn 调用 _translate，下一行就接着用它的结果；没有任何等待。",
+                "c": "Action 2 中没有任何函数会修改传进来的请求体。",
+                "d": "_run_turn 调用 _translate，下一行就接着用返回的结果，没有任何等待。",
             },
             "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行。",
             "explanation": "AnthropicAdapter 继承自 BaseAdapter，"
@@ -157,7 +157,7 @@ add(
             "feedback": {
                 "b": "有些模板确实放在那里（Mistral 风格的模板放在最后一条 user 消息旁边），但这个模板不是。",
                 "c": "那个轮次展示的是已经发生的调用，来自 tool_calls。tools_schema 里提供的工具是另一个列表。",
-                "d": "模板写出 prompt 文本，工具也包括在内；分词器只负责把文本变成 id。",
+                "d": "模板写出 prompt 文本，工具也包括在内。分词器只负责把文本变成 id。",
             },
             "hint": "提供的工具关乎模型接下来可以做什么。这个模板在开头一次性交代清楚。",
             "explanation": "这个模板先在 system 消息里列出工具，然后是对话历史，最后是一个敞开的 assistant 轮次，"
