@@ -106,7 +106,7 @@ add(
             "feedback": {
                 "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 消息里有 'Environment: ipython'、日期和系统提示词（你是代码助手。），但没有 schema。",
                 "c": "那是 Kimi-K2 的 tool_declare 轮次。",
-                "d": "它有位置：在它的 prompt 里找 'Given the following functions'。",
+                "d": "schema 是有位置的。在 Llama 3.3 的 prompt 里找找 'Given the following functions'。",
             },
             "hint": "在渲染出的 prompt 里找到 schema 的文本，看看这段文本前面是哪个 header。",
             "explanation": "tools_in_user_message 为 true 时（调用方不另外指定就是 true），模板把 schema 挪进第一条 user "
