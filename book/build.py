@@ -450,9 +450,18 @@ def point_switches_home() -> None:
                 page.write_text(changed, encoding="utf-8")
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that closes a connection mid-file (a page left, a prefetch cancelled) is normal:
+    say nothing of it, instead of http.server's traceback."""
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def serve(port: int) -> None:
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    with QuietServer(("127.0.0.1", port), handler) as server:
         print(f"serving the book at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
         try:
             server.serve_forever()
