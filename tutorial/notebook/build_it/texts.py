@@ -174,31 +174,32 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
     },
     "zh": {
         "flatten_content": {
-            "empty": '`None` 得到 `""`；字符串原样返回；单个内容块（一个字典）视为只有一项的列表。',
-            "join": '列表：取每个部分的文本，跳过空的，用 `"\\n"` 连接。',
-            "part": "一个部分的文本：字符串项就是它自身；`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）取它的 "
-            "`text`；`tool_result` 取它自己的内容并展平；图片（`image`、`image_url`、`input_image`）得到 "
-            '`"[image omitted]"`；其他内容块有 `content` 就取展平后的 `content`，否则有 `text` 就取 `text`，'
-            "两者都没有则什么也不取。",
+            "empty": '`None` 得到 `""`，字符串原样返回，单个内容块（一个字典）当作只有一项的列表。',
+            "join": '列表取每一项的文本，跳过空的，再用 `"\\n"` 连接。',
+            "part": '每一项的文本这样取。字符串项就是自身。`text` 块（以及 OpenAI 的 `input_text` 和 `outp'
+                    'ut_text`）取其中的 `text`。`tool_result` 取自己的内容并展平。图片（`image`、`ima'
+                    'ge_url`、`input_image`）得到 `"[image omitted]"`。其他内容块有 `content'
+                    '` 就取展平后的 `content`，没有就取 `text`，两者都没有则什么也不取。',
         },
         "user_block_message": {
             "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，文本原样取用',
-            "tool_result": '`tool_result` → `{"role": "tool", "content": <展平后的内容>}`，不带 id'
-            "（它的 `content` 可能缺失）",
-            "other": '其他内容块 → `{"role": "user", "content": <flatten_content 在 [block] 中找到的文本>}`；'
-            '文本为空时为 `"[<type> omitted]"`',
+            "tool_result": '`tool_result` → `{"role": "tool", "content": <展平后的内容>}`，不带 i'
+                           'd（该块的 `content` 可能缺失）。',
+            "other": '其他内容块 → `{"role": "user", "content": <flatten_content 在 [blo'
+                     'ck] 中找到的文本>}`，文本为空时为 `"[<type> omitted]"`。',
         },
         "assistant_message": {
             "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有 `text` 块时为 `""`）',
-            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`；只有存在 thinking 时才有这个键；'
-            "签名不带入输出",
-            "calls": '每个 `tool_use` 在 `tool_calls` 中生成 `{"type": "function", "function": {"name": ..., '
-            '"arguments": ...}}`，arguments 就是该块的 `input`（或 `{}`），不带 id；只有存在工具调用时才有这个键',
+            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`。只有存在 think'
+                        'ing 时才有这个键，签名未进入输出。',
+            "calls": '每个 `tool_use` 在 `tool_calls` 中生成 `{"type": "function", "func'
+                     'tion": {"name": ..., "arguments": ...}}`。arguments 就是该块的 `in'
+                     'put`（没有则为 `{}`），不带 id。只有存在工具调用时才有这个键。',
             "other": "其他内容块（比如 redacted thinking）什么也不产生",
         },
         "translate_messages": {
-            "system": '先处理系统提示词：`None`、`""` 和 `[]` 不产生消息；字符串得到 '
-            '`{"role": "system", "content": system}`；内容块列表则展平。',
+            "system": '先处理系统提示词。`None`、`""` 和 `[]` 不产生消息，字符串得到 `{"role": "system", '
+                      '"content": system}`，内容块列表则先展平。',
             "inner_system": "列表中仍有的 `system` 消息 → 一条 system 消息，内容展平",
             "string": '字符串内容 → `{"role": <它的角色>, "content": <该字符串>}`',
             "assistant": "content 为列表的 assistant 消息 → `assistant_message(...)`",
@@ -206,8 +207,9 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         },
         "tools_to_chat_tools": {
             "none": "没有工具（`None` 或 `[]`）→ `None`。",
-            "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "description": ..., "parameters": '
-            '...}}`；description 缺失或为空时用 `""`，schema 缺失时用 `{"type": "object", "properties": {}}`。',
+            "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "desc'
+                    'ription": ..., "parameters": ...}}`。description 缺失或为空时用 `""`'
+                    '，schema 缺失时用 `{"type": "object", "properties": {}}`。',
         },
         "translate": {
             "both": "先走消息路径，再走工具路径，两个结果一起返回",
@@ -215,10 +217,10 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         "tool_result_messages": {
             "string": 'content 缺失或为字符串 → 一条消息 `{"role": "tool", "tool_call_id": <tool_use_id>, '
             '"content": <该字符串，或 "">}`',
-            "parts": "列表 → 每一项先用 `content_part` 翻译，跳过空的文本部分；然后切成若干段：`tool_reference` "
-            "紧跟在非引用部分之后（或者反过来）的地方，就开始新的一段",
-            "run": "每一段 → 一条消息，`tool_call_id` 都相同，顺序不变；一段恰好只有一个文本部分时，`content` "
-            "就是这段文本，否则是这些部分组成的列表",
+            "parts": '列表 → 每一项先用 `content_part` 翻译，跳过空的文本项，再切成若干段。凡是 `tool_referen'
+                     'ce` 紧跟在非引用项之后，或者反过来，就从这里开始新的一段。',
+            "run": '每一段 → 一条消息，`tool_call_id` 都相同，顺序不变。一段恰好只有一个文本项时，`content` 就是'
+                   '这段文本，否则是这些项组成的列表。',
             "empty": '一段也没有 → 一条内容为 `""` 的消息',
         },
     },
