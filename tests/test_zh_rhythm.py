@@ -2,8 +2,8 @@
 semicolons and 它 per 1,000 Chinese characters of prose; the files in CHECKED must meet the
 targets (colons ≤ 6, semicolons ≤ 2, 它 ≤ 5).
 
-CHECKED starts empty: the rewrite for rhythm lands chapter by chapter, and each file joins
-the list when it meets the targets. When every file has joined, CHECKED = "all".
+Every file the script measures is held to them (CHECKED = "all"): the rewrite for rhythm has
+landed on every chapter, both READMEs and the glossary.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ zh_rhythm = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(zh_rhythm)
 
 # The files held to the targets, relative to the repository ("all": every file the script measures).
-CHECKED: "list[str] | str" = []
+CHECKED: "list[str] | str" = "all"
 
 
 def checked() -> list[Path]:
