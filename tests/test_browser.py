@@ -759,6 +759,7 @@ def test_every_diagram_of_every_chapter_fits_the_output_width_with_readable_text
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = lab_page(browser, base, token)
+            width, height = LAB_WINDOW
             if not page.evaluate(FILE_BROWSER):
                 page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
             page.wait_for_function(FILE_BROWSER)

@@ -653,7 +653,15 @@ def test_the_app_view_culls_the_kernels_of_closed_pages(tmp_path):
                                    env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}, start_new_session=True)
 
     def kernels() -> list:
-        return [p for p in psutil.Process(process.pid).children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+        """The kernels running under the app; one that is exiting (a zombie, or gone) is not running."""
+        running = []
+        for child in psutil.Process(process.pid).children(recursive=True):
+            try:
+                if "ipykernel" in " ".join(child.cmdline()):
+                    running.append(child)
+            except (psutil.ZombieProcess, psutil.NoSuchProcess):
+                pass
+        return running
 
     try:
         deadline = time.monotonic() + 120
