@@ -55,8 +55,9 @@ WORDS = {
         "shape": "a {kind}",
         "shape_items": "a {kind} of {count} items",
         "returned": "your translate returned {shape}; it should return (messages, tools)",
-        "no_translate": "{origin}: defines no function translate (chapter 05, 5.6); it defines {defined}",
-        "none_defined": "none of the chapter's functions",
+        "no_translate": "{origin}: defines no function translate (chapter 05, 5.6); {defined}",
+        "defined": "it defines {names}",
+        "none_defined": "it defines none of the chapter's functions",
         "and": ", ",
         "stub": "{origin}: translate is not written yet (its body is ...)",
         "cannot_read": "{path}: cannot read: {why}",
@@ -75,20 +76,21 @@ WORDS = {
         "raised": "你的 translate 抛出了 {error}",
         "shape": "一个 {kind}",
         "shape_items": "一个有 {count} 项的 {kind}",
-        "returned": "你的 translate 返回了{shape}，它应当返回 (messages, tools)",
-        "no_translate": "{origin}：没有定义函数 translate（第 05 章 5.6 节）；它定义了 {defined}",
-        "none_defined": "第 05 章的函数一个也没有",
+        "returned": "你的 translate 返回了{shape}，应当返回 (messages, tools)",
+        "no_translate": "{origin}：没有定义 translate（第 05 章 5.6 节），{defined}",
+        "defined": "只定义了 {names}",
+        "none_defined": "第 05 章的函数一个也没有定义",
         "and": "、",
         "stub": "{origin}：translate 还没有写（函数体还是 ...）",
-        "cannot_read": "{path}：无法读取：{why}",
-        "not_utf8": "{name}：不是 UTF-8 文本（出错的字节位置：{start}）",
+        "cannot_read": "无法读取 {path}（{why}）",
+        "not_utf8": "{name}：不是 UTF-8 文本（偏移 {start} 处无法解码）",
         "syntax": "{place}：{kind}: {message}",
         "bare": "{place}：{kind}",
         "column": "{place}第 {column} 列",
         "load_timeout": "{name}：加载在 {seconds:g} 秒内没有结束（顶层代码里有死循环吗？）",
-        "exits": "{place}：它在加载时调用了 exit()",
+        "exits": "{place}：加载时调用了 exit()",
         "file_line": "{file} {line}",
-        "no_source": "{origin}：找不到 {name} 的源码；请把它所在的单元格复制进文件",
+        "no_source": "{origin}：找不到 {name} 的源码，请把定义 {name} 的单元格复制进文件",
     },
 }
 
@@ -156,7 +158,7 @@ def chapter_functions(namespace: Mapping[str, Any], origin: str) -> dict[str, Ca
     found = {name: namespace[name] for name in CHAPTER_FUNCTIONS if callable(namespace.get(name))}
     translate, words = found.get("translate"), _words()
     if translate is None:
-        defined = words["and"].join(found) or words["none_defined"]
+        defined = words["defined"].format(names=words["and"].join(found)) if found else words["none_defined"]
         raise TranslatorError(words["no_translate"].format(origin=origin, defined=defined))
     if is_stub(translate):
         raise TranslatorError(words["stub"].format(origin=origin))
