@@ -11,6 +11,7 @@ The lesson sits at the top of the package; read it in this order:
     preprocess.py     the step before Action 2: folding mid-list system messages
     way_back.py       the answer's way back: reply blocks and the SSE stream
     round_trip.py     chat messages back into an Anthropic body (the echo)
+    trajectory.py     Action 3.5: what a training run keeps of each turn (tokens, loss mask)
 
 Around it, in folders, the apparatus that makes it teachable. Each folder imports the
 lesson and the folders listed before it, never the ones after:
@@ -50,7 +51,7 @@ _LAZY = {
     "render": ("tutorial.watch.rendering", "render"),
     "template_families": ("tutorial.watch.families", "template_families"),
     "Playground": ("tutorial.notebook.playground", "Playground"),
-    "use_language": ("tutorial.watch.language", "use_language"),
+    "use_language": ("tutorial.words", "use_language"),
 }
 
 
