@@ -180,7 +180,7 @@ def test_no_label_is_a_key_of_the_data_a_chapter_shows():
 
 
 def test_said_and_say_by_language(capsys, monkeypatch):
-    monkeypatch.setattr(language, "_chosen", None)
+    monkeypatch.setattr("tutorial.words._chosen", None)
     monkeypatch.delenv("TUTORIAL_LANG", raising=False)
     assert said("dicts equal:") == "dicts equal:"
     assert said("{count} tokens", count=3) == "3 tokens"

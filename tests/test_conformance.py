@@ -136,9 +136,9 @@ def test_the_tables_in_each_language(lang):
 def test_the_tables_follow_the_current_language(monkeypatch):
     from tutorial.watch import language
 
-    monkeypatch.setattr(language, "_chosen", "zh")
+    monkeypatch.setattr("tutorial.words._chosen", "zh")
     assert dv.markdown_table() == dv.markdown_table(lang="zh") and dv.rules_table() == dv.rules_table(lang="zh")
-    monkeypatch.setattr(language, "_chosen", "en")
+    monkeypatch.setattr("tutorial.words._chosen", "en")
     assert dv.markdown_table() == dv.markdown_table(lang="en")
 
 

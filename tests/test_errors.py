@@ -175,7 +175,7 @@ def test_located_errors_keep_their_location_and_give_their_reason_in_the_languag
     body = readme_with(change)
     said, problems = {}, {}
     for lang in ("en", "zh"):
-        monkeypatch.setattr(language, "_chosen", lang)
+        monkeypatch.setattr("tutorial.words._chosen", lang)
         with pytest.raises(RequestError) as caught:
             translate(copy.deepcopy(body))
         said[lang], problems[lang] = str(caught.value), caught.value.problem

@@ -34,7 +34,7 @@ def _english_unless_asked(monkeypatch):
     English here whatever the machine's locale or an earlier test chose."""
     from tutorial.watch import language
 
-    monkeypatch.setattr(language, "_chosen", None)
+    monkeypatch.setattr("tutorial.words._chosen", None)
     monkeypatch.setenv("TUTORIAL_LANG", "en")
 
 
@@ -171,7 +171,7 @@ def test_the_language_flows_from_the_locale_to_the_report(capsys, tmp_path, monk
     status, lines, _ = grade(capsys, str(variant(tmp_path, *KEEPS_ID)))
     assert status == 1 and lines[0] == "yours.py：第 05 章的函数与本包对照" and lines[-1].startswith("还不对")
     assert any("陷阱「一次调用」" in line for line in lines)
-    assert language._chosen is None
+    assert language.chosen() is None
 
 
 @pytest.mark.parametrize(

@@ -339,9 +339,9 @@ def test_outcome_and_sources_tables_in_chinese():
 def test_tables_follow_the_current_language(monkeypatch):
     from tutorial.watch import language
 
-    monkeypatch.setattr(language, "_chosen", "zh")
+    monkeypatch.setattr("tutorial.words._chosen", "zh")
     assert repr(pt.request_table([("roles", ORDER, pt.roles())], DATA)).splitlines()[1].startswith("系统")
-    monkeypatch.setattr(language, "_chosen", "en")
+    monkeypatch.setattr("tutorial.words._chosen", "en")
     assert repr(pt.request_table([("roles", ORDER, pt.roles())], DATA)).splitlines()[1].startswith("stack")
 
 

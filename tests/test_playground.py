@@ -737,7 +737,7 @@ def test_json_messages_in_chinese_and_an_unknown_one_kept_in_parentheses():
 
 def test_the_chinese_loss_reasons_in_the_pane_and_in_the_results(monkeypatch):
     """The losses tab and `pg.results["losses"]` (which chapter 07 prints) give Chinese reasons."""
-    monkeypatch.setattr(importlib.import_module("tutorial.watch.language"), "_chosen", "zh")  # use_language("zh")
+    monkeypatch.setattr("tutorial.words._chosen", "zh")  # use_language("zh")
     pg = Playground()
     assert pg.lang == "zh"
     seen = 0

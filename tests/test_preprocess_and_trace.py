@@ -267,7 +267,7 @@ def _every_loss():
 def test_every_loss_reason_reads_in_chinese(monkeypatch):
     """Chapters 03 and 07 print `loss.reason` itself; under use_language("zh") it is Chinese,
     wherever it is printed (print, repr, an f-string, JSON), with the English at hand."""
-    monkeypatch.setattr(language, "_chosen", "zh")
+    monkeypatch.setattr("tutorial.words._chosen", "zh")
     seen, names = 0, set()
     for loss in _every_loss():
         seen += 1

@@ -19,7 +19,7 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch):
     monkeypatch.delenv("TUTORIAL_LANG", raising=False)
-    monkeypatch.setattr(language, "_chosen", None)
+    monkeypatch.setattr("tutorial.words._chosen", None)
 
 
 def test_use_language_wins_over_the_environment(monkeypatch):
@@ -81,10 +81,10 @@ def test_an_english_chapter_in_a_folder_named_zh_stays_english(tmp_path):
 
 
 def test_using_restores_what_was_chosen():
-    assert language.chosen() is None
+    assert language.chosen() is None and language.current() == "en"
     with language.using("zh"):
         assert language.current() == "zh"
         with language.using("en"):
             assert language.current() == "en"
-        assert language.chosen() == "zh"
-    assert language.chosen() is None
+        assert language.current() == "zh"
+    assert language.chosen() is None and language.current() == "en"

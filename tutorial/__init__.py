@@ -51,7 +51,7 @@ _LAZY = {
     "render": ("tutorial.watch.rendering", "render"),
     "template_families": ("tutorial.watch.families", "template_families"),
     "Playground": ("tutorial.notebook.playground", "Playground"),
-    "use_language": ("tutorial.watch.language", "use_language"),
+    "use_language": ("tutorial.words", "use_language"),
 }
 
 

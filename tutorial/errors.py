@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, Union
+from typing import Union
 
 Location = tuple[Union[str, int], ...]
 
@@ -44,18 +44,27 @@ class RequestError(ValueError):
     `error.location` holds the same place as a tuple, and `error.problem` what is wrong
     there, in English, for programs.
 
-    The lesson writes English. `wording` says a problem in the reader's language when
-    `str(error)` is asked for: the apparatus (`tutorial.watch.error_words`) sets it, so a
-    Chinese chapter prints `messages[0].content[0].tool_use_id: 是必填项（…）`; the
-    location stays as it is, since it names JSON.
+    The lesson raises with its English template and the values apart:
+    `RequestError(location, "must be {what}, got {got}", what="a string", got="int")`. The
+    template is the error's `key` (the Chinese template in `tutorial/words/errors.py` has the
+    same key), `values` its values; a value may itself be a RequestError (a problem inside a
+    problem). `str(error)` gives the problem in the current language (`tutorial.use_language`),
+    formatted forward from the key: a Chinese chapter prints
+    `messages[0].content[0].tool_use_id: 是必填项（…）`. The location stays as it is: it names JSON.
     """
 
-    wording: Callable[[str], str] = staticmethod(lambda problem: problem)
-
-    def __init__(self, location: Location, problem: str):
+    def __init__(self, location: Location, problem: str, **values: object):
         self.location = tuple(location)
-        self.problem = problem
-        super().__init__(f"{format_location(self.location)}: {problem}")
+        self.key = problem
+        self.values = values
+        self.problem = problem.format(**{name: _english(value) for name, value in values.items()}) if values else problem
+        super().__init__(f"{format_location(self.location)}: {self.problem}")
 
     def __str__(self) -> str:
-        return f"{format_location(self.location)}: {RequestError.wording(self.problem)}"
+        from . import words  # the words room, loaded only when an error is told
+
+        return f"{format_location(self.location)}: {words.problem(self)}"
+
+
+def _english(value: object) -> object:
+    return value.problem if isinstance(value, RequestError) else value

@@ -236,5 +236,7 @@ def message_in(error: RequestError, lang: Optional[str] = None) -> str:
 
 
 def install() -> None:
-    """Make `str(error)` of every `RequestError` follow the current language."""
-    RequestError.wording = staticmethod(problem_in)
+    """Make `str(error)` of every `RequestError` not keyed yet follow the current language."""
+    from ..words import errors
+
+    errors.FALLBACK = lambda problem: said(problem) or problem
