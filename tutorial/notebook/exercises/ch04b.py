@@ -233,7 +233,8 @@ RECALL["04b"] = (
         "Qwen3: the system turn, inside <tools>; Llama 3.3: the first user turn; Kimi-K2: a tool_declare turn "
         "of its own before everything else.",
         "在 Qwen3、Llama 3.3 和 Kimi-K2 的 prompt 中，README 示例的工具 schema 分别放在哪里？",
-        "Qwen3：system 消息里的 <tools> 中；Llama 3.3：第一条 user 消息；Kimi-K2：排在最前面的独立 tool_declare 轮次。",
+        "Qwen3 放在 system 消息里的 <tools> 标签中，Llama 3.3 放在第一条 user 消息里，"
+        "Kimi-K2 则单独排一个 tool_declare 轮次，放在最前面。",
     ),
     Recall(
         "Which Qwen templates refuse a system message in the middle of the list, and which fail on arguments "
@@ -243,9 +244,9 @@ RECALL["04b"] = (
         "Qwen2.5 encodes them twice without an error, as DeepSeek-V3.1, gpt-oss, Kimi-K2, Llama 3.3 and "
         "Mistral-Small-3.2 do.",
         "哪些 Qwen 模板会拒绝列表中间的 system 消息？哪些遇到写成文本的参数会失败？",
-        "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为角色要交替）。Qwen3-Coder 和 "
-        "Qwen3.5 遇到文本参数就失败。Qwen3 原样输出。Qwen2.5 不报错，但编码两次。DeepSeek-V3.1、gpt-oss、Kimi-K2、"
-        "Llama 3.3 和 Mistral-Small-3.2 也这样。",
+        "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为它要求角色交替）"
+        "。遇到写成文本的参数，Qwen3-Coder 和 Qwen3.5 会失败，Qwen3 原样输出，Qwen2.5 不报错却编码两次，"
+        "DeepSeek-V3.1、gpt-oss、Kimi-K2、Llama 3.3 和 Mistral-Small-3.2 与 Qwen2.5 相同。",
     ),
     Recall(
         "Which template needs tool-call ids, and what does it demand of them?",
@@ -253,14 +254,14 @@ RECALL["04b"] = (
         "'Tool call IDs should be alphanumeric strings with length 9!'. Only the length is checked: toolu_123 "
         "and !!!!!!!!! pass.",
         "哪个模板需要工具调用 id？它对 id 有什么要求？",
-        "Mistral-Small-3.2：每个调用和每个工具结果都必须带一个长度为 9 的字符串 id，否则报 "
-        "'Tool call IDs should be alphanumeric strings with length 9!'。它只检查长度：toolu_123 和 !!!!!!!!! 都能通过。",
+        "Mistral-Small-3.2 要求每个调用和每个工具结果都带一个长度为 9 的字符串 id，否则报 'Tool call IDs should be alphanumeric strings with length 9!'。"
+        "这个模板只检查长度，toolu_123 和 !!!!!!!!! 都能通过。",
     ),
     Recall(
         "Why does the prompt of the same conversation have a different number of tokens in different families?",
         "Each family writes its own markers and instructions around the messages, and each vocabulary splits text "
         "differently; a marker that is an added token is one id.",
         "为什么同一段对话的 prompt，在不同家族里的 token 数不一样？",
-        "每个家族在消息周围写自己的标记和说明，每个词表切分文本的方式也不同；标记若是附加 token，只占一个 id。",
+        "每个家族都在消息周围写自己的标记和说明，各家词表切分文本的方式也不同。标记如果是附加 token，在 prompt 里只占一个 id。",
     ),
 )

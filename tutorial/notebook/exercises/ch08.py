@@ -113,7 +113,7 @@ add(
                 "tool_use_id is the Anthropic name, on the tool_result block. The chat shape names the key on its "
                 "tool message after what it points at: a tool call.",
                 "tool_use_id 是 Anthropic 的名字，在 tool_result 块上。聊天格式给 tool 消息上的键起名时，"
-                "用的是这个键所指向的东西，也就是一次 tool call。",
+                "用的是这个键所指向的东西，也就是一次工具调用。",
                 matches=lambda answer: "tool_use_id" in _named(answer),
             ),
             Mistake(
@@ -228,8 +228,8 @@ add(
         explanation="the default translation drops the minted id and keeps the arguments a dict, so the echo "
         "equals the record; the openai echo differs at the id and at the arguments (a string).",
         zh={
-            "question": "适配器记录它的轮次时不带 id，arguments 是字典。CLI 在下一个请求里把回复发回来（回传的历史轮次），带着 id。"
-            "用两种目标格式分别翻译这个回传的历史轮次：哪一个用 == 比较时等于记录的轮次？",
+            "question": "适配器的本轮记录不带 id，arguments 是字典。CLI 在下一个请求里把回复连同 id 发回来（回传的历史轮次）。"
+            "用两种目标格式分别翻译这个回传的历史轮次，哪一个用 == 比较时等于本轮记录？",
             "choices": {
                 "a": "都等于：两种目标格式承载的是同一段对话，所以消息比较相等。",
                 "b": "都不等于：回传的历史轮次里的 id 是为回复新生成的，任何翻译都对不上。",
@@ -288,7 +288,7 @@ add(
             "hint": "默认目标格式为 user 消息的每个内容块产生一条聊天消息。openai 目标格式则把 user "
             "消息的各个内容块作为 content part 列表放在一起。",
             "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）。"
-            "openai 目标格式保留一条消息，content 是一个列表，包含一个 text 部分和一个 image_url 部分。",
+            "openai 目标格式保留一条消息，content 是一个列表，里有一个 text 类型和一个 image_url 类型的 content part。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
     )
@@ -310,13 +310,13 @@ add(
                 1,
                 "One tool_result, but the openai target cuts its parts into runs: a new run starts wherever a "
                 "part switches between tool_reference and anything else.",
-                "只有一个 tool_result，但 openai 目标格式把结果的各部分切成若干段。"
-                "凡是相邻部分在 tool_reference 和其他类型之间切换的地方，就开始新的一段。",
+                "只有一个 tool_result，但 openai 目标格式会把结果的 content part 切成若干段，"
+                "相邻两个 content part 只要在 tool_reference 和其他类型之间切换，就另起一段。",
             ),
             Mistake(
                 2,
                 "Two would cut only once. The parts switch twice: text to reference, then reference to text.",
-                "两条意味着只切了一刀。而这些部分切换了两次，先从文本到引用，再从引用到文本。",
+                "两条意味着只切了一刀，而内容类型切换了两次，先从文本到引用，再从引用回到文本。",
             ),
         ),
         hint="The openai target cuts a result's parts into runs: a new run starts wherever a part switches "
@@ -327,8 +327,8 @@ add(
         zh={
             "question": "SEARCH 中的 tool_result 装着 [text, tool_reference, text]。openai 目标格式把它变成多少条 "
             "tool 消息？",
-            "hint": "openai 目标格式把结果的各部分切成若干段。"
-            "凡是相邻部分在 tool_reference 和其他类型之间切换的地方，就开始新的一段。",
+            "hint": "openai 目标格式会把结果的 content part 切成若干段，"
+            "相邻两个 content part 只要在 tool_reference 和其他类型之间切换，就另起一段。",
             "explanation": "三段（文本、引用、文本），所以是三条 tool 消息，tool_call_id 都是 'toolu_search'，"
             "保持原来的顺序。",
             "form": "一个整数",
@@ -370,13 +370,13 @@ add(
                 {"schema": True, "text before": True, "text after": True},
                 "Not all three: the template looks only at the first part of a tool message to choose its branch. "
                 "What is the first part here, and what does that branch print for a reference?",
-                "不是三者都有。模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？"
-                "那个分支遇到引用时输出什么？",
+                "不是三者都有，因为模板只看 tool 消息的第一个 content part 来选分支。"
+                "这里排在第一位的 content part 是什么类型，那个分支遇到引用时又输出什么？",
             ),
             Mistake(
                 {"schema": True, "text before": False, "text after": False},
                 "That is the reference branch, which runs when a reference comes first. Here the first part is text.",
-                "那是引用分支，只有引用排在第一个时才会走。这里的第一个部分是文本。",
+                "那是引用分支，只有引用排在第一位时才会走，而这里的第一个 content part 是文本。",
             ),
             Mistake(
                 ["text before", "text after"],
@@ -393,9 +393,9 @@ add(
         zh={
             "question": "情形 A：一条 tool 消息装着未拆分的 [text, tool_reference, text]，由 GLM 风格的模板渲染。"
             "工具结果所在的轮次显示了三者中的哪些？",
-            "hint": "模板只看 tool 消息的第一个部分来选择分支。这里的第一个部分是什么？那个分支遇到引用时会输出什么"
-            "？",
-            "explanation": "第一个部分是文本，所以走普通分支，两段文本都输出，引用什么也不输出。"
+            "hint": "模板只看 tool 消息的第一个 content part 来选分支。"
+            "这里排在第一位的 content part 是什么类型，那个分支遇到引用时又会输出什么？",
+            "explanation": "第一个 content part 是文本，所以走普通分支，两段文本都输出，引用什么也不输出。"
             "模型被告知找到了一个工具，却始终看不到这个工具的 schema。",
             "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
         },
@@ -427,7 +427,7 @@ add(
         "silently. Reordering swaps one loss for another.",
         form=_SEES_FORM,
         zh={
-            "question": "情形 B：同样的部分，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
+            "question": "情形 B：还是这三个 content part，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
             "消息里。现在这个轮次显示什么？",
             "hint": "现在走的是引用分支。再读一遍上面的模板代码，这个分支输出什么，又跳过什么？",
             "explanation": "引用分支展开 schema，别的什么都不输出，所以两段文本静默消失了。"
@@ -456,7 +456,7 @@ add(
                 ["schema", "text before", "text after"],
                 "All three are there, but not in this order: the split keeps the tool's order, and each message "
                 "is judged by its own first part.",
-                "三者都在，但顺序不是这样。拆分保留了工具写出的顺序，每条消息按自己的第一个部分来判断。",
+                "三者都在，但顺序不是这样。拆分保留了工具写出的顺序，每条消息按自己的第一个 content part 来判断。",
             ),
             Mistake(
                 ["text before", "text after"],
@@ -478,7 +478,7 @@ add(
         zh={
             "question": "情形 C：openai 目标格式做出的拆分（三条 tool 消息）。这个轮次显示什么，按什么顺序？（用 "
             "'schema'、'text before'、'text after' 这几个名字，按出现的顺序组成列表。）",
-            "hint": "模板按每条 tool 消息自己的第一个部分来判断。把三条消息逐一过一遍。",
+            "hint": "模板按每条 tool 消息自己的第一个 content part 来判断，把三条消息逐一过一遍就知道了。",
             "explanation": "三者都显示，顺序与工具写出的顺序相同。第一条消息走普通分支，第二条（以引用开头）"
             "走 schema 分支，第三条又走普通分支。",
             "form": "一个列表，例如 ['text after', 'schema']",
@@ -525,22 +525,22 @@ add(
         explanation="the same three parts are shown either way; the split adds two messages and two "
         "<tool_response> wrappers, so the tool turn is longer (more tokens) and nothing is gained for this template.",
         zh={
-            "question": "ChatML 风格的模板无论引用在哪里都会展开它，所以它从来不需要拆分。拆分对它改变了什么？",
+            "question": "ChatML 风格的模板不管引用在哪儿都会展开，本来就用不着拆分。拆分给这个模板带来了什么变化？",
             "choices": {
-                "a": "模型需要的都没变：同样三个部分，装进三层包装，tool 轮次更长。",
-                "b": "不拆分的话 ChatML 也会丢掉 schema，所以正是拆分让它能够正确渲染。",
+                "a": "模型需要的都没变，还是那三个 content part，只是装进三层包装，tool 轮次更长。",
+                "b": "不拆分的话 ChatML 也会丢掉 schema，正是拆分让它能够正确渲染。",
                 "c": "ChatML 会把 schema 输出两次，引用两边的每段文本各对应一次。",
-                "d": "ChatML 拒绝回应同一次调用的多条 tool 消息，所以请求失败。",
+                "d": "ChatML 不接受回答同一次调用的多条 tool 消息，所以请求失败。",
             },
             "feedback": {
                 "b": "那是 GLM 的假设，不是 ChatML 的。这个模板在任何位置都会展开引用，"
-                "所以未拆分的消息已经显示了全部三个部分。",
+                "所以未拆分的消息已经把三个 content part 全都显示出来了。",
                 "c": "每段变成一条消息，而引用只在其中一条里，所以 schema 只出现一次。",
                 "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。"
                 "其他模型家族是否接受回应同一次调用的多条 tool 消息，还没有逐一核实，详见设计说明。",
             },
             "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及这一轮有多长。",
-            "explanation": "两种方式显示的都是同样的三个部分。拆分多出两条消息和两层 <tool_response> 包装，"
+            "explanation": "两种方式显示的都是同样三个 content part。拆分多出两条消息和两层 <tool_response> 包装，"
             "所以 tool 轮次更长（token 更多），对这个模板没有任何好处。",
         },
     )
@@ -579,7 +579,7 @@ add(
         "it is while it serialises a dict with tojson, which gives the same characters here.",
         form="True or False",
         zh={
-            "question": "两种目标格式为 README 示例给出不同的 JSON（id；arguments 是字典还是文本）。用 ChatML "
+            "question": "两种目标格式为 README 示例给出不同的 JSON（一处是 id，一处是 arguments 写成字典还是文本）。用 ChatML "
             "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
             "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，模板又如何输出？",
             "explanation": "逐字符相同。模板不输出 id，会把 JSON 文本原样贴上，而用 tojson 序列化字典，"
