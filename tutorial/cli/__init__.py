@@ -4,6 +4,7 @@
     python -m tutorial translate [FILE|-] [--target openai]   {"translated": ..., "tools_schema": ...}
     python -m tutorial grade FILE.py [--lang zh]         check chapter 05's functions in FILE.py against the package
     python -m tutorial serve [...]                       a local /v1/messages endpoint (the `serve` extra)
+    python -m tutorial drift [--json] [--family F]       does each family's next prompt extend the last one + answer?
     python -m tutorial doctor                            check the environment, print fixes
 
 Every command takes `--lang en|zh` (before or after its name); without it the language is
@@ -32,6 +33,7 @@ from ..examples import readme_request
 from ..limits import MAX_TEXT_BYTES, read_json
 from ..targets import names as target_names
 from . import grade, words
+from .drift import help_line as drift_help, main as drift
 
 BAD_INPUT = 2
 
@@ -70,7 +72,7 @@ def parser(lang: str) -> argparse.ArgumentParser:
     file_metavar = say["file_metavar"]
     top = argparse.ArgumentParser(prog="python -m tutorial", description=say["description"], formatter_class=formatter)
     top.add_argument("--lang", choices=words.LANGUAGES, default=None, help=say["lang"])
-    choices = "{walk,translate,grade,serve,doctor}"  # named so in "the following arguments are required"
+    choices = "{walk,translate,grade,serve,drift,doctor}"  # named so in "the following arguments are required"
     commands = top.add_subparsers(dest="command", required=True, metavar=choices)
 
     def command(name: str, **options) -> argparse.ArgumentParser:
@@ -88,6 +90,7 @@ def parser(lang: str) -> argparse.ArgumentParser:
     translate.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
     grade.add_parser(command, lang)
     command("serve", help=say["serve"], add_help=False)
+    command("drift", help=drift_help(), add_help=False)
     command("doctor", help=say["doctor"], description=say["doctor"])
     return top
 
@@ -96,6 +99,9 @@ def _run(argv: list[str], lang: str) -> int:
     rest = _after_top_options(argv)
     if rest[:1] == ["serve"]:
         return _serve(rest[1:], lang)  # its own options, parsed by the serve package
+    if rest[:1] == ["drift"]:
+        with words.argparse_in(lang):
+            return drift(rest[1:], lambda message: _fail(message, lang=lang))
     with words.argparse_in(lang):
         arguments = parser(lang).parse_args(argv)
 
