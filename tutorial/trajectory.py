@@ -336,11 +336,13 @@ def _check_turn(turn: Any, prompt_messages: Any) -> None:
         raise RequestError(("turn", "output_log_probs"),
                            f"has {len(turn.output_log_probs)} values for {len(turn.output_ids)} output ids")  # fmt: skip
     if not isinstance(prompt_messages, list):
-        raise RequestError(("prompt_messages",), f"must be a list of chat messages, got {type(prompt_messages).__name__}")
+        kind = type(prompt_messages).__name__
+        raise RequestError(("prompt_messages",), f"must be a list of chat messages, got {kind}")
     for i, message in enumerate(prompt_messages):
         if not isinstance(message, dict):
-            raise RequestError(("prompt_messages", i), f"must be a chat message (an object), got {type(message).__name__}")
+            kind = type(message).__name__
+            raise RequestError(("prompt_messages", i), f"must be a chat message (an object), got {kind}")
 
 
-__all__ = ["CLEAN", "DEVIATIONS", "FORK", "REALIGN", "Sample", "SampleBuilder", "TrajectoryManager", "TurnRecord",
-           "common_prefix", "drift_kind"]  # fmt: skip
+__all__ = ["CLEAN", "DEVIATIONS", "FORK", "REALIGN", "Sample", "SampleBuilder", "TrajectoryManager",
+           "TurnRecord", "common_prefix", "drift_kind"]  # fmt: skip

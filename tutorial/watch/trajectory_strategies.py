@@ -86,20 +86,25 @@ def answer_ids(response_message: dict, template: str = "qwen3") -> list[int]:
     return tokenize(whole[len(before) :].rstrip("\n"), template)  # the line break after the end token is the template's
 
 
+@lru_cache(maxsize=None)
+def _anchor_alone(template: str) -> str:
+    return render([_ANCHOR], template=template, add_generation_prompt=False)
+
+
 def new_messages_ids(new_messages: list[dict], held: list[int], template: str = "qwen3") -> list[int]:
     """The rendering of `new_messages` alone, as it continues `held` (ids that end with the
     model's output): what the template writes after that output's end token, then the new
     messages, then the generation prompt. The cost does not grow with the history."""
-    alone = render([_ANCHOR], template=template, add_generation_prompt=False)
+    alone = _anchor_alone(template)
     more = render([_ANCHOR, *new_messages], template=template)
     if not more.startswith(alone):
         raise ValueError(f"the {template!r} template renders a message differently when others follow it")
-    # Cut after the end token the output already holds; a truncated output holds none, so
-    # the template's own end of turn is kept (cut right after the stand-in's content).
+    # Cut after the stand-in's content, and after the end token if the output holds it
+    # already (a truncated output holds none: then the template's own end of turn is kept).
     cut = alone.rindex(_ANCHOR["content"]) + len(_ANCHOR["content"])
     end = _tokenizer(template).decode(held[-1:], skip_special_tokens=False) if held else ""
-    if end and alone.find(end, cut) >= 0:
-        cut = alone.find(end, cut) + len(end)
+    if end and alone.startswith(end, cut):
+        cut += len(end)
     return tokenize(more[cut:], template)
 
 
@@ -120,12 +125,14 @@ class IncrementalRenderer:
                 if best is None or len(held_messages) > len(self.lines[best][0]):
                     best = index
         if best is None:
-            return (canonical_ids(messages, self.tools, self.template) if canonical is None else canonical), None
+            if canonical is None:
+                canonical = canonical_ids(messages, self.tools, self.template)
+            return canonical, None
         held_messages, held = self.lines[best]
         return held + new_messages_ids(messages[len(held_messages) :], held, self.template), best
 
-    def record(self, messages: list[dict], prompt_ids: list[int], response_message: dict, output_ids: list[int]) -> None:
-        self.lines.append((messages + [response_message], prompt_ids + output_ids))
+    def record(self, messages: list[dict], prompt_ids: list[int], response: dict, output_ids: list[int]) -> None:
+        self.lines.append((messages + [response], prompt_ids + output_ids))
 
 
 # ---------------------------------------------------------------------------
@@ -142,14 +149,39 @@ def readme_session(template: str = "qwen3") -> list[dict]:
     whole = readme_request()
     first = dict(whole, messages=whole["messages"][:1])
     translated_whole, tools = translate(whole)
+    answers = (translated_whole[2], manager_message(None, "这是一个学习项目的说明。", []))
     turns = []
-    for body, answer in ((first, translated_whole[2]), (whole, manager_message(None, "这是一个学习项目的说明。", []))):
+    for body, answer in zip((first, whole), answers):
         messages, _ = translate(body)
         output = answer_ids(answer, template)
         turns.append({"prompt_messages": messages, "response_message": answer, "tools": tools,
                       "prompt_ids": canonical_ids(messages, tools, template), "output_ids": output,
                       "output_log_probs": [-0.5] * len(output), "finish_reason": "stop"})  # fmt: skip
     return turns
+
+
+def tool_loop(turns: int, *, reasoning: bool = True, reminder: bool = False) -> tuple[list[tuple], list[dict]]:
+    """A made-up agent session of `turns` turns, for the cost curve: the README example's
+    question, then the model reads one file a turn and the client sends the result back.
+    `(turns as (prompt_messages, response_message), tools)`.
+
+    `reasoning`: every answer thinks first. `reminder`: every result comes with a short text
+    beside it (as agent CLIs add one), which the translation makes a user message of. With
+    reasoning and no reminder, Qwen3's template re-renders history exactly as the model
+    wrote it, and an incremental prompt stays equal to the full rendering; a reminder is a
+    new query to Qwen3, which then drops earlier reasoning from history, and they part."""
+    messages, tools = translate(dict(readme_request(), messages=readme_request()["messages"][:1]))
+    session = []
+    for index in range(turns):
+        path = f"docs/part{index}.md"
+        answer = manager_message(f"第 {index} 步：看 {path}。" if reasoning else None, f"读取 {path}。",
+                                 [{"name": "read_file", "input": {"path": path}}])  # fmt: skip
+        session.append((list(messages), answer))
+        messages.append(answer)
+        messages.append({"role": "tool", "content": f"# Part {index}\n" + "这一节说明一个模块的用法。" * 4})
+        if reminder:
+            messages.append({"role": "user", "content": "<system-reminder>继续。</system-reminder>"})
+    return session, tools
 
 
 def recorded_sessions() -> dict[str, dict]:
@@ -230,10 +262,13 @@ def measure(turns: list[dict], strategy: str, fork_threshold: Optional[int] = No
 
 def strategy_table(sessions: Optional[dict[str, Any]] = None) -> list[dict]:
     """Rows `{"case", "strategy", "turns", "samples", "generated", "trained", "tokens",
-    "recomputed", "canonical_prompts"}` for every session (default: the nine recorded ones,
-    then the README example built here) and every strategy."""
+    "recomputed", "canonical_prompts"}` for every session and every strategy, in order.
+
+    `sessions` maps a name to a recorded case (a dict with "turns" and "fork_threshold") or
+    to a list of turns (`readme_session()`); by default the nine recorded sessions, whose
+    first, "readme_two_turns", is the README example."""
     if sessions is None:
-        sessions = {name: case for name, case in recorded_sessions().items()}
+        sessions = recorded_sessions()
     rows = []
     for name, case in sessions.items():
         turns = case["turns"] if isinstance(case, dict) else case
@@ -245,4 +280,4 @@ def strategy_table(sessions: Optional[dict[str, Any]] = None) -> list[dict]:
 
 __all__ = ["IncrementalRenderer", "STRATEGIES", "answer_ids", "canonical_ids", "measure", "new_messages_ids",
            "readme_session", "recorded_sessions", "recomputed_prefix", "slime_trajectory", "strategy_table",
-           "tokenize"]  # fmt: skip
+           "tokenize", "tool_loop"]  # fmt: skip
