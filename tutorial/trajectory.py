@@ -153,8 +153,8 @@ class SampleBuilder:
                          "prompt": len(turn.prompt_ids)})  # fmt: skip
         first = self.response_start is None
         if kind == REALIGN:
-            # Cut the strip back to where the last response began and take the prompt's
-            # own tokens from there: the drifted response stays only as context.
+            # Cut the strip back to where the last response began; the prompt's own tokens
+            # take its place from there, as context: what the model wrote is not trained.
             del self.tokens[self.response_start :], self.loss_mask[self.response_start :]
             del self.log_probs[self.response_start :]
         self._add(turn.prompt_ids[len(self.tokens) :], mask=0)
