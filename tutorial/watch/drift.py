@@ -97,9 +97,9 @@ class Part:
     turn: int  # k: the step k -> k+1 (1-based)
     offset: int  # characters (text) or tokens (ids) from the start of the prompts
     within: str  # "prompt" or "answer": which part of the held side the offset falls in ("end": past it)
-    shared: str  # what both sides hold just before the offset (a few characters or tokens)
-    held: str  # the held side from the offset (text; for ids the tokens, decoded one by one)
-    new: str  # turn k+1's prompt from the offset
+    shared: Any  # what both sides hold just before the offset: text, or 2 tokens (decoded one by one)
+    held: Any  # the held side from the offset: text ("…" when it goes on), or 6 tokens
+    new: Any  # turn k+1's prompt from the offset, the same way
 
 
 @dataclass(frozen=True)
@@ -244,10 +244,9 @@ def cell(family: str, scenario: str) -> Cell:
                     if new_ids[: len(held_ids)] != held_ids:
                         offset = _first_difference(held_ids, new_ids)
                         within = _within(offset, len(prompt_ids), len(held_ids))
-                        token_part = Part(step, offset, within,
-                                          _token_excerpt(tokenizer, held_ids[max(0, offset - 2) : offset], 0, 2),
-                                          _token_excerpt(tokenizer, held_ids, offset),
-                                          _token_excerpt(tokenizer, new_ids, offset))  # fmt: skip
+                        token_part = Part(step, offset, within, _decoded(tokenizer, held_ids[max(0, offset - 2) : offset]),
+                                          _decoded(tokenizer, held_ids[offset : offset + 6]),
+                                          _decoded(tokenizer, new_ids[offset : offset + 6]))  # fmt: skip
                 if text_part is not None and (tokenizer is None or token_part is not None):
                     break
             _answer(family, number, turn)
@@ -289,9 +288,9 @@ def _ids(tokenizer: Any, text: str) -> list[int]:
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 
-def _token_excerpt(tokenizer: Any, ids: list[int], offset: int, count: int = 6) -> str:
-    shown = [tokenizer.decode([token], skip_special_tokens=False) for token in ids[offset : offset + count]]
-    return " ".join(repr(piece) for piece in shown) + (" …" if len(ids) > offset + count else "")
+def _decoded(tokenizer: Any, ids: list[int]) -> list[str]:
+    """Each id as the text it stands for."""
+    return [tokenizer.decode([token], skip_special_tokens=False) for token in ids]
 
 
 # ---------------------------------------------------------------------------
@@ -421,16 +420,16 @@ WORDS = {
                    "as token ids in {tokens} of the {vocabularies} whose vocabulary the sdist ships",
         "summary refused": " ({count} refuses the messages)",
         "readme": "the README example",
-        "where": "Where they part",
+        "where": "Where they part:",
         "none part": "Nothing parts.",
         "cell": "{family} · {letter} {scenario} · turn {turn}→{next}",
         "text part": "character {offset}, in turn {turn}'s {within}",
         "token part": "token {offset}, in turn {turn}'s {within}",
         "text extends": "the text extends",
-        "held": "turn {turn} + answer",
-        "new": "turn {next}'s prompt",
-        "line new": "template line {number} (turn {next}'s prompt)",
-        "line held": "template line {number} (turn {turn}'s {within})",
+        "held": "turn {turn} + answer:",
+        "new": "turn {next}'s prompt:",
+        "line new": "template line {number} (turn {next}'s prompt): {source}",
+        "line held": "template line {number} (turn {turn}'s {within}): {source}",
         "model stop": "the model's own stop token (the template writes none)",
         "refused cell": "{family} · {letter} {scenario} · refused rendering turn {turn}'s {within}: {words}",
         "prompt": "prompt",
@@ -446,16 +445,16 @@ WORDS = {
                    "按 token id，sdist 附带词表的 {vocabularies} 个家族中有 {tokens} 个",
         "summary refused": "，{count} 个拒绝这些消息",
         "readme": "README 示例",
-        "where": "在哪里分叉",
+        "where": "在哪里分叉：",
         "none part": "没有分叉。",
         "cell": "{family} · {letter} {scenario} · 第 {turn}→{next} 轮",
         "text part": "第 {offset} 个字符，位于第 {turn} 轮的{within}",
         "token part": "第 {offset} 个 token，位于第 {turn} 轮的{within}",
         "text extends": "文本延续",
-        "held": "第 {turn} 轮 + 回答",
-        "new": "第 {next} 轮的提示词",
-        "line new": "模板第 {number} 行（第 {next} 轮的提示词）",
-        "line held": "模板第 {number} 行（第 {turn} 轮的{within}）",
+        "held": "第 {turn} 轮 + 回答：",
+        "new": "第 {next} 轮的提示词：",
+        "line new": "模板第 {number} 行（第 {next} 轮的提示词）：{source}",
+        "line held": "模板第 {number} 行（第 {turn} 轮的{within}）：{source}",
         "model stop": "模型自己的停止 token（模板不写它）",
         "refused cell": "{family} · {letter} {scenario} · 渲染第 {turn} 轮的{within}时被拒绝：{words}",
         "prompt": "提示词",
@@ -518,7 +517,7 @@ def report(family_names: Optional[list[str]] = None, scenarios: Optional[list[st
     if "readme" in chosen and len(names) > 1:
         lines += [summary_line("readme", names), ""]
     details = [line for name in names for s in chosen for line in _details(cells[name, s])]
-    lines.append(_say("where") + ":")
+    lines.append(_say("where"))
     lines += details or [_say("none part")]
     return "\n".join(lines) + "\n"
 
@@ -538,13 +537,13 @@ def _details(one: Cell) -> list[str]:
         held, new = _say("held", turn=turn), _say("new", next=turn + 1)
         label = max(language.columns(held), language.columns(new)) + 2
         lines.append("  " + _say("text part", offset=part.offset, turn=turn, within=_say(part.within)))
-        lines.append("    " + language.pad(held + ":", label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
-        lines.append("    " + language.pad(new + ":", label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
+        lines.append("    " + language.pad(held, label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
+        lines.append("    " + language.pad(new, label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
         if one.new_line:
-            lines.append("    " + _say("line new", number=one.new_line.number, next=turn + 1) + ": " + one.new_line.source)
+            lines.append("    " + _say("line new", number=one.new_line.number, next=turn + 1, source=one.new_line.source))
         if one.held_line:
-            lines.append("    " + _say("line held", number=one.held_line.number, turn=turn, within=_say(part.within))
-                         + ": " + one.held_line.source)  # fmt: skip
+            lines.append("    " + _say("line held", number=one.held_line.number, turn=turn, within=_say(part.within),
+                                     source=one.held_line.source))  # fmt: skip
         elif part.within != "prompt":
             lines.append("    " + _say("model stop"))
     else:
@@ -552,6 +551,7 @@ def _details(one: Cell) -> list[str]:
     token = one.token_part
     if token is not None:
         lines.append("  " + _say("token part", offset=token.offset, turn=token.turn, within=_say(token.within)))
-        lines.append(f"    {token.shared} ▸ {token.held}")
-        lines.append(f"    {token.shared} ▸ {token.new}")
+        shared = " ".join(map(repr, token.shared))
+        lines.append(f"    {shared} ▸ {' '.join(map(repr, token.held))} …")
+        lines.append(f"    {shared} ▸ {' '.join(map(repr, token.new))} …")
     return lines
