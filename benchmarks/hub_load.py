@@ -4,8 +4,9 @@
     python benchmarks/hub_load.py [--learners 10] [--browsers 2] [--chapters 01 02 03 04 05]
 
 Starts `tasks.py hub` (hub/run.py) on a free port, then N simulated learners at once, each as a
-browser does it: log in with the class password (the hub's login form), open the join link
-(JupyterHub spawns the learner's server; nbgitpuller's API pulls the class copy), read each
+browser does it: open the join link, which sends them to the hub's log-in form, where their first
+log-in claims their name with a password of their own (the link's class code admits new names);
+JupyterHub spawns the learner's server and nbgitpuller's API pulls the class copy; read each
 chapter from the server's contents API, start a kernel over REST and run every code cell over
 the kernel's websocket, answering each exercise wrong first (every other learner) and then
 right. `--browsers B` of the N learners are real headless Chromium pages instead (playwright,
@@ -32,12 +33,16 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PASSWORD = "class-password"
 INSTRUCTOR = "teacher"
+
+
+def password_of(name: str) -> str:
+    """The password each invented learner chooses at their first log-in."""
+    return f"{name}-own-password"
 EXERCISE = re.compile(r"^my_guess = \.\.\..*$", re.MULTILINE)
 
 
@@ -49,6 +54,7 @@ class Hub:
     url: str
     join: str
     instructor: str
+    instructor_password: str
     lines: list[str] = field(default_factory=list)
 
     def stop(self, seconds: float = 60) -> int:
@@ -57,26 +63,31 @@ class Hub:
         return self.process.wait(seconds)
 
 
-def start_hub(command: list[str], port: int, state: Path, extra: list[str] = (), seconds: float = 240) -> Hub:
-    """Start the hub and wait for its `hub:`, `join:` and `instructor:` lines."""
-    process = subprocess.Popen([*command, "--port", str(port), "--password", PASSWORD, "--instructor", INSTRUCTOR,
-                                "--state", str(state), *extra], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+PRINTED = ("hub", "join", "instructor", "instructor password")
+
+
+def start_hub(command: list[str], port: int, state: Path, extra: list[str] = (), seconds: float = 240,
+              cwd: Path = ROOT, **popen) -> Hub:
+    """Start the hub and wait for its `hub:`, `join:`, `instructor:` and `instructor password:` lines."""
+    process = subprocess.Popen([*command, "--port", str(port), "--instructor", INSTRUCTOR, "--state", str(state),
+                                *extra], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True, **popen)
     lines, found = [], {}
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and len(found) < 3:
+    while time.monotonic() < deadline and len(found) < len(PRINTED):
         line = process.stdout.readline()
         if not line:
             raise RuntimeError("the hub stopped before it was up:\n" + "".join(lines))
         lines.append(line)
-        for name in ("hub", "join", "instructor"):
+        for name in PRINTED:
             if line.startswith(f"{name}: "):
                 found[name] = line.split(": ", 1)[1].split()[0]
-    if len(found) < 3:
+    if len(found) < len(PRINTED):
         process.kill()
         raise RuntimeError("the hub did not print its addresses in time:\n" + "".join(lines))
     threading.Thread(target=lambda: [lines.append(x) for x in process.stdout], daemon=True).start()
-    return Hub(process, found["hub"].rstrip("/"), found["join"], found["instructor"], lines)
+    return Hub(process, found["hub"].rstrip("/"), found["join"], found["instructor"], found["instructor password"],
+               lines)
 
 
 class Learner:
@@ -89,14 +100,22 @@ class Learner:
         self.session = requests.Session()
         self.server = f"{hub.url}/user/{name}"
 
-    def log_in(self, password: str = PASSWORD) -> None:
-        self.session.get(f"{self.hub.url}/hub/login").raise_for_status()
-        answer = self.session.post(f"{self.hub.url}/hub/login", data={
-            "username": self.name, "password": password, "_xsrf": self.session.cookies.get("_xsrf", path="/hub/")})
-        answer.raise_for_status()
-        if "jupyterhub-session-id" not in self.session.cookies and not any(
-                c.name.startswith("jupyterhub-hub-login") for c in self.session.cookies):
-            raise RuntimeError(f"{self.name}: the hub refused the log-in")
+    def log_in(self, password: str | None = None, via: str | None = None) -> bool:
+        """The hub's log-in form, as a browser that came from `via` (default: the join link for a
+        learner, the instructor's page for the instructor) posts it; True when let in."""
+        if password is None:
+            password = self.hub.instructor_password if self.name == INSTRUCTOR else password_of(self.name)
+        if via is None:
+            via = self.hub.instructor if self.name == INSTRUCTOR else self.hub.join
+        after = urlparse(via)
+        login = f"{self.hub.url}/hub/login?" + urlencode({"next": after.path + (f"?{after.query}" if after.query else "")})
+        self.session.get(login).raise_for_status()
+        answer = self.session.post(login, data={
+            "username": self.name, "password": password, "_xsrf": self.session.cookies.get("_xsrf", path="/hub/")},
+            allow_redirects=False)
+        if answer.status_code != 302:
+            return False
+        return any(c.name.startswith("jupyterhub-hub-login") for c in self.session.cookies)
 
     def join(self, link: str | None = None, seconds: float = 180) -> None:
         """Open the join link: wait for the server the hub spawns, then pull as nbgitpuller's page does."""
@@ -297,9 +316,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
-def browser_log_in(page, hub: Hub, name: str, password: str = PASSWORD, seconds: float = 60) -> None:
-    """The hub's log-in form, as a person fills it."""
-    page.goto(f"{hub.url}/hub/login", timeout=seconds * 1000)
+def browser_log_in(page, hub: Hub, name: str, password: str | None = None, seconds: float = 60,
+                   link: str | None = None) -> None:
+    """Open `link` (the join link for a learner, the instructor's page for the instructor) and
+    fill the hub's log-in form it leads to, as a person does."""
+    if password is None:
+        password = hub.instructor_password if name == INSTRUCTOR else password_of(name)
+    page.goto(link or (hub.instructor if name == INSTRUCTOR else hub.join), timeout=seconds * 1000)
     page.fill("#username_input", name)
     page.fill("#password_input", password)
     page.click("#login_submit")
@@ -307,11 +330,10 @@ def browser_log_in(page, hub: Hub, name: str, password: str = PASSWORD, seconds:
 
 
 def browser_join(page, hub: Hub, name: str, link: str | None = None, seconds: float = 180) -> float:
-    """Log in, open the join link and wait until JupyterLab shows chapter 00; the seconds from
-    opening the link to the chapter on screen."""
-    browser_log_in(page, hub, name)
+    """Open the join link, log in on the form it leads to, and wait until JupyterLab shows
+    chapter 00; the seconds from opening the link to the chapter on screen (typing included)."""
     started = time.monotonic()
-    page.goto(link or hub.join, timeout=seconds * 1000)
+    browser_log_in(page, hub, name, link=link, seconds=seconds)
     page.wait_for_selector(".lm-TabBar-tab:has-text('00_index.ipynb')", timeout=seconds * 1000)
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=seconds * 1000)
     return time.monotonic() - started
@@ -400,8 +422,9 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
         try:
             if learner is None:
                 learner = Learner(hub, name)
-                learner.log_in()
                 opened = time.monotonic()
+                if not learner.log_in():
+                    raise RuntimeError("the hub refused the log-in")
                 learner.join()
             attempts = ("wrong", "right") if index % 2 == 0 else ("right",)
             results[name] = work_through(learner, chapters, attempts, started=opened)
@@ -440,7 +463,8 @@ def benchmark(learners: int, browsers: int, chapters: list[str], state: Path) ->
     elapsed = time.monotonic() - started_run
     time.sleep(3)  # the last events on their way
     teacher = Learner(hub, INSTRUCTOR)
-    teacher.log_in()
+    if not teacher.log_in():
+        raise RuntimeError("the hub refused the instructor's log-in")
     data = teacher.session.get(hub.instructor.split("?")[0] + "api/summary").json()
     sampler.running = False
     hub_cpu_seconds = sum(sampler.hub_cpu.values())

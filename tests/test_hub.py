@@ -316,7 +316,7 @@ def test_the_kubernetes_config_matches_the_hub():
     import yaml
 
     config = yaml.safe_load((ROOT / "hub" / "z2jh" / "config.yaml").read_text(encoding="utf-8"))
-    assert config["hub"]["config"]["JupyterHub"]["authenticator_class"] == "auth.ClassPasswordAuthenticator"
+    assert config["hub"]["config"]["JupyterHub"]["authenticator_class"] == "auth.ClassAuthenticator"
     assert "/srv/class-hub/service.py" in config["hub"]["services"]["progress"]["command"]
     url = config["singleuser"]["extraEnv"]["TUTORIAL_PROGRESS_URL"]
     assert url.endswith("/services/progress/api/events") and ":10101/" in url
