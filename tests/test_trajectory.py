@@ -30,7 +30,8 @@ from tutorial.trajectory import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = json.loads((ROOT / "tutorial" / "peers" / "data" / "trajectory" / "slime_cases.json").read_text("utf-8"))["cases"]
+DATA = ROOT / "tutorial" / "peers" / "data" / "trajectory" / "slime_cases.json"
+CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 
 
 # ---------------------------------------------------------------------------
@@ -66,7 +67,8 @@ def test_a_shared_turn_is_trained_once_and_the_session_is_consumed():
     manager = TrajectoryManager()
     system, user = {"role": "system", "content": "s"}, {"role": "user", "content": "q"}
     answer = {"role": "assistant", "content": "a"}
-    manager.record_turn("x", turn=TurnRecord([1, 2], [3, 4], "stop"), prompt_messages=[system, user], response_message=answer)
+    manager.record_turn("x", turn=TurnRecord([1, 2], [3, 4], "stop"), prompt_messages=[system, user],
+                        response_message=answer)  # fmt: skip
     for last, ids in (("r1", [1, 2, 3, 4, 5]), ("r2", [1, 2, 3, 4, 6])):  # two continuations of the same answer
         messages = [system, user, answer, {"role": "user", "content": last}]
         manager.record_turn("x", turn=TurnRecord(ids, [7], "length"), prompt_messages=messages, response_message=answer)
@@ -82,7 +84,8 @@ def test_base_sample_fields_are_carried_and_a_budget_cuts_the_tail():
         index, group_index, rollout_id, prompt, label = 7, 2, None, "p", "l"
 
     manager = TrajectoryManager()
-    manager.record_turn("x", turn=TurnRecord([1, 2, 3], [4, 5, 6], "stop"), prompt_messages=[{"role": "user", "content": "q"}],
+    manager.record_turn("x", turn=TurnRecord([1, 2, 3], [4, 5, 6], "stop"),
+                        prompt_messages=[{"role": "user", "content": "q"}],
                         response_message={"role": "assistant", "content": "a"})  # fmt: skip
     [sample] = manager.get_trajectory("x", Base(), max_sample_tokens=5, extra_metadata={"run": "r"})
     assert (sample.index, sample.group_index, sample.rollout_id, sample.prompt, sample.label) == (7, 2, 7, "p", "l")
@@ -116,7 +119,8 @@ def test_an_empty_prompt_is_skipped_with_a_warning(caplog):
 
 
 def test_the_lesson_needs_nothing_but_the_standard_library():
-    code = "import sys, tutorial.trajectory; print(sorted(m for m in ('jinja2', 'tokenizers', 'transformers', 'tutorial.watch') if m in sys.modules))"
+    heavy = ("jinja2", "tokenizers", "transformers", "tutorial.watch")
+    code = f"import sys, tutorial.trajectory; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.strip() == "[]"
 
@@ -199,7 +203,8 @@ def test_token_in_token_out_keeps_what_the_model_wrote(ts):
     text = tokenizer.decode(prompts[1], skip_special_tokens=False)
     canonical = tokenizer.decode(session[1]["prompt_ids"], skip_special_tokens=False)
     # The same prompt the template writes, except that turn 1's empty think block stays.
-    assert text == canonical.replace("<|im_start|>assistant\n我先读取", "<|im_start|>assistant\n<think>\n\n</think>\n\n我先读取")
+    opened = "<|im_start|>assistant\n"
+    assert text == canonical.replace(opened + "我先读取", opened + "<think>\n\n</think>\n\n我先读取")
     assert prompts[1][:188] == session[0]["prompt_ids"] + session[0]["output_ids"]
 
 
@@ -229,6 +234,7 @@ def test_the_recorded_prompts_equal_transformers_apply_chat_template(ts):
     tokenizer = fast_tokenizer("qwen3", chat_template=family("qwen3").template_text)
     tools = translate(readme_request())[1]
     for turn in CASES["readme_two_turns"]["turns"]:
-        ids = tokenizer.apply_chat_template(turn["prompt_messages"], tools=tools, tokenize=True, add_generation_prompt=True)
+        messages = turn["prompt_messages"]
+        ids = tokenizer.apply_chat_template(messages, tools=tools, tokenize=True, add_generation_prompt=True)
         ids = ids["input_ids"] if isinstance(ids, dict) or hasattr(ids, "keys") else ids
         assert list(ids) == turn["prompt_ids"]
