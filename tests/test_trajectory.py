@@ -238,3 +238,20 @@ def test_the_recorded_prompts_equal_transformers_apply_chat_template(ts):
         ids = tokenizer.apply_chat_template(messages, tools=tools, tokenize=True, add_generation_prompt=True)
         ids = ids["input_ids"] if isinstance(ids, dict) or hasattr(ids, "keys") else ids
         assert list(ids) == turn["prompt_ids"]
+
+
+def test_a_long_session_is_one_sample_and_old_logs_are_let_go():
+    # 700 clean turns: a tree 2,100 messages deep (past the recursion limit), one strip.
+    manager = TrajectoryManager()
+    messages, held = [{"role": "user", "content": "q"}], [1]
+    for turn in range(700):
+        answer = {"role": "assistant", "content": str(turn)}
+        manager.record_turn("long", turn=TurnRecord(list(held), [2, 3], "stop"), prompt_messages=list(messages),
+                            response_message=answer)  # fmt: skip
+        messages += [answer, {"role": "tool", "content": "r"}, {"role": "user", "content": "go on"}]
+        held += [2, 3, 4]
+    [sample] = manager.get_trajectory("long")
+    assert sum(sample.loss_mask) == 1400 and len(sample.tokens) == 1 + 700 * 3 - 1
+    for sid in range(TrajectoryManager.KEPT_LOGS + 1):
+        manager.get_trajectory(str(sid))
+    assert manager.drift_log("long") == [] and manager.drift_log("0") == [] and len(manager._logs) == 256

@@ -215,13 +215,22 @@ class Node:
         return nodes[::-1]
 
     def leaves(self) -> list["Node"]:
-        if not self.children:
-            return [self]
-        return [leaf for child in self.children for leaf in child.leaves()]
+        """The nodes without children below this one, depth first, oldest child first (a
+        loop, not recursion: a long session is a deep tree)."""
+        found, waiting = [], [self]
+        while waiting:
+            node = waiting.pop()
+            if node.children:
+                waiting.extend(reversed(node.children))
+            else:
+                found.append(node)
+        return found
 
 
 class TrajectoryManager:
     """Per session: a tree of messages while turns arrive, a list of Samples at the end."""
+
+    KEPT_LOGS = 256  # drift logs of the sessions consumed last; a server sees sessions without end
 
     def __init__(self, *, fork_threshold_tokens: Optional[int] = 1024):
         self.fork_threshold = 1024 if fork_threshold_tokens is None else fork_threshold_tokens
@@ -238,10 +247,12 @@ class TrajectoryManager:
     def drop_session(self, sid: str) -> None:
         self._trees.pop(sid, None)
         self._turns.pop(sid, None)
+        self._logs.pop(sid, None)
 
     def drift_log(self, sid: str) -> list[dict]:
         """What the last `get_trajectory(sid)` decided, in order: `{"classified": kind, ...}`
-        when a turn met a strip, `{"appended": kind, "trained": ...}` when it joined one."""
+        when a turn met a strip, `{"appended": kind, "trained": ...}` when it joined one.
+        Kept for the last KEPT_LOGS sessions consumed."""
         return list(self._logs.get(sid, []))
 
     def record_turn(self, sid: str, *, turn: TurnRecord, prompt_messages: list[dict],
@@ -293,7 +304,10 @@ class TrajectoryManager:
         the session is consumed: a second call gives []. Every sample gets the whole `reward`."""
         root = self._trees.pop(sid, None)
         self._turns.pop(sid, None)
-        self._logs[sid] = log = []
+        self._logs.pop(sid, None)
+        self._logs[sid] = log = []  # the newest last, so the oldest goes first
+        while len(self._logs) > self.KEPT_LOGS:
+            del self._logs[next(iter(self._logs))]
         if root is None:
             return []
         samples = []
