@@ -15,7 +15,7 @@
     python3 tasks.py bench             run the benchmarks
     python3 tasks.py workshop DIR      a copy of the chapters for a class, answers hidden (notebooks/README.md);
                                        --lang zh: its learner README in Chinese
-    python3 tasks.py hub [--port P] [--password W] [--instructor NAME] [--lang zh]
+    python3 tasks.py hub [--port P] [--ip A] [--seats N] [--instructor NAME] [--lang zh]
                                        a JupyterHub for a class on this machine: one join link, the
                                        instructor's page of who is stuck where (hub/README.md)
     python3 tasks.py doctor            check the environment and print the fix for what is missing

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -200,12 +201,12 @@ def test_mallorys_terminal_is_no_root_either(room):
     said = terminal(room["mallory"], f"echo UID=$(id -u); grep CapEff /proc/self/status; "
                                      f"umount -l {state} 2>&1; echo UMOUNT=$?; cat /etc/shadow 2>&1 | head -c 60; "
                                      f"echo; ls {state / 'homes'}; ls {state / 'homes' / 'ana'} 2>&1 | head -c 80; echo")
-    lines = said.replace("\r", "").splitlines()
-    seen = {"uid": next(l.split("=")[1] for l in lines if l.startswith("UID=")),
-            "CapEff": next(l.split()[1] for l in lines if l.startswith("CapEff:")),
-            "umount exit": next(l.split("=")[1] for l in lines if l.startswith("UMOUNT=")),
-            "shadow": next((l for l in lines if "shadow" in l and "cat" in l), ""),
-            "homes": next((l for l in lines if l.strip() == "mallory"), "")}
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", said).replace("\r", "")
+    found = {key: re.search(pattern, plain) for key, pattern in (
+        ("uid", r"UID=(\d+)"), ("CapEff", r"CapEff:\s*([0-9a-f]+)"), ("umount exit", r"UMOUNT=(\d+)"),
+        ("shadow", r"(cat: /etc/shadow: .*)"), ("homes", r"(?m)^(mallory)$"))}
+    assert all(found.values()), plain[-2000:]
+    seen = {key: match.group(1) for key, match in found.items()}
     FIGURES["mallory's terminal"] = seen
     assert seen["uid"] != "0" and int(seen["CapEff"], 16) == 0 and seen["umount exit"] != "0"
     assert "Permission denied" in seen["shadow"] and seen["homes"] == "mallory"
