@@ -11,7 +11,7 @@ playground's view is built.
 
 from ..watch.losses import reason_in
 from .catalogue import fit, said, say
-from .show import as_json, check, diagram, show_json, show_losses, show_step, side_by_side, table
+from .show import as_json, check, check_answer, check_recorded, diagram, show_json, show_losses, show_step, side_by_side, table
 
 
 def __getattr__(name: str):
@@ -23,5 +23,5 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "Playground", "as_json", "check", "diagram", "fit", "reason_in", "said", "say", "show_json", "show_losses", "show_step", "side_by_side", "table",
+    "Playground", "as_json", "check", "check_answer", "check_recorded", "diagram", "fit", "reason_in", "said", "say", "show_json", "show_losses", "show_step", "side_by_side", "table",
 ]

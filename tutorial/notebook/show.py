@@ -137,6 +137,37 @@ def check(actual: Any, expected: Any, what: Optional[str] = None, lang: Optional
         raise AssertionError(words["check_failed"].format(what=what, expected=as_json(expected), actual=as_json(actual)))
 
 
+def check_answer(key: str, actual: Any, lang: Optional[str] = None) -> None:
+    """A silent check against the exercise bank: nothing when `actual` is the right answer to
+    exercise `key`, a readable failure otherwise. Written under a prediction instead of a
+    literal, so no view of the chapter shows the answer before the learner gives it."""
+    from .exercises import get
+
+    exercise = get(key)
+    if not exercise.is_right(actual):
+        words = _words(lang)
+        raise AssertionError(words["check_failed"].format(what=key, expected=as_json(exercise.expected()), actual=as_json(actual)))
+
+
+def recorded(chapter: str, lang: Optional[str] = None) -> dict:
+    """The values a chapter's silent checks expect, by name: tutorial/notebook/recorded/NN.json,
+    one record per edition ("en", "zh")."""
+    from importlib import resources
+
+    kept = json.loads(resources.files(__package__).joinpath("recorded", f"{chapter}.json").read_text(encoding="utf-8"))
+    return kept[language.resolve(lang)]
+
+
+def check_recorded(chapter: str, name: str, actual: Any, lang: Optional[str] = None) -> None:
+    """A silent check against a value kept outside the chapter (`recorded`): nothing when
+    `actual` equals it as JSON, a readable failure otherwise. It keeps the chapter's stored
+    outputs honest without writing an expected value where a learner would read it."""
+    expected = recorded(chapter, lang)[name]
+    if json.loads(json.dumps(actual, ensure_ascii=False)) != expected:
+        words = _words(lang)
+        raise AssertionError(words["check_failed"].format(what=f"{chapter} · {name}", expected=as_json(expected), actual=as_json(actual)))
+
+
 def source_code(function) -> str:
     """The source of `function` without its docstring: what it does, read from its module.
 
@@ -155,13 +186,14 @@ def source_code(function) -> str:
     return "".join(lines[: first.lineno - 1] + lines[first.end_lineno :])
 
 
-def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None):
+def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None, lang: Optional[str] = None):
     """The local data-flow diagram of a trace, with one stage or message lit (`focus=True`:
     that message alone in close-up, the rest as summary rows): a Picture (SVG) whose
-    `.collapsed` lists the runs drawn as one summary row each."""
+    `.collapsed` lists the runs drawn as one summary row each. `upto="messages[1]"` draws the
+    flow only up to that stage (the picture under a question answers that question only)."""
     from ..pictures import local_flow, show
 
-    return show(local_flow(trace, highlight=highlight, focus=focus, lang=lang))
+    return show(local_flow(trace, highlight=highlight, focus=focus, upto=upto, lang=lang))
 
 
 class LossTable:

@@ -56,13 +56,21 @@ LOST_TEXT = LOST["fontcolor"]
 LOST_FILL = "#f7f7f7"
 
 
-def local_flow(trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, lang: Optional[str] = None) -> Dot:
+def local_flow(
+    trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None, lang: Optional[str] = None
+) -> Dot:
     """The data flow of one request as DOT, top to bottom (see the module's docstring for
     the names `highlight` accepts). Works for any valid request and both targets.
 
     `focus=True` draws one stage in close-up: only the highlighted message (or tool) in
     full, with what it gives; every other run of messages and the other tools are one
-    summary row each — the small map of where the stage sits."""
+    summary row each — the small map of where the stage sits.
+
+    `upto` ("system" or "messages[k]") draws the flow only up to that stage: the messages
+    after it, the count of messages, the tools path and the hand-back are left out, so a
+    picture drawn under a question answers that question and no later one."""
+    if upto is not None:
+        return _up_to(trace, highlight, upto, focus, lang)
     w = words(lang)
     reading = r.Reading(trace)
     keep = r.wanted_indexes(highlight, reading)
@@ -80,6 +88,40 @@ def local_flow(trace: Trace, highlight: Optional[str] = None, *, focus: bool = F
         tool_rows(g, reading, keep, rows, w)
     rows.finish()
     _hand_back(g, rows, w)
+    return g.text(LOCAL_STAGES + HELPERS["chat_template"] + HELPERS["openai"])
+
+
+def _up_to(trace: Trace, highlight: Optional[str], upto: str, focus: bool, lang: Optional[str]) -> Dot:
+    """The messages path of the body cut after stage `upto`, traced again: what the
+    translation makes of the stages before it is the same, since each message is translated
+    on its own."""
+    from ..watch.trace import trace as run_trace
+
+    found = r._INDEX.match(upto)
+    if upto == "system":
+        kept = 0
+    elif found and found.group(1) == "messages":
+        kept = int(found.group(2)) + 1
+    else:
+        raise ValueError(f'upto names "system" or "messages[k]", not {upto!r}')
+    body = {key: value for key, value in trace.body.items() if key != "tools"}
+    body["messages"] = list(trace.body.get("messages", []))[:kept]
+    cut = run_trace(body, target=trace.target)
+    w = words(lang)
+    reading = r.Reading(cut)
+    keep = r.wanted_indexes(highlight, reading)
+    keep["focus"] = focus
+    g = Graph(
+        "local_flow", [], highlight,  # the title names both outputs: a later question
+        rankdir="TB", mclimit="0", remincross="false", nodesep="0.35", ranksep="0.3", compound="true",
+    )  # fmt: skip
+    g.node("body", w["body"], CODE, tags=("body",))
+    _body_losses(g, reading, w)
+    rows = Rows(g)
+    with g.cluster("cluster_messages", [w["messages path"](r.PATHS[cut.target][0])], tags=("messages",), color=GREY):
+        _messages(g, reading, keep, rows, w, counted=False)
+    rows.finish()
+    g.edge("body", "head_in", w["to messages"], tags=("messages",), lhead="cluster_messages")
     return g.text(LOCAL_STAGES + HELPERS["chat_template"] + HELPERS["openai"])
 
 
@@ -130,9 +172,11 @@ def _add_piece(g: Graph, box_: r.Box, piece: r.Piece, port: str, w: dict, header
         box_.rows.append([Cell([w["and more"](len(piece.losses) - MOST_LOSSES)], colspan=2, colour=LOST_TEXT, fill=LOST_FILL)])
 
 
-def _messages(g: Graph, reading: r.Reading, keep: dict, rows: Rows, w: dict) -> None:
+def _messages(g: Graph, reading: r.Reading, keep: dict, rows: Rows, w: dict, counted: bool = True) -> None:
     trace = reading.trace
-    rows.headings(("head_in", "head_out"), w["inputs"], w["translated list"](len(trace.translated)), ("translated",))
+    # A picture cut after a stage (`upto`) does not count the messages: the count is a question.
+    heading = w["translated list"](len(trace.translated)) if counted else "translated"
+    rows.headings(("head_in", "head_out"), w["inputs"], heading, ("translated",))
     boxes: list[r.Box] = []
     system = reading.system_piece(w)
     if system is not None:

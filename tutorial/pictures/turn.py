@@ -16,12 +16,19 @@ STAGES = dict(words("en")["stages"])
 """Stage id -> (what runs, one line about it), in pipeline order (English captions)."""
 
 
-def vertical_flow(highlight: Optional[str] = "translate", *, lang: Optional[str] = None) -> Dot:
-    """The whole turn as DOT, top to bottom; `highlight` names one of `STAGES` (or None)."""
+def vertical_flow(highlight: Optional[str] = "translate", *, answers: bool = True, lang: Optional[str] = None) -> Dot:
+    """The whole turn as DOT, top to bottom; `highlight` names one of `STAGES` (or None).
+
+    `answers=False` leaves out the captions that answer a chapter's question (how the two
+    lists are handed on, where max_tokens is read, what preprocess folds): the picture a
+    learner sees before those chapters (chapter 00)."""
     if highlight is not None and highlight not in STAGES:
         raise ValueError(f"unknown stage {highlight!r}; stages: {', '.join(STAGES)}")
     w = words(lang)
     stages = w["stages"]
+    if not answers:
+        stages = {**stages, **{name: stages[name][:1] for name in ("preprocess", "sampling")}}
+        w = {**w, "function return": w["function return"][:1], "stages": stages}
     g = Graph("vertical_flow", [w["turn title"]], highlight, rankdir="TB", nodesep="0.5")
 
     def stage(name: str, style: dict = CODE) -> None:
