@@ -189,6 +189,9 @@ def test_the_readme_example_extends_in_seven_of_eleven_families():
     assert found["refused"] == ["mistral-small-3.2"]
     assert sorted(found["tokens_extend"]) == ["llama-3.3", "qwen2.5", "qwen3-coder"]
     assert "7 of 11 families" in drift.summary_line("readme")
+    rows = drift.rows(scenarios=["readme"])
+    assert {(row["family"], row["text"]) for row in rows} >= {("qwen3", "parts"), ("mistral-small-3.2", "refused")}
+    assert all(value is None or isinstance(value, (str, int)) for row in rows for value in row.values())
 
 
 def test_the_lines_named_are_the_lines_that_wrote_the_characters():
@@ -244,7 +247,7 @@ def test_json_holds_every_cell():
     found = json.loads(done.stdout)
     assert len(found["cells"]) == 99
     assert [s["letter"] for s in found["scenarios"]] == list("abcdefghi")
-    assert found["cells"] == json.loads(json.dumps(drift.rows()))
+    assert found["cells"] == json.loads(json.dumps(drift.cells_json()))
     assert len(found["readme"]["text_extends"]) == 7
 
 

@@ -5,7 +5,7 @@
     python -m tutorial drift --json                   {"scenarios": [...], "cells": [...], "readme": {...}}
 
 `--family` and `--scenario` may be given more than once; a scenario is named by its name or
-its letter (b = readme). `--json` prints `drift.rows()` as "cells", each scenario's name,
+its letter (b = readme). `--json` prints `drift.cells_json()` as "cells", each scenario's name,
 letter and description, and `drift.summary("readme")` when the README example is among them.
 Exit status 0 when the table was made (its verdicts are findings, not failures), 2 for a bad
 option or a missing part (one line on stderr, never a traceback).
@@ -115,7 +115,7 @@ def _as_json(names: Optional[list[str]], scenarios: Optional[list[str]]) -> dict
     shown = scenarios or scenario_names()
     found = {
         "scenarios": [{"name": s, "letter": SCENARIOS[s].letter, "about": SCENARIOS[s].words[lang]} for s in shown],
-        "cells": drift.rows(names, scenarios),
+        "cells": drift.cells_json(names, scenarios),
     }
     if "readme" in shown:
         found["readme"] = drift.summary("readme", names)

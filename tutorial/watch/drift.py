@@ -2,7 +2,8 @@
 
     from tutorial.watch import drift
     drift.table()                      # one Cell per family × scenario
-    drift.rows()                       # the same as plain dicts (chapter 13, `--json`)
+    drift.rows()                       # the same as plain rows (chapter 13); cells_json(): whole (`--json`)
+    drift.marks()                      # the grid: [family, "✗ ✗", "✓ ·", ...] per family
     drift.summary("readme")            # extends in N of 11 families, at text and at token level
     python -m tutorial drift [--json] [--family F] [--scenario S]
 
@@ -25,17 +26,22 @@ scenario of drift_scenarios.py (Anthropic bodies, translated by `translate`):
   prompt already wrote part of the message differently (GLM-4.7's prompt ends in `<think>`, its
   rendering of a message without reasoning starts `</think>`), the model continues the prompt
   with the rest of the rendering: the held text is the prompt, then that rest. GLM's templates
-  write no end of turn: the model stops by writing the next turn's opening token, which its
-  generation config lists as an end token — `<|observation|>` after a call, else `<|user|>`;
+  write no end of turn: the model stops by writing the next turn's opening token, which GLM's
+  generation config lists among its end tokens (<|endoftext|>, <|user|>, <|observation|>) —
+  `<|observation|>` after a call, else `<|user|>`;
 - turn k+1's prompt extends when it starts with turn k's prompt + answer — as text, and as
-  token ids (`ids(prompt) + ids(answer)`, each tokenized apart as an engine returns them, against
-  `ids(next prompt)`) where the sdist ships the vocabulary;
+  token ids where the sdist ships the vocabulary: `ids(prompt) + ids(answer)` against
+  `ids(next prompt)`, the prompt's ids as `render(..., tokenize=True)` gives them and the
+  answer's as its text alone tokenizes (the ids an engine hands back are the model's own
+  choice of tokens; these are the ones the vocabulary gives that text);
 - where they part: the offset (characters, or tokens), whether it lies in turn k's prompt or in
-  its answer, a short excerpt of both sides, and the template lines that wrote those first
-  differing characters. The lines are found by running the template's compiled code step by
-  step: each piece of text it yields comes from one line of the template (jinja2 maps the
-  generated Python back to template lines), so the piece that holds the offset names the line.
-  A macro's text is named by the line that calls it;
+  its answer, a short excerpt of both sides, and the template lines that wrote the first
+  differing character on each side (turn k+1's prompt; turn k's prompt or answer). The lines
+  are found by running the template's compiled code step by step: compiled with a mark before
+  every output node (`_LineGenerator`; jinja2 alone would fold constant text into the line
+  before it), each piece of text the code yields comes from one template line, and the piece
+  that holds the offset names it. A macro's text is named by the line that calls it, a literal
+  spanning several lines by its first;
 - a template that refuses the messages is a verdict too: "refused", with its own words and the
   render (which turn's prompt or answer) it refused.
 
@@ -62,7 +68,10 @@ from .drift_scenarios import SCENARIOS, requests, scenario_names
 from .rendering import RenderError, _environment, _Generator, render
 from .template_budget import BUDGET, Budget
 
-__all__ = ["Cell", "Part", "STOPS", "answer_text", "cell", "rows", "summary", "table"]
+__all__ = [
+    "Cell", "Part", "STOPS", "answer_text", "cell", "cells_json", "marks", "report", "rows", "summary", "summary_line",
+    "table",
+]  # fmt: skip
 
 DATE = datetime.datetime(2026, 1, 1)
 EXCERPT = 24  # characters (or 6 tokens) shown from where the two sides part
@@ -378,14 +387,44 @@ def table(family_names: Optional[list[str]] = None, scenarios: Optional[list[str
 
 
 def rows(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]] = None) -> list[dict]:
-    """The table as plain JSON rows: one dict per cell (what `--json` prints, what chapter 13 shows)."""
+    """The table as plain rows, one per cell, every value a string, a number or None (chapter 13's table):
+
+    {"family": "qwen3", "scenario": "readme", "letter": "b", "text": "parts", "tokens": "parts",
+     "turn": 1, "within": "answer", "offset": 658, "token_offset": 157,
+     "new_line": 46, "held_line": 41, "refusal": None}
+    """
     found = []
     for one in table(family_names, scenarios):
-        row = asdict(one)
-        row["turn"] = one.turn
-        row["refused_in"] = list(one.refused_in) if one.refused_in else None
-        found.append(row)
+        part = one.text_part
+        found.append({
+            "family": one.family, "scenario": one.scenario, "letter": SCENARIOS[one.scenario].letter,
+            "text": one.text, "tokens": one.tokens, "turn": one.turn,
+            "within": part.within if part else one.refused_in[0] if one.refused_in else None,
+            "offset": part.offset if part else None,
+            "token_offset": one.token_part.offset if one.token_part else None,
+            "new_line": one.new_line.number if one.new_line else None,
+            "held_line": one.held_line.number if one.held_line else None,
+            "refusal": one.refusal,
+        })  # fmt: skip
     return found
+
+
+def cells_json(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]] = None) -> list[dict]:
+    """Every cell whole, as JSON values (what `--json` prints): the parts with their excerpts, the lines with their text."""
+    found = []
+    for one in table(family_names, scenarios):
+        cell_json = asdict(one)
+        cell_json["turn"] = one.turn
+        cell_json["refused_in"] = list(one.refused_in) if one.refused_in else None
+        found.append(cell_json)
+    return found
+
+
+def marks(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]] = None) -> list[list[str]]:
+    """The grid as the terminal shows it: [family, mark for a, mark for b, ...] per family
+    ("✓ ✗": text extends, token ids part; "·": no vocabulary; the refusal word)."""
+    chosen = scenarios or scenario_names()
+    return [[name] + [_mark(cell(name, s)) for s in chosen] for name in family_names or families.template_families()]
 
 
 def summary(scenario: str = "readme", family_names: Optional[list[str]] = None) -> dict:

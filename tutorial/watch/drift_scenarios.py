@@ -9,7 +9,12 @@ with `translate`, so the translation's own choices (the call id it drops, the to
 result and the text it splits, the reasoning it keeps) reach the templates.
 
 The system prompt, the tool and the texts are the README example's (tutorial.readme_request);
-"readme" *is* the README example, cut at its assistant message.
+"readme" *is* the README example, cut at its assistant message. Three pairs differ in one thing
+only, so that their columns can be read against each other: "plain" and "think-text" (the
+answer's reasoning), "think-loop" and "reminder" (the reminder text beside the tool result, which
+the translation makes a user message of), "plain" and "mid-system" / "system-edit" (the system
+message). The reasoning cases follow ../shared/peers/trajectory/slime_cases.json
+(`thinking_in_tool_loop`, `tool_result_with_reminder`), the tool loop its `tool_loop_three_turns`.
 """
 
 from __future__ import annotations
