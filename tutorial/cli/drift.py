@@ -55,7 +55,10 @@ def _parser() -> argparse.ArgumentParser:
     from ..watch.drift_scenarios import scenario_names
     from ..watch.families import template_families
 
-    made = argparse.ArgumentParser(prog="python -m tutorial drift", description=say("help"))
+    from . import words  # the CLI's help formatter: Chinese lines wrapped by their width on screen
+
+    made = argparse.ArgumentParser(prog="python -m tutorial drift", description=say("help"),
+                                   formatter_class=words.formatter(language.current()))  # fmt: skip
     made.add_argument("--json", action="store_true", help=say("json help"))
     made.add_argument("--family", action="append", metavar="FAMILY",
                       help=say("family help", names=", ".join(template_families())))  # fmt: skip
