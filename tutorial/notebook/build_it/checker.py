@@ -325,7 +325,8 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     location, have, want = found
     lang = language.resolve(lang)
     shown = dict(zip(("want", "have"), contrast(want, have, lang=lang)))
-    return words["differs"].format(place=place(location, root), **spaced(shown, lang)), location
+    key = "differs" if location else "differs_whole"  # the whole value: no place to name
+    return words[key].format(place=place(location, root), **spaced(shown, lang)), location
 
 
 def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:

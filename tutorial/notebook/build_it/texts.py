@@ -34,6 +34,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "uncomparable": "its result cannot be compared with the package's ({error}); return plain lists, dicts and strings",
         "and": " and ",
         "differs": "at {place}: expected {want}, got {have}",
+        "differs_whole": "at {place}: expected {want}, got {have}",
         "no_key": "(no such key)",
         "no_item": "(no such item)",
         "unshowable": "<a {kind} that cannot be shown>",
@@ -55,28 +56,30 @@ TEXT: dict[str, dict[str, Any]] = {
         "{generated} 个生成的变体）。规则：{rule}",
         "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。第一个是{label}：\n"
         "    {name}({args})\n  {problem}\n  规则：{rule}",
-        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还与本包不一致，请先改好它。它的检查结果：\n  {verdict}",
-        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先写好它。",
+        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，请先改 {helper}。"
+                        "{helper} 的检查结果如下。\n  {verdict}",
+        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先把 {helper} 写出来。",
         "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}\n  规则：{rule}",
-        "timed_out": "它在 {seconds:g} 秒内没有结束（是死循环吗？）",
+        "timed_out": "函数在 {seconds:g} 秒内没有结束（是死循环吗？）",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
-        "raised": "它抛出了 {error}：{message}；本包返回 {expected}",
-        "changed": "它修改了传给它的输入；本包的函数从不修改传进来的值（请先复制一份）",
-        "rule_unchanged": "不要修改传给你的值：结果要从副本或新建的值构造",
-        "uncomparable": "它的结果无法与本包的结果比较（{error}）；请返回普通的列表、字典和字符串",
+        "raised": "你的函数抛出 {error}: {message}，本包返回的是 {expected}",
+        "changed": "你的函数修改了传进来的输入，而本包的函数从不修改传进来的值（请先复制一份）",
+        "rule_unchanged": "不要修改传进来的值，结果要从副本或新建的值构造",
+        "uncomparable": "你的结果无法与本包的结果比较（{error}），请返回普通的列表、字典和字符串",
         "and": "和",
-        "differs": "在 {place} 处：应为{want}，实际为{have}",
+        "differs": "{place} 处不同，应为{want}，实际为{have}",
+        "differs_whole": "返回值不同，应为{want}，实际为{have}",
         "no_key": "（没有这个键）",
         "no_item": "（没有这一项）",
         "unshowable": "<一个无法显示的 {kind}>",
-        "yours_unwritten": "你的 translate 还没有写：交互练习场只显示本包的翻译结果。",
+        "yours_unwritten": "你的 translate 还没有写，交互练习场只显示本包的翻译结果。",
         "yours_error": "交互练习场中的请求还无法翻译：{error}",
-        "yours_target": "你的 translate 构造的是 chat_template 的格式；交互练习场当前设为 {target!r}",
+        "yours_target": "你的 translate 构造的是 chat_template 的格式，而交互练习场当前设为 {target!r}",
         "preset": "预设“{preset}”",
         "this_request": "这个请求",
         "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同。{problem}",
-        "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同",
+        "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同。",
         "pane": "你的 translate：",
         "summary_rule": "{rule}",
     },
@@ -102,19 +105,17 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "same tool_call_id, in the original order; a lone text part collapses to a string.",
     },
     "zh": {
-        "flatten_content": "None 得到 \"\"，字符串保持原样，列表取各部分的文本，跳过空的，用换行符连接；"
-        "图片换成一个占位符，不写它的字节。",
+        "flatten_content": "None 得到 \"\"，字符串保持原样，列表取各项的文本，跳过空的，用换行符连接。图片换成一个占位符，不写图片的字节。",
         "user_block_message": "文本块原样取用，tool_result 变成一条不带 id 的 tool 消息，其他内容块变成一条 user 消息，"
-        "内容是它的文本；没有文本时，是写出它类型的占位符。",
-        "assistant_message": "每个 assistant 轮次产生一条消息；各段文本连接成 content，thinking 连接成 reasoning_content，"
-        "每次调用变成一个不带 id 的字典；只有确实有内容可放时，才加上对应的键。",
+                              "内容是块里的文本，没有文本时是写明类型的占位符。",
+        "assistant_message": "每个 assistant 轮次产生一条消息，各段文本连接成 content，thinking 连接成 reasoning_content，"
+                             "每次调用变成一个不带 id 的字典，而且只在确实有内容可放时才加上对应的键。",
         "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
-        "tools_to_chat_tools": "没有工具时得到 None，而不是 []；每个工具包装成函数，input_schema 改名为 parameters，"
-        "缺失时分别补上空的 object schema 和空的 description。",
-        "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查请求体并查找目标格式，"
-        "所以它的源码更长。",
-        "tool_result_messages": "按引用与非引用把各部分切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
-        "保持原来的顺序；一段只有一个文本部分时，content 就是那段文本。",
+        "tools_to_chat_tools": "没有工具时得到 None 而不是 []。每个工具包装成函数，input_schema 改名为 parameters，"
+                               "缺失时分别补上空的 object schema 和空的 description。",
+        "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查请求体并查找目标格式，所以源码更长。",
+        "tool_result_messages": "按引用与非引用把各个 content part 切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
+                                "保持原来的顺序。一段只有一个文本 content part 时，content 就是那段文本。",
     },
 }
 
@@ -176,10 +177,10 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         "flatten_content": {
             "empty": '`None` 得到 `""`，字符串原样返回，单个内容块（一个字典）当作只有一项的列表。',
             "join": '列表取每一项的文本，跳过空的，再用 `"\\n"` 连接。',
-            "part": '每一项的文本这样取。字符串项就是自身。`text` 块（以及 OpenAI 的 `input_text` 和 `outp'
-                    'ut_text`）取其中的 `text`。`tool_result` 取自己的内容并展平。图片（`image`、`ima'
-                    'ge_url`、`input_image`）得到 `"[image omitted]"`。其他内容块有 `content'
-                    '` 就取展平后的 `content`，没有就取 `text`，两者都没有则什么也不取。',
+            "part": "各项的文本按类型取，字符串直接用，`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
+                    "取其中的 `text`。`tool_result` 取自己的内容并展平。图片（`image`、`image_url`、"
+                    "`input_image`）得到 `\"[image omitted]\"`。其他内容块有 `content` 就取展平后的 `content`，"
+                    "没有就取 `text`，两者都没有则什么也不取。",
         },
         "user_block_message": {
             "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，文本原样取用',
@@ -190,17 +191,16 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         },
         "assistant_message": {
             "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有 `text` 块时为 `""`）',
-            "thinking": '各 `thinking` 块的文本用 `""` 连接，作为 `reasoning_content`。只有存在 think'
-                        'ing 时才有这个键，签名未进入输出。',
-            "calls": '每个 `tool_use` 在 `tool_calls` 中生成 `{"type": "function", "func'
-                     'tion": {"name": ..., "arguments": ...}}`。arguments 就是该块的 `in'
-                     'put`（没有则为 `{}`），不带 id。只有存在工具调用时才有这个键。',
+            "thinking": "各 `thinking` 块的文本用 `\"\"` 连接，作为 `reasoning_content`。有 thinking 块时才加这个键，"
+                        "签名丢弃。",
+            "calls": "每个 `tool_use` 在 `tool_calls` 中生成 `{\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}`。"
+                     "arguments 就是该块的 `input`（没有则为 `{}`），不带 id。有工具调用时才加 `tool_calls` 这个键。",
             "other": "其他内容块（比如 redacted thinking）什么也不产生",
         },
         "translate_messages": {
             "system": '先处理系统提示词。`None`、`""` 和 `[]` 不产生消息，字符串得到 `{"role": "system", '
                       '"content": system}`，内容块列表则先展平。',
-            "inner_system": "列表中仍有的 `system` 消息 → 一条 system 消息，内容展平",
+            "inner_system": "夹在 messages 列表里的 `system` 消息 → 一条 system 消息，内容展平",
             "string": '字符串内容 → `{"role": <它的角色>, "content": <该字符串>}`',
             "assistant": "content 为列表的 assistant 消息 → `assistant_message(...)`",
             "user": "content 为列表的 user 消息 → 每个内容块一条消息，即 `user_block_message(...)`",
@@ -324,3 +324,97 @@ for _lang in TEXT:
     TEXT[_lang]["rules"] = SUMMARIES[_lang]
 TEXT["en"]["labels"] = {}
 TEXT["zh"]["labels"] = LABELS_ZH
+
+
+# The package's own code, as chapter 05's solution cells show it to a Chinese reader: each comment
+# and docstring of the shown functions (build_it.source) in Chinese. A comment block is matched line
+# by line (its indentation kept); a docstring as it is written. tests/test_zh_rhythm.py checks that
+# no English comment or docstring is left in what a Chinese solution cell prints.
+SOURCE_ZH: dict[str, str] = {
+    '"""Any content value -> one string, for roles whose template wants plain text.\n\n    None is "", a string is '
+    'itself, a single block counts as a one-block list, and a\n    list gives its non-empty parts joined by newlines.'
+    '\n\n    `depth` counts the content values being flattened, one inside the other. A body that\n    passed the '
+    'contract nests far less than `limits.MAX_DEPTH`; a value given directly\n    could contain itself, so past that '
+    'depth it is refused instead of recursing forever.\n    """':
+    '"""任意内容值 -> 一个字符串，供模板只接受纯文本的角色使用。\n\n    None 得到 ""，字符串原样返回，单个内容块当作只有一项的列表，'
+    '\n    列表则把各项的非空文本用换行连接。\n\n    `depth` 记录一层套一层正在展平的内容值有几层。通过契约检查的请求体，'
+    '\n    嵌套远浅于 `limits.MAX_DEPTH`，而直接传进来的值可能包含自身，\n    所以超过这个深度就拒绝，不会无限递归下去。\n    """',
+    "# A text-only template cannot show pixels; a placeholder keeps the turn's shape.":
+    "# 纯文本模板显示不了图像，放一个占位符，这一轮的结构就保持不变。",
+    "# taken directly, no flattening": "# 直接取出，不用展平",
+    '# ChatML/Qwen-style templates pair results with calls by position, so tool_use_id\n# is not kept '
+    '(Mistral-style templates need ids: the "openai" target keeps them).':
+    '# ChatML/Qwen 风格的模板按位置把结果和调用配对，所以不保留 tool_use_id\n'
+    '# （Mistral 风格的模板需要 id，由 "openai" 目标格式保留）。',
+    "# Images, documents and block types this module does not know: whatever text they\n# carry, else a "
+    "placeholder that names the type (never the raw block with its data).":
+    "# 图片、文档和本模块不认识的内容块类型，有文本就取文本，\n# 否则放一个写明类型的占位符，绝不把带着数据的原始内容块写进去。",
+    '"""Text blocks -> content, thinking -> reasoning_content, tool_use -> tool_calls."""':
+    '"""text 块 -> content，thinking -> reasoning_content，tool_use -> tool_calls。"""',
+    '"""One historical tool call, in the shape a chat template iterates over.\n\n    The call\'s id is not a '
+    'parameter: it is dropped on purpose. Ids are minted fresh for\n    every response, and the rollout adapter '
+    'matches a sampled turn against the same\n    turn echoed back in the next request by dict equality, so an id '
+    'would break the\n    match. For the same reason the arguments stay a dict, not JSON text: a template\n    '
+    'wants a mapping, and dicts compare equal whatever their key order.\n    """':
+    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 不是参数，这是有意丢掉的。id 为每次响应新生成，'
+    '\n    而 rollout 适配器在下一个请求回传的历史轮次里用字典相等找回采样出的那一轮，\n    带上 id 就对不上了。'
+    '出于同样的原因，arguments 保持为字典而不是 JSON 文本，\n    因为模板要的是映射，而字典不管键的顺序如何都能比较相等。\n    """',
+    "# the signature is dropped: a local model neither checks nor makes one": "# 签名丢弃，本地模型既不检查签名，也不生成签名",
+    "# Any other block (redacted thinking, server-tool blocks) has no place in this shape.":
+    "# 其他内容块（redacted thinking、服务端工具的内容块）在这种结构里没有位置。",
+    '"""Walk the history in order; each input message gives zero or more chat messages."""':
+    '"""按顺序遍历对话历史，每条输入消息产生零条或多条聊天消息。"""',
+    '"""The top-level system prompt becomes the first message (absent, "" or [] -> none)."""':
+    '"""顶层的系统提示词成为第一条消息（没有、"" 或 [] 时不产生消息）。"""',
+    "# a system message still inside the list (preprocess folds them)": "# 夹在 messages 列表里的 system 消息（preprocess 会把它们折叠掉）",
+    "# A user message gives one chat message per block. The chat template has a `tool`\n# role for results, so a "
+    "tool_result cannot share a message with the user's text:\n# [tool_result, text] becomes a tool message followed "
+    "by a user message.":
+    "# user 消息的每个内容块各产生一条聊天消息。聊天模板为结果准备了 `tool` 角色，\n"
+    "# 所以 tool_result 不能和用户的文本共用一条消息，\n# [tool_result, text] 变成一条 tool 消息，后面跟一条 user 消息。",
+    '"""Available tools -> function tools. A different kind of data from `tool_calls`:\n    these declare what '
+    'the model may call next, not what it called before.\n\n    A toolset (an entry without a name, such as '
+    '`mcp_toolset`) names no function, so it is\n    left out (the loss report says so); with nothing left, there are '
+    'no tools."""':
+    '"""可用的工具 -> function 工具。它和 `tool_calls` 是两种数据，\n    声明的是模型接下来可以调用什么，而不是之前调用过什么。'
+    '\n\n    工具集（没有名字的条目，如 `mcp_toolset`）不对应任何函数，所以被略去，\n    丢失报告会写明。什么都不剩时，就是没有工具。"""',
+    "# Server tools (e.g. web_search_20250305) are kept in the same shape; only\n# Anthropic's servers could run "
+    "them, which the loss report says. A client tool\n# Anthropic defines (bash_20250124, ...) has no schema in the "
+    "request: the model is\n# told the one Anthropic documents for its version (client_tools.py).":
+    "# 服务端工具（如 web_search_20250305）保持同样的结构。只有 Anthropic 的服务器\n"
+    "# 能运行这些工具，丢失报告会写明这一点。Anthropic 定义的客户端工具\n"
+    "# （bash_20250124 等）在请求里没有 schema，模型拿到的是 Anthropic\n# 为该版本公布的那一份（client_tools.py）。",
+    '"""Action 2: `body` -> `(translated, tools_schema)`.\n\n    `tools_schema` is None when the request has no '
+    'usable tools. Raises `RequestError`\n    (located, e.g. at `messages[2].content[0].tool_use_id`) before '
+    'producing anything.\n    """':
+    '"""Action 2：`body` -> `(translated, tools_schema)`。\n\n    请求里没有可用的工具时，`tools_schema` 为 None。'
+    '出错时在产出任何结果之前\n    抛出 `RequestError`，并指明位置（例如 `messages[2].content[0].tool_use_id`）。\n    """',
+    "# structure first, so errors point into the body as sent": "# 先查结构，这样错误指向的是原样发来的请求体",
+    "# then what this target cannot carry": "# 再查这种目标格式承载不了的内容",
+    '"""One tool_result -> one tool message per run of reference / non-reference parts,\n    all with the same '
+    'tool_call_id, in the original order. Empty text parts carry\n    nothing and are skipped first, so the runs on '
+    'either side of one join up."""':
+    '"""一个 tool_result -> 按引用 / 非引用把 content part 分段，每段一条 tool 消息，\n    tool_call_id 都相同，'
+    '保持原来的顺序。空文本的 content part 不携带任何内容，\n    先行跳过，这样它两侧的段就能连成一段。"""',
+    "# The usual result, one text part, is one plain-string tool message (as below).":
+    "# 最常见的结果只有一个文本 content part，成为一条内容为纯字符串的 tool 消息（见下）。",
+    "# A lone text part is sent as a plain string, as most clients write it.":
+    "# 单独一个文本 content part 以纯字符串发出，大多数客户端都这样写。",
+}
+
+
+def chinese_source(source: str) -> str:
+    """`source` with every comment and docstring in SOURCE_ZH put in Chinese."""
+    for english, chinese in SOURCE_ZH.items():
+        if not english.startswith("#"):
+            source = source.replace(english, chinese)
+            continue
+        lines, wanted = source.split("\n"), english.split("\n")
+        for i in range(len(lines) - len(wanted) + 1):
+            if [line.strip() for line in lines[i : i + len(wanted)]] == wanted:
+                indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+                lines[i : i + len(wanted)] = [indent + line for line in chinese.split("\n")]
+            elif len(wanted) == 1 and lines[i].rstrip().endswith("  " + english):  # a comment after code
+                lines[i] = lines[i].rstrip()[: -len(english)] + chinese
+        source = "\n".join(lines)
+    return source

@@ -10,7 +10,8 @@ source (what the solution cell reveals), the wrong one a misconception's source 
 from __future__ import annotations
 
 from .. import build_it
-from . import Exercise, add, solutions
+from ..build_it.texts import chinese_source
+from . import Exercise, _lang, add, solutions
 
 _WRITTEN = solutions("05")
 
@@ -25,23 +26,35 @@ _HINTS = {
 }
 
 _HINTS_ZH = {
-    "flatten_content": "先处理 README 的输入，再处理各个陷阱：None、普通字符串、两个文本块、一张图片。",
-    "user_block_message": "三种情况：text、tool_result，以及其他所有类型。",
-    "assistant_message": "遍历一次，收集三个列表（文本、thinking、调用），然后构造一条消息。",
+    "flatten_content": "先处理 README 的输入，再逐个处理陷阱，包括 None、普通字符串、两个文本块和一张图片。",
+    "user_block_message": "分三种情况处理，即 text、tool_result 和其他所有类型。",
+    "assistant_message": "遍历一次，收集文本、thinking 和调用三个列表，然后构造一条消息。",
     "translate_messages": "先处理系统提示词，然后按角色和 content 的类型处理每条消息。",
-    "tools_to_chat_tools": "看看完全没有工具时返回的是什么。",
-    "translate": "两条路径，一条接一条地调用；请求体里装着两者的输入。",
-    "tool_result_messages": "把各部分遍历一次；每当引用跟在非引用后面，或者反过来，就开始新的一段。",
+    "tools_to_chat_tools": "看看完全没有工具时应该返回什么。",
+    "translate": "两条路径一条接一条地调用，请求体里装着两者的输入。",
+    "tool_result_messages": "把各个 content part 遍历一次，每当引用跟在非引用后面，或者反过来，就另起一段。",
 }
 
 _WHERE = {"tool_result_messages": "tutorial/openai_target.py"}
+
+
+def _shown_source(stage: str) -> str:
+    """The package's code for a stage, as the solution cell prints it: comments in the reader's language."""
+    source = build_it.source(stage)
+    return chinese_source(source) if _lang() == "zh" else source
+
+
+def _named_zh(stage: str) -> str:
+    """A sentence for a stage whose function the package names otherwise (5.4 and 5.5)."""
+    name = build_it.STAGES[stage].shown[0].__name__
+    return "" if name == stage else f"本包里这个函数叫 {name}，做的事和你写的 {stage} 相同。"
 
 
 def _stage_exercise(stage: str) -> Exercise:
     return Exercise(
         key=f"05.{stage}",
         question=f"Write {stage} so that it agrees with the package on every input of its check.",
-        expected=lambda: build_it.source(stage),
+        expected=lambda: _shown_source(stage),
         wrong=_WRITTEN[f"05.{stage}"]["wrong"],
         same=lambda answer, _expected: build_it.check_stage(stage, answer).ok,
         code=True,
@@ -52,10 +65,10 @@ def _stage_exercise(stage: str) -> Exercise:
         form="a function, written in the cell",
         zh={
             "question": f"写出 {stage}，使它在检查的每个输入上都与本包一致。",
-            "hint": "用 build_it.check_stage 运行它：它会指出结果不同的最小输入，并给出那里的期望值和实际值。"
+            "hint": "用 build_it.check_stage 检查你的函数，它会指出第一个结果不同的输入，并给出那里的期望值和实际值。"
             + _HINTS_ZH[stage],
-            "explanation": f"本包中这个阶段的代码在 {_WHERE.get(stage, 'tutorial/translation.py')} 里"
-            f"（参考答案单元格会打印它）。它的规则：{build_it.TEXT['zh']['rules'][stage]}",
+            "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
+            f"{_named_zh(stage)}这一阶段的规则如下。{build_it.TEXT['zh']['rules'][stage]}",
             "form": "一个函数，写在单元格里",
         },
     )
