@@ -293,7 +293,7 @@ def test_the_chinese_verdicts_are_chinese_sentences():
         assert short.startswith("✗ 还不对：答案的项数不对，你写了 1 项，请再数一遍。"), short
         assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ 还不对：答案在 [1] 处不对。")
         assert repr(ex.check("02.system_message", {"role": "system"})).startswith("✗ 还不对：答案缺了一个键。")
-        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3（不是文本）。")
+        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3，而不是文本。")
         assert repr(ex.check("02.pairing", "e")) == '✗ 还不对：请从 a、b、c、d 中选一个字母，写成字符串作答，例如 "a"。'
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):

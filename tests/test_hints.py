@@ -17,7 +17,9 @@ from tutorial.notebook.exercises import MESSAGES, _verdict, get, python_literal,
 
 # (exercise, wrong answer, the verdict it must get):
 #   ("mistake", i)            the i-th named mistake's hint
-#   ("type", kind)            "answer with <kind>"
+#   ("type", kind)            "answer with <kind>, not <what was given>" (and the form asked, for text, lists, dicts)
+#   ("form",)                 "answer with <the exercise's form>": the answer is not written as asked
+#   ("item_form", item)       an item of a collection not written as asked, and the form
 #   ("differs", place, note)  the first place that differs ("" = the top) and how
 #   ("count", place, n)       a list of n items where another count is right
 #   ("place", written)        a place that parts from the right one at `written`, as the learner wrote it
@@ -119,7 +121,30 @@ INVENTED = [
     ('11.cc_reach', ['messages', 'system', 'tools', 'model'], ('mistake', 2)),
     ('11.cc_roles', ['system', 'user', 'user'], ('mistake', 1)),
     ('11.cc_roles', ['system', 'user', 'system', 'user'], ('differs', '[2]', 'value')),
+    # Issue 36: hints that said something was right when it was not, and notations turned away.
+    ('09.reply', {'order': ['text', 'tool_use', 'thinking'], 'stop_reason': 'end_turn'}, ('differs', '["order"][0]', 'value')),
+    ('09.reply', {'order': ['text', 'thinking', 'tool_use'], 'stop_reason': 'max_tokens'}, ('differs', '["order"][0]', 'value')),
+    ('09.reply', {'order': ['thinking', 'tool_use', 'text'], 'stop_reason': 'end_turn'}, ('differs', '["order"][1]', 'value')),
+    ('06.string_system', [{'role': 'user', 'content': '你好'}, {'role': 'system', 'content': '回答要详细。'}], ('differs', '[0]["role"]', 'value')),
+    ('06.string_system', [{'role': 'user', 'content': '你好'}, {'role': 'system', 'content': '回答要简短。'}], ('mistake', 2)),
+    ('06.two_text_blocks', [{'role': 'user', 'content': '第一段'}], ('count', '', 1)),
+    ('06.two_text_blocks', [{'role': 'user', 'content': '第二段'}], ('differs', '[0]["content"]', 'value')),
+    ('06.two_text_blocks', [{'role': 'user', 'content': '第一段 第二段'}], ('mistake', 0)),
+    ('04.losses', [('messages', 1, 'content', 1, 'id'), ('messages', 2, 'content', 0, 'tool_use_id'), ('max_tokens',)], ('right',)),
+    ('04.losses', ['messages.1.content.1.id', ('messages', 2, 'content', 0, 'tool_use_id'), 'body["max_tokens"]'], ('right',)),
+    ('04.losses', [('messages', 1, 'content', 1, 'id'), ('messages', 2, 'content', 0, 'tool_use_id')], ('mistake', 0)),
+    ('04.losses', ['messages 1 content 1 id', 'max_tokens', 'messages[2].content[0].tool_use_id'], ('item_form', 'messages 1 content 1 id')),
+    ('09.out_of_order', 'a', ('form',)),
+    ('09.out_of_order', 'A', ('form',)),
+    ('07.rename', [1], ('type', 'int')),
+    ('07.rename', True, ('type', 'int')),
+    ('08.split', 2.0, ('type', 'int')),
+    ('08.split', {'runs': 2}, ('type', 'int')),
+    ('01.error_place', 'messages[2]content[0]tool_use_id', ('form',)),
 ]
+
+# The kind of value a learner gave, as a verdict names it after "not".
+GIVEN = {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "list", dict: "dict", type(None): "none"}
 
 
 @pytest.fixture(autouse=True)
@@ -138,7 +163,11 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
     if what == "mistake":
         return "✗ " + text["mistake"].format(hint=exercise.mistakes[kind[1]].text(lang))
     if what == "type":
-        return "✗ " + text["type"].format(kind=text["kinds"][kind[1]], hint=hint)
+        form = text["type_form"].format(form=exercise.text("form", lang)) if exercise.form and kind[1] in ("str", "list", "dict") else ""
+        given = text["given"][GIVEN[type(answer)]]
+        return "✗ " + text["type"].format(kind=text["kinds"][kind[1]], given=given, form=form, hint=hint)
+    if what == "form":
+        return "✗ " + text["form_wanted"].format(form=exercise.text("form", lang), hint=hint)
     if what in ("place", "past"):
         return "✗ " + text["place_differs" if what == "place" else "place_long"].format(written=kind[1], hint=hint)
     if what in ("differs", "count"):
@@ -148,6 +177,9 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
         else:
             detail = text[kind[2]] if kind[2] != "value" else text["value"]
         return "✗ " + text["differs"].format(place=place, detail=detail, hint=hint)
+    if what == "item_form":
+        sentence = text["item_form"].format(item=python_literal(kind[1]), form=exercise.text("form", lang))
+        return "✗ " + text["collection"].format(sentence=sentence, hint=hint)
     if what == "hint":
         return "✗ " + text["wrong"].format(hint=hint)
     return "✗ not yet"  # collections: checked by their sentence below
@@ -204,3 +236,32 @@ def test_the_issues_misfires_are_gone():
         assert "user turn" not in verdict and '["role"]' in verdict, verdict
     assert "(1 item; count again)" in repr(_verdict("02.split_roles", ["tool"]))
     assert "(3 items; count again)" in repr(_verdict("02.split_roles", ["tool", "user", "user"]))
+
+
+# What a hint may say the answer has right, in the words of the bank's hints.
+PRAISE = re.compile(r"\b(is|are) right\b|^Right\b|\bare there\b|\bis one of them\b|对了|都对|都在|是对的")
+
+
+def test_a_hint_that_praises_part_of_an_answer_checks_that_part():
+    """A mistake recognised by a rule (`matches`) whose hint says something is right declares
+    what (`Mistake.right`), so that a wrong answer the rule also catches never hears it praised;
+    and the mistake's own example answer has those parts right."""
+    from tutorial.notebook.exercises import all_exercises
+
+    unchecked = []
+    for key, exercise in all_exercises().items():
+        for number, mistake in enumerate(exercise.mistakes):
+            if mistake.matches and PRAISE.search(mistake.hint) and not mistake.right:
+                unchecked.append(f"{key} mistake {number}: {mistake.hint[:50]}")
+            if mistake.right:
+                assert mistake.holds(mistake.answer, exercise.expected(), exercise.spelling), (key, number)
+    assert not unchecked, unchecked
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_integer_answered_with_another_kind_is_told_what_it_was_given(lang):
+    set_language(lang)
+    for answer, given in (([1], ("a list", "列表")), (True, ("True or False", "布尔值")), (2.0, ("a decimal point", "小数点"))):
+        verdict = repr(_verdict("07.rename", answer))
+        assert "not text" not in verdict and "不是文本" not in verdict, verdict
+        assert given[lang == "zh"] in verdict, verdict

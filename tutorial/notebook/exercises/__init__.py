@@ -14,9 +14,11 @@ reference (`body["messages"][0]["content"][0]["text"]`): the check sees the valu
 Values are compared exactly, as JSON: the same types, the same characters ("\n" and letter
 case count), dict keys in any order. Only names of functions and places may be spelt more
 than one way, where an exercise says so (`same`). A wrong value is answered, in this order,
-by the hint of the named mistake it makes (`Mistake`), by a hint about its type ("True or
-False", "an integer"), or by the first place where it differs, found the way the exercise
-compares (a list whose order does not matter is compared as a collection).
+by the hint of the named mistake it makes (`Mistake`; what its hint says is right is checked
+against the right answer first, `Mistake.right`), by a hint about its type ("an integer, not
+a list"), by the form the answer should take when it has another (`Exercise.fits`), or by the
+first place where it differs, found the way the exercise compares (a list whose order does
+not matter is compared as a collection).
 
 Exercises live in one module per chapter (`ch02.py` holds the keys "02.…"), loaded on the
 first check. In a notebook every exercise cell has the cell tag `exercise` and the key in
@@ -62,18 +64,39 @@ class Verdict:
 class Mistake:
     """A common wrong answer with a hint of its own. `answer` is one example of it (the proof
     checks that it gets this hint); `matches`, when given, recognises every answer that makes
-    the same mistake, otherwise an answer makes it when it equals `answer` exactly."""
+    the same mistake, otherwise an answer makes it when it equals `answer` exactly.
+
+    `right` is what the hint says the answer has right ("The order is right", "Both messages
+    are right"): each a key or a path of keys where the answer must agree with the right one,
+    or a function (answer, right answer) -> bool. An answer that `matches` but does not have
+    those parts right does not make this mistake, so a hint never praises what is wrong."""
 
     answer: Any
     hint: str
     zh: str  # the hint in Chinese
     matches: Optional[Callable[[Any], bool]] = None
+    right: tuple = ()
 
-    def made_by(self, answer: Any) -> bool:
+    def made_by(self, answer: Any, expected: Any = None, spelling: Optional[Callable[[Any], Any]] = None) -> bool:
+        """Whether `answer` makes this mistake; with `expected` (the right answer), also
+        whether what the hint says is right is right."""
         try:
-            return bool(self.matches(answer)) if self.matches else same_json(answer, self.answer)
+            made = bool(self.matches(answer)) if self.matches else same_json(answer, self.answer)
+            return made and (expected is None or self.holds(answer, expected, spelling))
         except (KeyError, IndexError, TypeError, AttributeError, ValueError):
             return False  # an answer of another shape does not make this mistake
+
+    def holds(self, answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]] = None) -> bool:
+        """Whether every part the hint calls right agrees with the right answer."""
+        for claim in self.right:
+            if callable(claim):
+                if not claim(answer, expected):
+                    return False
+                continue
+            path = claim if isinstance(claim, tuple) else (claim,)
+            if not same_json(_spelt(_at(answer, path), spelling), _spelt(_at(expected, path), spelling)):
+                return False
+        return True
 
     def text(self, lang: Optional[str] = None) -> str:
         return self.zh if language.resolve(lang) == "zh" else self.hint
@@ -95,6 +118,9 @@ class Exercise:
     any_order: bool = False  # a list whose order does not matter (compared as a collection)
     code: bool = False  # the answer is a function written in the cell (chapter 05)
     form: str = ""  # the shape of an answer, said when none is given
+    # Whether an answer is written in the form asked (a file name; for a collection, whether an
+    # item is: a place); one that is not is told the form. Place exercises: whether `place` reads it.
+    fits: Optional[Callable[[Any], bool]] = None
     # A place written as the learner likes (`messages[2].content`, a JSON pointer, a tuple) ->
     # its steps, each with the learner's own text up to it; None when the answer is no place.
     # A wrong place is then answered with the first step where it parts from the right one.
@@ -115,6 +141,20 @@ class Exercise:
             return {letter: self.zh[name].get(letter, value) for letter, value in english.items()}
         return self.zh[name]
 
+    def mistake_made(self, answer: Any) -> Optional[Mistake]:
+        """The first named mistake `answer` makes, its hint's claims checked; None when none."""
+        expected = self.expected()
+        return next((mistake for mistake in self.mistakes if mistake.made_by(answer, expected, self.spelling)), None)
+
+    def written_as_asked(self, answer: Any) -> bool:
+        """Whether `answer` has the form the exercise asks for (True when it says none)."""
+        try:
+            if self.fits is not None:
+                return bool(self.fits(answer))
+            return self.place is None or self.place(answer) is not None
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+            return False
+
     def is_right(self, answer: Any) -> bool:
         expected = self.expected()
         if self.same is not None:
@@ -134,7 +174,9 @@ MESSAGES = {
         "unknown_choice": "not yet: answer with one of the letters {letters}, as a string such as \"a\"",
         "letters": ", ",
         "mistake": "not yet. {hint}",
-        "type": "not yet: answer with {kind}. {hint}",
+        "type": "not yet: answer with {kind}, not {given}{form}. {hint}",
+        "type_form": " ({form})",
+        "form_wanted": "not yet: answer with {form}. {hint}",
         "differs": "not yet: your answer differs at {place}{detail}. {hint}",
         "where": "{place}",
         "collection": "not yet: {sentence}. {hint}",
@@ -144,12 +186,23 @@ MESSAGES = {
         "top": "the top",
         "at_top": "the top",
         "kinds": {
-            "bool": "True or False (a bool, not text or a number)",
-            "int": "an integer (a number such as 3, not text)",
+            "bool": "True or False (a bool)",
+            "int": "an integer, such as 3",
             "str": "a string (in quotes)",
             "list": "a list [...]",
             "dict": "a dict {...}",
             "none": "a Python value",
+        },
+        # What was given instead, when it is another kind of value.
+        "given": {
+            "bool": "True or False",
+            "int": "an integer",
+            "float": "a number with a decimal point",
+            "str": "text",
+            "list": "a list",
+            "dict": "a dict",
+            "none": "None",
+            "other": "a value of another kind",
         },
         "value": "",
         "missing_key": " (a key is missing there)",
@@ -162,6 +215,7 @@ MESSAGES = {
         "close": " (only letter case or spaces and newlines differ there, and they count: the course compares exact characters)",
         "kind_there": " (a different kind of value)",
         "extra_item": "{item} is not one of them",
+        "item_form": "{item} is not written in the form asked, {form}",
         "missing_item": "one is missing",
         "close_item": "{item} differs from a right one only in letter case or spaces and newlines, and they count",
         "twice": "{item} is there more than once",
@@ -175,7 +229,9 @@ MESSAGES = {
         "unknown_choice": "还不对：请从 {letters} 中选一个字母，写成字符串作答，例如 \"a\"。",
         "letters": "、",
         "mistake": "还不对。{hint}",
-        "type": "还不对：答案应当是{kind}。{hint}",
+        "type": "还不对：答案应当是{kind}，而不是{given}{form}。{hint}",
+        "type_form": "（{form}）",
+        "form_wanted": "还不对：请按这个形式作答：{form}。{hint}",
         "differs": "还不对：答案{place}{detail}。{hint}",
         "where": "在 {place} 处",
         "collection": "还不对：{sentence}。{hint}",
@@ -185,12 +241,22 @@ MESSAGES = {
         "top": "最外层",
         "at_top": "",
         "kinds": {
-            "bool": "布尔值 True 或 False（不是文本，也不是数字）",
-            "int": "一个整数，例如 3（不是文本）",
+            "bool": "布尔值 True 或 False",
+            "int": "一个整数，例如 3",
             "str": "一个字符串（带引号）",
             "list": "一个列表 [...]",
             "dict": "一个字典 {...}",
             "none": "一个 Python 值",
+        },
+        "given": {
+            "bool": "布尔值",
+            "int": "整数",
+            "float": "带小数点的数",
+            "str": "文本",
+            "list": "列表",
+            "dict": "字典",
+            "none": "None",
+            "other": "另一种类型的值",
         },
         "value": "不对",
         "missing_key": "缺了一个键",
@@ -203,6 +269,7 @@ MESSAGES = {
         "close": "只差字母大小写或空格、换行。这些也算数：本课程逐字符比较",
         "kind_there": "的值类型不对",
         "extra_item": "{item} 不是正确答案中的一项",
+        "item_form": "{item} 的写法不对，应当是{form}",
         "missing_item": "还少一项",
         "close_item": "{item} 和某个正确项只差字母大小写或空格、换行，这些也算数",
         "twice": "{item} 写了不止一次",
@@ -282,10 +349,11 @@ def named_mistake(exercise: str, answer: Any) -> Optional[str]:
     if found.choices:
         letter = letter_of(answer)
         return f"chose ({letter})" if letter in found.choices else "not one of the letters"
-    for number, mistake in enumerate(found.mistakes, 1):
-        if mistake.made_by(answer):
-            opening = mistake.hint.split(". ")[0]
-            return f"mistake {number}: {opening[:80]}"
+    mistake = found.mistake_made(answer)
+    if mistake is not None:
+        number = found.mistakes.index(mistake) + 1
+        opening = mistake.hint.split(". ")[0]
+        return f"mistake {number}: {opening[:80]}"
     return None
 
 
@@ -304,9 +372,9 @@ def _verdict(key: str, answer: Any) -> Verdict:
         return Verdict("wrong", text["choice"].format(letter=letter, feedback=exercise.text("feedback", lang)[letter]))
     if exercise.is_right(answer):
         return right
-    for mistake in exercise.mistakes:
-        if mistake.made_by(answer):
-            return Verdict("wrong", text["mistake"].format(hint=mistake.text(lang)))
+    mistake = exercise.mistake_made(answer)
+    if mistake is not None:
+        return Verdict("wrong", text["mistake"].format(hint=mistake.text(lang)))
     hint = exercise.text("hint", lang)
     if exercise.code:
         return Verdict("wrong", text["wrong"].format(hint=hint))
@@ -314,9 +382,20 @@ def _verdict(key: str, answer: Any) -> Verdict:
     steps = exercise.place(answer) if exercise.place else None
     if steps is not None:
         return Verdict("wrong", _place_verdict(steps, exercise.place(expected) or [], answer, text).replace("{hint}", hint))
-    slip = _type_slip(_spelt(answer, exercise.spelling), expected)
+    # A collection's spelling is its items' (04.losses: each item a place), not the whole answer's.
+    slip = _type_slip(answer if exercise.any_order else _spelt(answer, exercise.spelling), expected)
     if slip:
-        return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], hint=hint))
+        form = exercise.text("form", lang) if exercise.form and slip in ("str", "list", "dict") else ""
+        given = text["given"].get(_given_kind(answer), text["given"]["other"])
+        shown_form = text["type_form"].format(form=form) if form else ""
+        return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], given=given, form=shown_form, hint=hint))
+    if exercise.any_order and isinstance(answer, (list, tuple, set)):
+        odd = [item for item in answer if not exercise.written_as_asked(item)]
+        if odd:
+            sentence = text["item_form"].format(item=python_literal(odd[0]), form=exercise.text("form", lang))
+            return Verdict("wrong", text["collection"].format(sentence=sentence, hint=hint))
+    elif not exercise.written_as_asked(answer):
+        return Verdict("wrong", text["form_wanted"].format(form=exercise.text("form", lang), hint=hint))
     if exercise.any_order:
         where = _collection_difference(answer, expected, exercise.spelling)
         if where:
@@ -402,6 +481,17 @@ def _kind(value: Any) -> str:
     if isinstance(value, dict):
         return "dict"
     return type(value).__name__
+
+
+def in_another_order(answer: Any, expected: Any) -> bool:
+    """A hint's claim "every item is right, only the order is not": the answer holds the
+    right answer's items, each as often."""
+    return _as_collection(answer, None) == _as_collection(expected, None)
+
+
+def _given_kind(value: Any) -> str:
+    """The kind of value a learner gave, as the verdicts name it ("float" apart from "int")."""
+    return "float" if isinstance(value, float) else _kind(value)
 
 
 def _type_slip(answer: Any, expected: Any) -> str:
@@ -552,6 +642,7 @@ __all__ = [
     "ask",
     "check",
     "get",
+    "in_another_order",
     "letter_of",
     "recall",
     "reveal",

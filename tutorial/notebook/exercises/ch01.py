@@ -147,6 +147,7 @@ add(
                 "Right field, but a place starts at the top of the body: which message, which block, then the field.",
                 "字段对了，但位置要从请求体的最外层写起，先写哪条消息、哪个内容块，然后才是字段。",
                 matches=_steps_are(("tool_use_id",)),
+                right=(lambda answer, expected: place_steps(answer)[-1][0] == place_steps(expected)[-1][0],),  # "Right field"
             ),
         ),
         spelling=_as_place,

@@ -7,7 +7,7 @@ from ...translation import translate
 import json
 from typing import Any
 
-from . import Exercise, Mistake, add
+from . import Exercise, Mistake, add, same_json
 
 
 def _translated() -> list[dict]:
@@ -33,6 +33,7 @@ add(
                 "角色对了，但 content 仍是内容块列表。聊天模板把 system 消息的 content 当作文本输出，"
                 "那么 flatten_content 会把一个文本块变成什么？",
                 matches=lambda answer: answer["role"] == "system" and isinstance(answer["content"], list),
+                right=("role",),
             ),
             Mistake(
                 {"role": "user", "content": "你是代码助手。"},
@@ -40,12 +41,14 @@ add(
                 "user turn.",
                 "文本对了。系统提示词在聊天列表里有自己的角色，不会变成 user 消息。",
                 matches=lambda answer: answer["role"] == "user" and answer["content"] == "你是代码助手。",
+                right=("content",),
             ),
             Mistake(
                 [{"role": "system", "content": "你是代码助手。"}],
                 "That message is right, but the question asks for the one message, a dict, not a list holding it.",
                 "这条消息对了，但问题要的是这一条消息本身（一个字典），而不是装着这条消息的列表。",
                 matches=lambda answer: isinstance(answer, list) and len(answer) == 1 and answer[0] == _translated()[0],
+                right=(lambda answer, expected: same_json(answer[0], expected),),
             ),
         ),
         hint="Follow body[\"system\"] through translate_messages: which role does the message it gives have, and "

@@ -29,6 +29,7 @@ add(
                 "外层包装是对的，但 schema 仍用着 Anthropic 的键名。聊天模板和 OpenAI 风格的工具格式从另一个键下读取 "
                 "JSON Schema。",
                 matches=lambda answer: "input_schema" in answer[0]["function"],
+                right=((0, "type"),),  # "The wrapper is right"
             ),
             Mistake(
                 {"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}},
@@ -44,6 +45,7 @@ add(
                 "改名是对的，但每个工具还要包一层 {'type': 'function', 'function': {...}}，"
                 "和 OpenAI 风格的工具格式一样。",
                 matches=lambda answer: "function" not in answer[0] and "name" in answer[0],
+                right=(lambda answer, expected: "parameters" in answer[0] and "parameters" in expected[0]["function"],),
             ),
             Mistake(
                 [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": json.dumps(_SCHEMA)}}],

@@ -15,13 +15,14 @@ def _losses() -> list[str]:
 
 
 def _place(value: Any) -> Any:
-    """A path written any usual way (chapter 01's reading: a JSON pointer, body["..."], with or
-    without spaces) as errors write it; case and newlines count. Only text is read so: a list or
-    a tuple here is the answer's collection of places, not one place."""
+    """One item of the answer, a path written any way chapter 01 teaches (dotted, a JSON pointer,
+    body["..."], a tuple such as error.location, with or without spaces) -> the path as errors
+    write it; case and newlines count. (The exercise compares a collection, so this reads
+    its items, never the whole answer.)"""
     from ...errors import format_location
     from .ch01 import place_steps
 
-    steps = place_steps(value) if isinstance(value, str) else None
+    steps = place_steps(value) if isinstance(value, (str, tuple, list)) else None
     if steps:
         return format_location(tuple(step for step, _ in steps))
     return value.replace(" ", "") if isinstance(value, str) else value
@@ -29,6 +30,18 @@ def _place(value: Any) -> Any:
 
 def _places(answer: Any) -> set:
     return {_place(item) for item in answer} if isinstance(answer, (list, tuple, set)) else set()
+
+
+def _all_among_the_right(answer: Any, expected: Any) -> bool:
+    """A hint's claim that what the answer names is right, though places are missing."""
+    return _places(answer) <= _places(expected)
+
+
+def _a_place(item: Any) -> bool:
+    """An item written as a place, in any notation the course teaches."""
+    from .ch01 import place_steps
+
+    return bool(place_steps(item))
 
 
 _IDS = {"messages[1].content[1].id", "messages[2].content[0].tool_use_id"}
@@ -89,6 +102,7 @@ add(
                 "neither the conversation nor a tool.",
                 "两个 id 都在。再把请求体的顶层字段过一遍，其中有一个既不是对话，也不是工具。",
                 matches=lambda answer: _places(answer) == _IDS,
+                right=(_all_among_the_right,),
             ),
             Mistake(
                 ["max_tokens"],
@@ -97,6 +111,7 @@ add(
                 "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章），一个是标识调用的值，"
                 "另一个是结果里指向那次调用的值。",
                 matches=lambda answer: _places(answer) == {"max_tokens"},
+                right=(_all_among_the_right,),
             ),
             Mistake(
                 ["system", "max_tokens"],
@@ -109,17 +124,20 @@ add(
         ),
         spelling=_place,
         any_order=True,
+        fits=_a_place,
         hint="Three places in all. Write each as a path from the top of the body, the way errors write them.",
         explanation="the two ids are dropped on purpose (chapter 02), and max_tokens is a sampling setting "
         "that Action 3 reads from the body.",
-        form='a list of paths such as ["messages[0].content"], in any order',
+        form="a list of places in any order, each written as errors write it or as error.location holds it "
+        "(a tuple such as ('tools', 0, 'name'))",
         zh={
             "question": "README 请求体中哪些位置既没有带入 translated，也没有带入 tools_schema？"
             "请像错误信息那样写成路径。",
             "hint": "一共三个位置。每个都写成从请求体最外层开始的路径，写法和错误信息一样。",
             "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从请求体"
             "里读取。",
-            "form": "路径的列表，例如 [\"messages[0].content\"]，顺序不限",
+            "form": "位置的列表，顺序不限。每个位置可以照错误信息的写法，"
+            "也可以像 error.location 那样写成元组（例如 ('tools', 0, 'name')）",
         },
     )
 )

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...translation import translate
-from . import Exercise, Mistake, add
+from . import Exercise, Mistake, add, in_another_order
 
 # ---------------------------------------------------------------------------
 # The walk-through's three questions
@@ -71,6 +71,7 @@ add(
                 "两个函数名都对，但放反了。两者中哪一个接收工具列表？",
                 matches=lambda answer: _path_function(answer["messages"]) == "tools_to_chat_tools"
                 and _path_function(answer["tools"]) == "translate_messages",
+                right=(lambda answer, expected: (_path_function(answer["messages"]), _path_function(answer["tools"])) == (expected["tools"], expected["messages"]),),
             ),
         ),
         hint="_translate makes exactly two calls, one per path (chapter 02 opens with them).",
@@ -338,6 +339,11 @@ def _translated(name: str) -> list[dict]:
 _CALL_A = {"type": "function", "function": {"name": "read_file", "arguments": {"path": "a.py"}}}
 _CALL_B = {"type": "function", "function": {"name": "read_file", "arguments": {"path": "b.py"}}}
 
+def _joins_every_block(answer: list, expected: list) -> bool:
+    """The claim "you joined the blocks": the one message holds the text of every block."""
+    return all(message["content"] in answer[0]["content"] for message in expected)
+
+
 _FORM = "a list of message dicts; take strings from the request, e.g. body['messages'][0]['content']"
 
 add(
@@ -363,6 +369,7 @@ add(
                 "Both messages are right, but the system prompt comes first, before all of the history.",
                 "两条消息都对，但系统提示词排在最前面，在所有对话历史之前。",
                 matches=lambda answer: [message["role"] for message in answer] == ["user", "system"],
+                right=(in_another_order,),
             ),
         ),
         hint="Compare each message with the request: the system prompt first, then the user's string.",
@@ -392,6 +399,7 @@ add(
                 "默认目标格式不会把 user 消息的各个内容块连接起来，而是为每个内容块产生一条聊天消息，"
                 "并直接取用各自的文本（只有系统提示词和工具结果会被展平）。",
                 matches=lambda answer: len(answer) == 1 and isinstance(answer[0]["content"], str),
+                right=(_joins_every_block,),
             ),
             Mistake(
                 [{"role": "user", "content": [{"type": "text", "text": "第一段"}, {"type": "text", "text": "第二段"}]}],

@@ -4,6 +4,7 @@ direction. Every right answer is computed from `way_back` and `round_trip`."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from ...errors import RequestError
@@ -44,6 +45,7 @@ add(
                 "stop reason tells a client that it has tools to run?",
                 "顺序对了。引擎说的是 'stop'，但这个回复要求客户端去做一件事。哪个停止原因告诉客户端有工具要运行？",
                 matches=lambda answer: answer["stop_reason"] in ("end_turn", "stop"),
+                right=("order",),
             ),
             Mistake(
                 {"order": ["text", "thinking", "tool_use"], "stop_reason": "tool_use"},
@@ -51,6 +53,7 @@ add(
                 "keeps that order: thinking leads.",
                 "停止原因对了。模型输出中推理在文本之前，回复保持这个顺序，由 thinking 打头。",
                 matches=lambda answer: list(answer["order"])[:2] == ["text", "thinking"],
+                right=("stop_reason",),
             ),
             Mistake(
                 {"order": ["reasoning", "text", "tool_use"], "stop_reason": "tool_use"},
@@ -244,7 +247,8 @@ add(
         explanation="the first result is paired with the first call, which read a.md, so the content of b.md "
         "now claims to answer the a.md call. Nothing fails: the request is well formed and says something the "
         "client never said.",
-        form="a file name",
+        form="a file name as the call's path writes it, extension included (such as 'notes.md')",
+        fits=lambda answer: isinstance(answer, str) and bool(re.fullmatch(r"[^/\\\s]+\.\w+", answer.strip())),
         zh={
             "question": "客户端先回应了第二次调用（b.md）。经过默认目标格式的往返（to_anthropic(translate(two_calls)"
             "[0])）之后，结果 'B 的内容' 声称回应的是哪个文件？",
@@ -252,7 +256,7 @@ add(
             "并按位置把 tool 消息与前面那条 assistant 消息中的调用配对，第一个结果对第一次调用。",
             "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md，"
             "于是 b.md 的内容现在自称回应 a.md 那次调用。没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
-            "form": "一个文件名",
+            "form": "一个文件名，照调用里的路径写，带扩展名（例如 'notes.md'）",
         },
     )
 )
