@@ -50,8 +50,12 @@ class Strip:
 class TokenStrip:
     """The rendered picture: `_repr_svg_` for a notebook, `.svg` for a file."""
 
-    def __init__(self, svg: str):
+    def __init__(self, svg: str, strips: list[Strip]):
         self.svg = svg
+        self.strips = strips
+
+    def __repr__(self) -> str:  # the text form a notebook stores beside the SVG: no address, same every run
+        return "; ".join(f"{s.label}: {len(s.kinds)} tokens, {s.count('trained')} trained" for s in self.strips)
 
     def _repr_svg_(self) -> str:
         return self.svg
@@ -88,7 +92,8 @@ def token_strip(strips: list[Strip]) -> TokenStrip:
     body = "\n".join(parts)
     return TokenStrip(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">\n{body}\n</svg>'
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">\n{body}\n</svg>',
+        strips,
     )
 
 

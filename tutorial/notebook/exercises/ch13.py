@@ -83,11 +83,13 @@ KINDS = {
     "a": "clean: the prompt extends the held tokens; append the rest of it, then the answer",
     "b": "realign: overwrite turn 1's answer with the prompt's own tokens, then append the answer",
     "c": "fork: close this sample and start a new one from turn 2's prompt",
+    "d": "none: a prompt that does not extend the held ids cannot be recorded, so turn 2 is left out",
 }
 KINDS_ZH = {
     "a": "clean：prompt 接续已持有的 token，追加它剩下的部分，再追加回答",
     "b": "realign：用 prompt 自己的 token 覆盖第 1 轮的回答，再追加回答",
     "c": "fork：结束这个样本，从第 2 轮的 prompt 开始一个新样本",
+    "d": "都不是：不能接续已持有 token 的 prompt 无法记录，第 2 轮被舍弃",
 }
 
 
@@ -105,6 +107,12 @@ add(
                 "wrote for turn 1 with the way turn 2's prompt shows that same assistant message.",
                 "只有当模板写出的历史与模型当初写的完全一样时才会如此。把模型在第 1 轮写的文本，"
                 "与第 2 轮 prompt 里同一条 assistant 消息的写法对照一下。",
+            ),
+            Mistake(
+                157,
+                "The question asks yes or no: answer True or False, whether all 188 held ids come first.",
+                "问题问的是“是不是”，请用 True 或 False 回答，判断 188 个已持有的 token 是否全部排在最前面。",
+                matches=lambda answer: isinstance(answer, int) and not isinstance(answer, bool),
             ),
         ),
         hint="Look at how the model's answer began, and at how a re-rendered history shows an earlier answer.",
@@ -127,8 +135,8 @@ add(
 add(
     Exercise(
         key="13.kind",
-        question="Turn 2's prompt parts from the held ids inside turn 1's answer, and turn 2's answer is short "
-        "(10 tokens, under the 1,024-token fork threshold). Which kind does Slime's manager give turn 2?",
+        question="Turn 1's answer begins at id 157 of the strip; turn 2's answer is 10 ids long, and the fork "
+        "threshold is 1,024. Which kind does Slime's manager give turn 2?",
         choices=KINDS,
         expected=lambda: _kind(),
         wrong="a",
@@ -137,18 +145,20 @@ add(
             "ids end.",
             "c": "Slime forks when the parting comes before the last answer, or when the new answer is long. "
             "Check both conditions against the numbers in the question.",
+            "d": "The manager keeps every turn it is given; the question is only which strip a turn joins and how.",
         },
         hint="Two facts decide: where the prompt parts from the held ids, and how long the new answer is.",
         explanation="the parting lies inside the last answer and the new answer is short, so the manager cuts "
         "the strip back to where turn 1's answer began and lets turn 2's prompt take its place.",
         zh={
-            "question": "第 2 轮的 prompt 在第 1 轮回答的内部与已持有的 token 分开，而第 2 轮的回答很短"
-            "（10 个 token，低于 1,024 个 token 的 fork 阈值）。Slime 的 manager 会把第 2 轮归为哪一种？",
+            "question": "第 1 轮的回答从 token 串的第 157 个 token 开始，第 2 轮的回答长 10 个 token，fork 阈值是 1,024。"
+            "Slime 的 manager 会把第 2 轮归为哪一种？",
             "choices": KINDS_ZH,
             "feedback": {
                 "a": "clean 要求 prompt 先完整包含所有已持有的 token。这里两者在已持有的 token 结束之前就分开了。",
                 "c": "分开的位置在上一个回答之前，或者新回答很长，Slime 才会 fork。"
                 "请拿题目里的数字逐一核对这两个条件。",
+                "d": "manager 会保留交给它的每一轮，问题只在于这一轮加入哪条 token 串、以什么方式加入。",
             },
             "hint": "有两件事起决定作用，一是 prompt 在哪里与已持有的 token 分开，二是新回答有多长。",
             "explanation": "分开的位置在上一个回答之内，新回答又短，所以 manager 把这条 token 串截回到"
@@ -270,6 +280,7 @@ add(
             "a": "The new user message is a new query to Qwen3's template. What does the template do with "
             "earlier answers once a new query has come?",
             "c": "The parting still lies inside turn 1's answer, and the new answer is still short.",
+            "d": "The manager keeps every turn it is given, the split ones included.",
         },
         hint="Qwen3's template treats the last user message as the current query; history before it is "
         "rewritten.",
@@ -282,6 +293,7 @@ add(
             "feedback": {
                 "a": "新的 user 消息对 Qwen3 的模板来说是一次新提问。有了新提问之后，模板怎样处理更早的回答？",
                 "c": "分开的位置仍在第 1 轮回答之内，新回答也仍然很短。",
+                "d": "manager 会保留交给它的每一轮，拆分出来的消息也不例外。",
             },
             "hint": "Qwen3 的模板把最后一条 user 消息当作当前提问，它之前的历史会被改写。",
             "explanation": "提醒文本成为一条 user 消息，Qwen3 把它当作当前提问，写第 1 轮回答时去掉了空的 "
