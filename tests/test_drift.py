@@ -211,8 +211,8 @@ def test_the_lines_named_are_the_lines_that_wrote_the_characters():
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_the_line_finder_renders_what_render_renders(name):
-    """The instrumented compile yields, piece by piece, exactly the text `render` gives."""
-    from tutorial.watch import drift
+    """The instrumented compile (template_lines.py) yields, piece by piece, exactly the text `render` gives."""
+    from tutorial.watch import drift, template_lines
     from tutorial.watch.drift_scenarios import SCENARIOS, requests
     from tutorial.watch.rendering import RenderError, frozen_today
 
@@ -223,7 +223,7 @@ def test_the_line_finder_renders_what_render_renders(name):
             expected = tutorial.render(messages, tools, template=name)
     except RenderError:
         pytest.skip(f"{name} refuses the tool loop")
-    pieces = drift._pieces(name, families.family(name).template_text, messages, tools, True)
+    pieces = template_lines.pieces(name, messages, tools, True)
     assert pieces[-1][0] == len(expected)
     assert all(number >= 1 for _, number in pieces)
 

@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
                       help=say("family help", names=", ".join(template_families())))  # fmt: skip
     made.add_argument("--scenario", action="append", metavar="SCENARIO",
                       help=say("scenario help", names=", ".join(scenario_names())))  # fmt: skip
-    made.add_argument("--lang", choices=language.LANGUAGES, default=None, help=argparse.SUPPRESS)  # chosen by the CLI already
+    # --lang was read by the command line before it came here (cli/__init__.py); accepted, not shown
+    made.add_argument("--lang", choices=language.LANGUAGES, default=None, help=argparse.SUPPRESS)
     return made
 
 
@@ -81,7 +82,8 @@ def main(argv: list[str], fail: Callable[[str], int]) -> int:
             return fail(say("no family", name=name, names=", ".join(template_families())))
     scenarios = _scenarios(arguments.scenario, SCENARIOS)
     if isinstance(scenarios, str):
-        return fail(say("no scenario", name=scenarios, names=", ".join(f"{s.letter} {s.name}" for s in SCENARIOS.values())))
+        known = ", ".join(f"{s.letter} {s.name}" for s in SCENARIOS.values())
+        return fail(say("no scenario", name=scenarios, names=known))
     try:
         from ..watch import drift
 

@@ -36,12 +36,8 @@ scenario of drift_scenarios.py (Anthropic bodies, translated by `translate`):
   choice of tokens; these are the ones the vocabulary gives that text);
 - where they part: the offset (characters, or tokens), whether it lies in turn k's prompt or in
   its answer, a short excerpt of both sides, and the template lines that wrote the first
-  differing character on each side (turn k+1's prompt; turn k's prompt or answer). The lines
-  are found by running the template's compiled code step by step: compiled with a mark before
-  every output node (`_LineGenerator`; jinja2 alone would fold constant text into the line
-  before it), each piece of text the code yields comes from one template line, and the piece
-  that holds the offset names it. A macro's text is named by the line that calls it, a literal
-  spanning several lines by its first;
+  differing character on each side (turn k+1's prompt; turn k's prompt or answer), found by
+  running the template's compiled code piece by piece (template_lines.py);
 - a template that refuses the messages is a verdict too: "refused", with its own words and the
   render (which turn's prompt or answer) it refused.
 
@@ -59,14 +55,12 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Optional
 
-import jinja2.nodes
-
 from ..translation import translate, translate_messages
 from . import families, language
-from .conventions import as_apply_chat_template_does, frozen_today
+from .conventions import frozen_today
 from .drift_scenarios import SCENARIOS, requests, scenario_names
-from .rendering import RenderError, _environment, _Generator, render
-from .template_budget import BUDGET, Budget
+from .rendering import RenderError, render
+from .template_lines import Line, line_at
 
 __all__ = [
     "Cell", "Part", "STOPS", "answer_text", "cell", "cells_json", "marks", "report", "rows", "summary", "summary_line",
@@ -109,14 +103,6 @@ class Part:
     shared: Any  # what both sides hold just before the offset: text, or 2 tokens (decoded one by one)
     held: Any  # the held side from the offset: text ("…" when it goes on), or 6 tokens
     new: Any  # turn k+1's prompt from the offset, the same way
-
-
-@dataclass(frozen=True)
-class Line:
-    """A line of the family's template: its number (1-based) and its text, stripped."""
-
-    number: int
-    source: str
 
 
 @dataclass(frozen=True)
@@ -205,9 +191,9 @@ def _turns(family: str, scenario: str):
 def _answer(family: str, number: int, turn: _Turn) -> None:
     """Render the turn's answer as the final turn and cut what the model writes from it."""
     if turn.answer is not None:
-        rendered = _render(family, turn.messages + [turn.answer], turn.tools, ("answer", number), add_generation_prompt=False)
-        turn.rendered = rendered
-        turn.answer_text, turn.answer_start = answer_text(family, turn.prompt, rendered, turn.answer)
+        messages = turn.messages + [turn.answer]
+        turn.rendered = _render(family, messages, turn.tools, ("answer", number), add_generation_prompt=False)
+        turn.answer_text, turn.answer_start = answer_text(family, turn.prompt, turn.rendered, turn.answer)
 
 
 def _first_difference(held: list, new: list) -> int:
@@ -308,71 +294,14 @@ def _decoded(tokenizer: Any, ids: list[int]) -> list[str]:
 
 def _lines(family: str, previous: _Turn, turn: _Turn, offset: int) -> tuple[Optional[Line], Optional[Line]]:
     """The lines that wrote turn k+1's character at `offset` and the held side's."""
-    new_line = _line_at(family, turn.messages, turn.tools, True, offset)
-    if offset < len(previous.prompt):
-        held_line = _line_at(family, previous.messages, previous.tools, True, offset)
-    else:
+    with frozen_today(DATE):
+        new_line = line_at(family, turn.messages, turn.tools, True, offset)
+        if offset < len(previous.prompt):
+            return new_line, line_at(family, previous.messages, previous.tools, True, offset)
         at = previous.answer_start + offset - len(previous.prompt)
         if at >= len(previous.rendered):  # the stop token the model adds (GLM): no line wrote it
             return new_line, None
-        held_line = _line_at(family, previous.messages + [previous.answer], previous.tools, False, at)
-    return new_line, held_line
-
-
-def _line_at(family: str, messages: list, tools: Optional[list], generation_prompt: bool, offset: int) -> Optional[Line]:
-    source = families.family(family).template_text
-    for end, number in _pieces(family, source, messages, tools, generation_prompt):
-        if offset < end:
-            text = source.splitlines()[number - 1].strip() if number else ""
-            return Line(number, text[:160])
-    return None
-
-
-def _pieces(family: str, source: str, messages: list, tools: Optional[list], generation_prompt: bool) -> list:
-    """(end offset, template line) of each piece of text the template yields, in order.
-
-    The template is compiled as `render` compiles it (rendering.py's sandbox, globals and
-    filters), but by `_LineGenerator`, which gives every piece of output its own line in
-    jinja2's debug information. The root function's generator is then stepped by hand: the
-    line it is suspended at, mapped back, is the template line that yielded the piece.
-    """
-    compiled = _line_environment().from_string(source)
-    given = {"messages": as_apply_chat_template_does(messages), "tools": tools, "documents": None,
-             "add_generation_prompt": generation_prompt, **families.family(family).special_tokens}  # fmt: skip
-    pieces, end = [], 0
-    budget = BUDGET.set(Budget())
-    try:
-        with frozen_today(DATE):
-            generator = compiled.root_render_func(compiled.new_context(given))
-            for piece in generator:
-                end += len(piece)
-                pieces.append((end, compiled.get_corresponding_lineno(generator.gi_frame.f_lineno)))
-    finally:
-        BUDGET.reset(budget)
-    return pieces
-
-
-class _LineGenerator(_Generator):
-    """jinja2 folds constant output (`{{ '</think>' }}`, literal text) into a `yield` that carries
-    no line of its own, so it would be named by the statement before it. Here each output node
-    is written on its own, after a line mark for its first child."""
-
-    def visit_Output(self, node: Any, frame: Any) -> None:
-        if len(node.nodes) > 1:
-            for child in node.nodes:
-                self.visit_Output(jinja2.nodes.Output([child], lineno=child.lineno), frame)
-            return
-        if node.nodes:
-            self.newline(node.nodes[0])
-        super().visit_Output(node, frame)
-
-
-@lru_cache(maxsize=None)
-def _line_environment():
-    """render's environment, sharing its filters and globals, with `_LineGenerator` as code generator."""
-    environment = _environment().overlay()
-    environment.code_generator_class = _LineGenerator
-    return environment
+        return new_line, line_at(family, previous.messages + [previous.answer], previous.tools, False, at)
 
 
 # ---------------------------------------------------------------------------
@@ -410,7 +339,7 @@ def rows(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]
 
 
 def cells_json(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]] = None) -> list[dict]:
-    """Every cell whole, as JSON values (what `--json` prints): the parts with their excerpts, the lines with their text."""
+    """Every cell whole, as JSON values (what `--json` prints): parts with their excerpts, lines with their text."""
     found = []
     for one in table(family_names, scenarios):
         cell_json = asdict(one)
@@ -451,11 +380,13 @@ def summary(scenario: str = "readme", family_names: Optional[list[str]] = None) 
 # Everything this module writes for people, per language (tutorial.watch.language).
 WORDS = {
     "en": {
-        "title": "Does turn k+1's prompt start with turn k's prompt + the answer the model wrote? (text, then token ids)",
+        "title": "Does turn k+1's prompt start with turn k's prompt + the answer the model wrote? "
+                 "(text, then token ids)",
         "key": "✓ extends   ✗ parts   {refused}: the template refuses the messages   · the sdist ships no vocabulary",
         "refused": "refused",
         "family": "family",
-        "summary": "{scenario} ({letter}): turn 2 extends turn 1 + answer in {text} of {families} families as text{refused}; "
+        "summary": "{scenario} ({letter}): turn 2 extends turn 1 + answer in {text} of {families} families "
+                   "as text{refused}; "
                    "as token ids in {tokens} of the {vocabularies} whose vocabulary the sdist ships",
         "summary refused": " ({count} refuses the messages)",
         "readme": "the README example",
@@ -544,11 +475,11 @@ def report(family_names: Optional[list[str]] = None, scenarios: Optional[list[st
     chosen = scenarios or scenario_names()
     cells = {(c.family, c.scenario): c for c in table(names, chosen)}
     first = max(language.columns(_say("family")), *(len(name) for name in names)) + 2
-    width = max(language.columns(_say("refused")), 3) + 3
+    width = max(language.columns(_say("refused")), 3) + 2
     lines = [_say("title"), _say("key", refused=_say("refused")), ""]
-    lines.append((language.pad(_say("family"), first) + "".join(language.pad(SCENARIOS[s].letter, width) for s in chosen)).rstrip())
-    for name in names:
-        lines.append(language.pad(name, first) + "".join(language.pad(_mark(cells[name, s]), width) for s in chosen).rstrip())
+    heading = [_say("family")] + [SCENARIOS[s].letter for s in chosen]
+    for row in [heading] + [[name] + [_mark(cells[name, s]) for s in chosen] for name in names]:
+        lines.append((language.pad(row[0], first) + "".join(language.pad(mark, width) for mark in row[1:])).rstrip())
     lines.append("")
     for s in chosen:
         lines.append(f"{SCENARIOS[s].letter}  {language.pad(s, 12)}{SCENARIOS[s].words[lang]}")
@@ -579,7 +510,8 @@ def _details(one: Cell) -> list[str]:
         lines.append("    " + language.pad(held, label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
         lines.append("    " + language.pad(new, label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
         if one.new_line:
-            lines.append("    " + _say("line new", number=one.new_line.number, next=turn + 1, source=one.new_line.source))
+            line = one.new_line
+            lines.append("    " + _say("line new", number=line.number, next=turn + 1, source=line.source))
         if one.held_line:
             lines.append("    " + _say("line held", number=one.held_line.number, turn=turn, within=_say(part.within),
                                      source=one.held_line.source))  # fmt: skip

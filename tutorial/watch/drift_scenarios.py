@@ -113,7 +113,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("think-loop", "f", {"en": "reasoning and a call, then the tool result alone",
                                      "zh": "推理加调用，然后只有工具结果"},
                  [Turn([ASK], [THOUGHT, *README_CALL]), Turn([_user(README_RESULT)])]),
-        Scenario("reminder", "g", {"en": "as f, but the tool result comes with a reminder text (split into tool + user)",
+        Scenario("reminder", "g", {"en": "as f, but a reminder text beside the tool result (split into tool + user)",
                                    "zh": "同 f，但工具结果旁带一段提醒文本（拆成 tool + user）"},
                  [Turn([ASK], [THOUGHT, *README_CALL]), Turn([_user(README_RESULT, _text(REMINDER))])]),
         Scenario("mid-system", "h", {"en": "a system message in the middle of the list, then a new question",
