@@ -31,7 +31,7 @@ WORDS = {
         "need real": "the drift table needs the tokenizers package (the real extra): pip install -e '.[real]'",
     },
     "zh": {
-        "help": "每个模型家族的下一轮提示词是否延续上一轮提示词加模型的回答（漂移表）",
+        "help": "每个模型家族的下一轮 prompt 是否延续上一轮 prompt 加模型的回答（漂移表）",
         "json help": "以 JSON 输出各格（每个模型家族 × 场景一个对象）",
         "family help": "只看这个模型家族（可重复）：{names}",
         "scenario help": "只看这个场景，名字或字母（可重复）：{names}",
