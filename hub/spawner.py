@@ -33,6 +33,7 @@ bwrap starts, inherited by the server and each kernel); /tmp is a tmpfs of `tmp_
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pwd
@@ -182,7 +183,9 @@ class SandboxSpawner(SimpleLocalProcessSpawner):
             raise web.HTTPError(403, "the instructor has no server: the class's page is at /services/progress/")
         home = Path(self._home())
         home.mkdir(mode=0o700, parents=True, exist_ok=True)
-        trust = self.sign_class_copy()
+        # signing the class copy takes about a second: in a thread, not on the hub's event loop,
+        # so thirty learners joining at once do not queue behind each other's signatures
+        trust = await asyncio.get_running_loop().run_in_executor(None, self.sign_class_copy)
         if os.geteuid() == 0:  # the learner's folders belong to the user their server runs as
             entry = pwd.getpwnam(self.class_user)
             for path in [home, trust, *trust.iterdir()]:
