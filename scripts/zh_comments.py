@@ -83,7 +83,7 @@ COMMENTS: dict[str, str] = {
     "one Anthropic part -> one OpenAI content part": "一个 Anthropic 内容块 -> 一个 OpenAI content part",
     "typed up to the second message": "只输入到第二条消息",
     "the request as it was before the rename above": "上面改名之前的请求",
-    "the slip": "笔误",
+    "the slip": "错在这里：保留了 id",  # a deliberate design mistake, not a typo (笔误)
     "the column goes away": "这一列消失了",
     "the same comparison the conformance test uses": "与一致性测试相同的比较",
     "the engine stopped at the end-of-turn token": "引擎在轮次结束 token 处停下",

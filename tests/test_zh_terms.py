@@ -134,3 +134,18 @@ def test_a_coined_term_carries_its_english_where_it_is_first_used(term):
     english = term.first_use.split("（", 1)[1].rstrip("）")
     where, after = first_uses()[term.english]
     assert re.match(f"（{re.escape(english)}[）；，]", after), f"{where}: {term.first_use.split('（')[0]}{after}"
+
+
+@pytest.mark.parametrize("term", [t for t in TERMS if t.introduced_in], ids=lambda t: t.english)
+def test_a_coined_term_is_first_used_in_the_chapter_that_introduces_it(term):
+    """Outside 00's table of contents, the first chapter that uses the term is the one that
+    introduces it (issue 37: 本轮记录 was glossed as 08's but first met in 11)."""
+    head = term.first_use.split("（")[0]
+    for path in sorted(ZH.glob("*.ipynb")):
+        if path.name.startswith("00_"):
+            continue
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if any(head in prose(_LINK.sub(" ", "".join(c["source"]))) for c in cells if c["cell_type"] == "markdown"):
+            assert path.name.startswith(term.introduced_in + "_"), f"{head} is first used in {path.name}, not in {term.introduced_in}"
+            return
+    pytest.fail(f"{head} is used in no chapter")

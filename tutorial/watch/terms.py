@@ -27,6 +27,7 @@ class Term:
     avoid: tuple[str, ...] = ()  # regular expressions
     why: str = ""  # for a choice that could be argued
     first_use: str = ""  # how the term reads where the edition first uses it, e.g. "返回路径（way back）"
+    introduced_in: str = ""  # the chapter that introduces it ("08"): its first use outside 00's contents is there
 
 
 TERMS: tuple[Term, ...] = (
@@ -46,7 +47,8 @@ TERMS: tuple[Term, ...] = (
          "分词器 is the word in Chinese NLP writing; `tokenizer` stays as a code name."),
     Term("playground (chapter 07's widget)", "交互练习场", (r"(?<![（(\w`./-])playground(?![\w`/.）)'-])",),
          "In prose the widget is 交互练习场; `playground` stays as a code or file name."),
-    Term("part (an item of an OpenAI content list)", "content part", ("片段", "部分列表"),
+    Term("part (an item of an OpenAI content list)", "content part",
+         ("片段", "部分列表", "第一个部分", "相邻部分"),
          "部分列表 reads as 'partly a list'; Chinese engineers keep the API's own word, content part "
          "(content part 列表, text 类型的 content part)."),
     Term("real stacks / peers (Slime, SGLang, vLLM, LiteLLM)", "真实系统", ("同类实现",),
@@ -81,18 +83,27 @@ TERMS: tuple[Term, ...] = (
          first_use="回传的历史轮次（echo）"),
     Term("manager message (build_reply's record of the turn)", "本轮记录", (r"(?<!（)(?<!\| )manager message",),
          "An English phrase left in Chinese prose (issue 32 counted 10); `manager_message` stays as a code name.",
-         first_use="本轮记录（manager message）"),
+         first_use="本轮记录（manager message）", introduced_in="08"),
     Term("the way back (from model output to the client)", "返回路径", ("回程",),
          "回程 is a journey home; the chapters mean the path an answer takes back to the client.",
-         first_use="返回路径（way back）"),
+         first_use="返回路径（way back）", introduced_in="09"),
     Term("capture (a request the server recorded)", "捕获记录", ("一份捕获",),
          "一份捕获 counts a verb; what the server keeps is a record (捕获记录, 每条捕获记录). 捕获 stays the verb.",
-         first_use="捕获（capture）"),
+         first_use="捕获（capture）", introduced_in="01"),
     Term("return (translate hands back its two results)", "返回", ("交回",),
          "交回 reads as handing in homework; translate simply returns a tuple to its caller."),
-    Term("hand-set weights (chapter 11's tiny model)", "手工设定权重 / 预设", ("接线", "接好线"),
-         "接线 is electrical wiring; the model's weights are set by hand so that preset text follows "
-         "(两段预设文本)."),
+    Term("hand-set weights (chapter 11's tiny model)", "手工设定权重", ("接线", "接好线"),
+         "接线 is electrical wiring; the model's weights are set by hand so that text written in advance follows."),
+    Term("preset (a request the playground's menu loads)", "预设", (),
+         "预设 names only the playground's ready-made requests, so the word has one meaning."),
+    Term("widget (Jupyter's interactive element)", "widget", ("控件",),
+         "The playground, the doctor and Jupyter's own messages say widget; 控件 was used once beside 8 widget."),
+    Term("kernel (Jupyter's)", "内核", (),
+         "JupyterLab's Chinese interface says 内核. (README.zh.md's hub section still writes kernel: not ours to edit.)"),
+    Term("chat layer (the engine's step before the template)", "对话处理层", ("聊天层",),
+         "The chapters used 对话处理层 and 聊天层 for the same layer; one word."),
+    Term("deviation (a documented, deliberate difference from a real stack)", "偏差", ("有意差异", "有意保留的各处差异"),
+         "The glossary chose 偏差; 08 and 12 said 有意差异."),
     Term("silent check (a cell that prints nothing when the claim holds)", "断言", ("静默检查",),
          "Engineers call a check that is quiet when it holds an assertion (断言)."),
     Term("wire (the form on HTTP)", "传输格式", ("线上",),
