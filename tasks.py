@@ -61,7 +61,7 @@ EXTRAS = "book,hub,notebooks,real,serve,test"  # one environment for every comma
 
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
-DEBIAN_HUB = {"bubblewrap": "bwrap", "npm": "npm"}  # `tasks.py hub`: learners' sandboxes, the hub's proxy (npm)
+DEBIAN_HUB = {"bubblewrap": "bwrap", "npm": "npm", "openssl": "openssl"}  # `tasks.py hub`: learners' sandboxes, the proxy (npm), a room's certificate
 DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
 INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
 
