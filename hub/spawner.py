@@ -39,6 +39,7 @@ import os
 import pwd
 import resource
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -191,7 +192,7 @@ class SandboxSpawner(SimpleLocalProcessSpawner):
             for path in [home, trust, *trust.iterdir()]:
                 os.lchown(path, entry.pw_uid, entry.pw_gid)
         Path(self.logs).mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.popen_kwargs = {"stdout": open(self._log_file(), "ab"), "stderr": __import__("subprocess").STDOUT}
+        self.popen_kwargs = {"stdout": open(self._log_file(), "ab"), "stderr": subprocess.STDOUT}
         self.cmd = [*sandbox_command(home=str(home), hidden=self.hidden, shown=self.shown,
                                      private_home=self.private_home, visible=self.visible,
                                      class_user=self.class_user, tmp_bytes=self.tmp_bytes,

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import sys
 import time
