@@ -143,6 +143,8 @@ def test_endless_loops_end_in_a_located_line_not_a_hang(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert '✗ translate: did not finish on the trap "the README example without tools"' in done.stdout
     assert "it did not finish within 1 s (an endless loop?)" in done.stdout
+    stopped = next(line for line in done.stdout.splitlines() if line.startswith("✗ translate:"))
+    assert "The rule" not in stopped and "No tools" not in stopped, stopped  # a loop breaks no bullet that can be named
     assert done.stdout.splitlines()[1].startswith("✓ flatten_content")
 
 
@@ -445,3 +447,71 @@ def test_a_translate_that_changes_the_callers_body_cites_never_change_what_you_a
     assert status == 1 and first.startswith("✗ translate:"), lines
     assert TEXT["en"]["changed"] in first and first.endswith("The rule: " + TEXT["en"]["rule_unchanged"]), first
     assert "No tools" not in first
+
+
+# Issue 36: blame follows the learner's private helpers, every line cites the blamed function's
+# own rule, a word that differs is marked whole, and a message left out or added is named so.
+
+SYSTEM_INSIDE = ('''        if role == "system":
+            result.append({"role": "system", "content": flatten_content(content)})''', )
+
+
+def test_a_helper_reached_through_a_private_generator_is_blamed_alone(capsys):
+    """translate_messages is right but calls user_block_message from a private generator;
+    user_block_message keeps the id. Only user_block_message is held to its difference."""
+    for lang, heading, calls in (
+        ("en", "private_generator.py: chapter 05's functions against the package",
+         "calls your user_block_message, which does not agree yet (see its line); fix it first"),
+        ("zh", "private_generator.py：第 05 章的函数与本包对照", "user_block_message"),
+    ):
+        status, lines, err = grade(capsys, str(LEARNERS / "private_generator.py"), "--lang", lang)
+        assert (status, err) == (1, "") and lines[0] == heading  # the file's name as it is written, never capitalised
+        checks = {line.split(":")[0].split("：")[0]: line for line in lines[1:-1]}
+        assert "tool_call_id" in checks["✗ user_block_message"], checks
+        for caller in ("✗ translate_messages", "✗ translate"):
+            assert calls in checks[caller] and "inputs" not in checks[caller] and "输入中" not in checks[caller], checks[caller]
+
+
+def test_a_replay_line_cites_the_rule_of_the_function_to_blame(capsys, tmp_path):
+    """flatten_content joins with a space: the system prompt of a recorded request differs in
+    translated[0], a place translate_messages builds, but the rule quoted is flatten_content's."""
+    from tutorial.notebook.build_it import RULES
+
+    path = variant(tmp_path, 'return "\\n".join(text for', 'return " ".join(text for')
+    status, lines, _ = grade(capsys, str(path))
+    recorded = [line for line in lines if line.startswith("✗ translate on")]
+    assert status == 1 and len(recorded) == 2, lines
+    for line in recorded:
+        assert line.endswith(f"The rule: {RULES['en']['flatten_content']['join']} (the stage that checks this place: flatten_content)"), line
+
+
+@pytest.mark.parametrize("change, shown", [
+    ("            continue", "at result[2]: 1 message missing (expected {'role': 'system', 'content': '技能列表已更新。'})"),
+    ('            result.append({"role": "system", "content": flatten_content(content)})\n' * 2,
+     "at result[3]: 1 extra message (got {'role': 'system', 'content': '技能列表已更新。'})"),
+    ('            result.append({"role": "user", "content": flatten_content(content)})',
+     "at result[2][\"role\"]: expected 'system', got 'user'"),
+], ids=["left out", "twice", "another role"])
+def test_a_message_left_out_or_added_or_a_word_changed_is_said_so(capsys, tmp_path, change, shown):
+    old = SYSTEM_INSIDE[0]
+    path = variant(tmp_path, old, old.splitlines()[0] + "\n" + change.rstrip("\n"))
+    status, lines, _ = grade(capsys, str(path))
+    line = next(line for line in lines if line.startswith("✗ translate_messages:"))
+    assert status == 1 and shown in line and "«" not in line, line
+    recorded = next(line for line in lines if line.startswith("✗ translate on the 93"))
+    assert ("«" not in recorded) and (("missing" in shown) == (" message missing" in recorded)), recorded
+
+
+def test_a_difference_inside_a_word_marks_the_whole_word():
+    from tutorial.notebook.build_it.checker import contrast
+
+    assert contrast("system", "user") == ("'system'", "'user'")
+    assert contrast("the system said", "the user said") == ("'the «system» said'", "'the «user» said'")
+    assert contrast("  你好\n", "你好") == ("'«  »你好\\n'", "'«»你好'")  # spaces alone stay as they are
+
+
+def test_the_schema_bullet_says_missing_or_none():
+    from tutorial.notebook.build_it import RULES
+
+    assert "a schema that is missing or None" in RULES["en"]["tools_to_chat_tools"]["wrap"]
+    assert "缺失或为 None" in RULES["zh"]["tools_to_chat_tools"]["wrap"]

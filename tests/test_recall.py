@@ -49,3 +49,21 @@ def test_a_chapter_without_recall_questions_is_named_not_a_bare_key_error():
 
     with pytest.raises(KeyError, match="no recall questions for chapter '99'"):
         recall("99", show=True)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_chinese_chapters_recall_cell_speaks_chinese_in_a_fresh_kernel(chapter):
+    """Issue 36: the learner restarts the kernel and runs only the recall cell of a Chinese
+    chapter (its first cell, which sets the language, not run): the cell itself names the
+    language, so the model answers come in Chinese whatever the machine's language is."""
+    import nbformat
+
+    path = next((ROOT / "notebooks" / "zh").glob(f"{chapter}_*.ipynb"))
+    cell = next(cell for cell in nbformat.read(path, as_version=4).cells
+                if cell.cell_type == "code" and f'recall("{chapter}"' in cell.source)  # fmt: skip
+    source = cell.source.replace("show=False", "show=True")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TUTORIAL_LANG": "en", "LANG": "C.UTF-8"}
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
+                          encoding="utf-8", env=env, cwd=ROOT, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("参考答案：") >= 2 and "model answer" not in done.stdout, done.stdout

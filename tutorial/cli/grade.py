@@ -35,7 +35,7 @@ WORDS = {
         "helper": "calls your {helper}, which does not agree yet (see its line); fix it first",
         "helper_unwritten": "calls your {helper}, which is not written yet",
         "first": "{failed} of {total} inputs differ; the first is {label}, {call}: {problem}. The rule: {rule}",
-        "stopped": "did not finish on {label}, {call}: {problem}. The rule: {rule}",
+        "stopped": "did not finish on {label}, {call}: {problem}",
         "trap": 'the trap "{label}"',
         "recorded": "translate on {what}",
         "sdk": "the {count} bodies the anthropic SDK sends",
@@ -62,7 +62,7 @@ WORDS = {
         "helper": "调用了你写的 {helper}，而它还不一致（见它那一行）；先改好它",
         "helper_unwritten": "调用了你写的 {helper}，而它还没有写",
         "first": "{total} 个输入中有 {failed} 个不同；第一个是{label}，{call}：{problem}。规则：{rule}",
-        "stopped": "在{label}上没有结束，{call}：{problem}。规则：{rule}",
+        "stopped": "在{label}上没有结束，{call}：{problem}",
         "trap": "陷阱「{label}」",
         "recorded": "translate 处理{what}",
         "sdk": " anthropic SDK 发出的 {count} 个 body",
@@ -124,12 +124,13 @@ def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[s
     words = WORDS[lang]
     lines, agree = [], True
     namespace = translator.functions
+    findings = {}
     for name in CHAPTER_FUNCTIONS:
         function = namespace.get(name)
         if function is None:
             lines.append(f"– {name}: {words['unwritten'] if name in translator.stubs else words['missing']}")
             continue
-        found = examine(name, function, lang, seconds=seconds)
+        found = findings[name] = examine(name, function, lang, seconds=seconds)
         if found.verdict.ok:
             lines.append(f"✓ {name}: {words['right'].format(total=found.total)}")
             continue
@@ -139,7 +140,7 @@ def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[s
             lines.append(f"✗ {name}: {words[key].format(helper=found.blamed)}")
         else:
             lines.append(f"✗ {name}: {_first(found, lang)}")
-    for line, ok in _recorded(translator, lang):
+    for line, ok in _recorded(translator, lang, findings):
         lines.append(line)
         agree = agree and ok
     return lines, agree
@@ -158,8 +159,27 @@ def _first(found, lang: str) -> str:
                                  problem=found.problem, rule=found.rule)  # fmt: skip
 
 
-def _recorded(translator, lang: str) -> list[tuple[str, bool]]:
-    """One line for the SDK bodies, one for the Claude Code session."""
+def _blamed(difference, translator, findings: dict):
+    """A replay's difference citing the rule of the learner's function to blame for it: the
+    earliest one (in the chapter's order) whose own check failed, among the function that
+    builds the place and the learner's functions it reaches, private helpers included."""
+    import dataclasses
+
+    from ..notebook.build_it.checker import learner_helpers
+    from ..notebook.build_it.stages import stage_names
+
+    stage = difference.stage if difference.stage in translator.functions else "translate"
+    reached = {stage, *(name for name, _ in learner_helpers(stage, translator.functions[stage]))}
+    wrong = [name for name in stage_names() if name in reached and name in findings
+             and not findings[name].verdict.ok and not findings[name].blamed and findings[name].rule]  # fmt: skip
+    if not wrong or wrong[0] == difference.stage:
+        return difference  # the function that builds the place is itself the one to blame: its bullet for the place
+    return dataclasses.replace(difference, rule=findings[wrong[0]].rule, stage=wrong[0])
+
+
+def _recorded(translator, lang: str, findings: Optional[dict] = None) -> list[tuple[str, bool]]:
+    """One line for the SDK bodies, one for the Claude Code session; a difference cites the
+    rule of the learner's function that `findings` (name -> its check) blame for it."""
     from ..notebook.build_it.replay import recorded_requests, replay
 
     words = WORDS[lang]
@@ -180,7 +200,8 @@ def _recorded(translator, lang: str) -> list[tuple[str, bool]]:
             found.append((f"✓ {title}: {words['recorded_right'].format(compared=len(compared), left_out=left_out)}", True))
             continue
         first = problems[0]
-        detail = first.difference.line(lang) if first.difference else first.note
+        difference = _blamed(first.difference, translator, findings or {}) if first.difference else None
+        detail = difference.line(lang) if difference else first.note
         if replayed.stopped:
             line = f"{first.name}: {detail}; {words['stopped_replay']}"
         else:

@@ -149,7 +149,10 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
             problem, location = words["uncomparable"].format(error=f"{type(error).__name__}: {error}"), None
         if problem:
-            rule = UNCHANGED if got.changed_input else _rule(stage, case, location, expected)
+            if isinstance(got.raised, guard.TimedOut):
+                rule = ENDLESS  # nothing in the result to point at: no bullet of the rule applies
+            else:
+                rule = UNCHANGED if got.changed_input else _rule(stage, case, location, expected)
             failures.append((case, problem, rule))
             if isinstance(got.raised, guard.TimedOut):
                 stopped = True
@@ -166,6 +169,8 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     case, problem, rule = _first_to_show(failures)
     if rule == UNCHANGED:
         rule_text = words["rule_unchanged"]
+    elif rule == ENDLESS:
+        rule_text = ""
     else:
         rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
     shown_args = ", ".join(short(arg, 400, lang) for arg in case.args)
@@ -193,6 +198,8 @@ _SHOWN_FIRST = {"trap": 0, "readme": 1, "generated": 2}
 
 # The rule a function breaks when it changes its input: every stage's, so no bullet of one.
 UNCHANGED = "!unchanged"
+# A call that did not finish breaks no bullet that can be named (the input shows where it hung).
+ENDLESS = "!endless"
 
 
 def _first_to_show(failures: list) -> tuple:
@@ -217,21 +224,29 @@ def _root(name: str) -> Callable[[tuple], str]:
 
 def learner_helpers(name: str, function: Callable) -> list[tuple[str, Callable]]:
     """The learner's own functions of earlier stages that `function` reaches, through the
-    names its code (and theirs) looks up, in the chapter's order. The package's functions
-    are left out: they are right by definition."""
+    names its code (and theirs) looks up, in the chapter's order. Every function of the
+    learner's is followed, the private ones too (a generator `_chat_messages` that calls
+    user_block_message), so a wrong helper is found however it is reached. The package's
+    functions are left out: they are right by definition."""
     order = stages.stage_names()
     found: dict[str, Callable] = {}
+    followed: set[int] = {id(function)}
     waiting = [function]
     while waiting:
         current = waiting.pop()
         namespace = getattr(current, "__globals__", {})
         for looked_up in _global_names(getattr(current, "__code__", None)):
-            if looked_up == name or looked_up in found or looked_up not in order:
-                continue
             helper = namespace.get(looked_up)
-            if callable(helper) and not _is_package_function(helper):
+            if looked_up == name or id(helper) in followed or not callable(helper) or _is_package_function(helper):
+                continue
+            if not hasattr(helper, "__code__"):
+                continue  # a class or a builtin: nothing of the learner's to read inside
+            if looked_up not in order and getattr(helper, "__globals__", None) is not namespace:
+                continue  # a library's function (copy.deepcopy): not the learner's to follow
+            followed.add(id(helper))
+            waiting.append(helper)
+            if looked_up in order:
                 found[looked_up] = helper
-                waiting.append(helper)
     return [(helper, found[helper]) for helper in order if helper in found and order.index(helper) < order.index(name)]
 
 
@@ -323,10 +338,20 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     if found is None:
         return "", None
     location, have, want = found
-    lang = language.resolve(lang)
-    shown = dict(zip(("want", "have"), contrast(want, have, lang=lang)))
+    return difference_line(location, place(location, root), have, want, language.resolve(lang)), location
+
+
+def difference_line(location: tuple, where: str, have: Any, want: Any, lang: str, limit: int = 240) -> str:
+    """One line on a difference at `where`: what was expected and what came, or that items
+    are missing or extra there ("1 message missing", "1 extra message")."""
+    words = TEXT[lang]
+    if isinstance(have, Gap):
+        return words["gap_missing"].format(place=where, count=have.counted(lang), **spaced({"want": short(want, limit, lang)}, lang))
+    if isinstance(want, Gap):
+        return words["gap_extra"].format(place=where, count=want.counted(lang), **spaced({"have": short(have, limit, lang)}, lang))
+    shown = dict(zip(("want", "have"), contrast(want, have, limit, lang)))
     key = "differs" if location else "differs_whole"  # the whole value: no place to name
-    return words[key].format(place=place(location, root), **spaced(shown, lang)), location
+    return words[key].format(place=where, **spaced(shown, lang))
 
 
 def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:
@@ -347,6 +372,36 @@ class Missing:
 NO_KEY, NO_ITEM = Missing("no_key"), Missing("no_item")
 
 
+class Gap(Missing):
+    """Items of a list that one side lacks where the other has them: on the learner's side,
+    items missing ("missing"); on the package's, items the learner added ("extra"). Counted
+    as messages when they are chat messages."""
+
+    def __init__(self, gap: str, count: int, messages: bool):
+        super().__init__("no_item")
+        self.gap, self.count, self.messages = gap, count, messages
+
+    def counted(self, lang: str) -> str:
+        noun = "messages" if self.messages else "items"
+        return TEXT[lang][f"{self.gap}_{noun}" + ("_one" if self.count == 1 else "")].format(count=self.count)
+
+
+def _gap(have: list, want: list, index: int) -> Optional[tuple[int, Any, Any]]:
+    """From `index` on, whether the two lists differ by whole items left out or added, the
+    rest agreeing: (where, have side, want side) with a Gap on one side; else None."""
+    keys = [[json.dumps(item, sort_keys=True, ensure_ascii=False, default=repr) for item in side[index:]] for side in (have, want)]
+    opcodes = [op for op in difflib.SequenceMatcher(None, *keys, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(opcodes) != 1 or opcodes[0][0] not in ("delete", "insert"):
+        return None  # not whole items left out or added with the rest agreeing: show the first item that differs
+    tag, have_start, have_end, want_start, want_end = opcodes[0]
+    messages = all(isinstance(item, dict) and "role" in item for item in have + want)
+    if tag == "insert":  # the package has items the learner's result lacks
+        at = index + want_start
+        return at, Gap("missing", want_end - want_start, messages), want[at]
+    at = index + have_start
+    return at, have[at], Gap("extra", have_end - have_start, messages)
+
+
 def first_difference(have: Any, want: Any, location: tuple = ()) -> Optional[tuple]:
     """The first place, in the expected value's order, where `have` differs from `want`:
     (location, what is there, what should be there). Lists are compared item by item, so a
@@ -361,7 +416,12 @@ def first_difference(have: Any, want: Any, location: tuple = ()) -> Optional[tup
         return None
     if isinstance(have, list) and isinstance(want, list):
         for index in range(max(len(have), len(want))):
-            if index >= len(have) or index >= len(want):
+            beyond = index >= len(have) or index >= len(want)
+            if len(have) != len(want) and (beyond or differences(have[index], want[index])):
+                gap = _gap(have, want, index)  # a message left out reads as one, not as the next one's content
+                if gap:
+                    return (location + (gap[0],), *gap[1:])
+            if beyond:
                 return location + (index,), _at(have, index), _at(want, index)
             found = first_difference(have[index], want[index], location + (index,))
             if found:
@@ -410,6 +470,12 @@ def contrast(want: Any, have: Any, limit: int = 240, lang: Optional[str] = None)
     rest_want, rest_have = want[start : start + window], have[start : start + window]
     matcher = difflib.SequenceMatcher(None, rest_want, rest_have, autojunk=False)
     _, _, want_end, _, have_end = next(op for op in matcher.get_opcodes() if op[0] != "equal")
+    if any(char.isalnum() for char in rest_want[:want_end] + rest_have[:have_end]):
+        # A difference inside a word is the whole word: 'system' beside 'user' is not «»system / «u»ser.
+        while start and want[start - 1].isalnum():
+            start -= 1
+            want_end, have_end = want_end + 1, have_end + 1
+        want_end, have_end = _word_end(want, start, want_end), _word_end(have, start, have_end)
     if not start and (want_end, have_end) == (len(want), len(have)):
         return short(want, limit, lang), short(have, limit, lang)  # nothing shared: nothing to point at
     quote = '"' if ("'" in want + have and '"' not in want + have) else "'"
@@ -427,6 +493,13 @@ def contrast(want: Any, have: Any, limit: int = 240, lang: Optional[str] = None)
 
 
 _CONTEXT = 40  # characters kept on each side of a differing run
+
+
+def _word_end(text: str, start: int, end: int) -> int:
+    """A differing run ending at start + end, carried on to the end of the word it stops in."""
+    while start + end < len(text) and text[start + end].isalnum():
+        end += 1
+    return end
 
 
 def _escape(text: str, quote: str) -> str:

@@ -24,7 +24,7 @@ from ...errors import RequestError
 from ...examples import claude_code_session
 from ...preprocess import preprocess
 from ...watch import language
-from .checker import Missing, _plain, _root, contrast, first_difference, place, spaced
+from .checker import Missing, _plain, _root, difference_line, first_difference, place
 from .learner import TranslatorError
 from .stages import STAGES, rule_text
 from .texts import SUMMARIES
@@ -40,7 +40,7 @@ WORDS = {
         "tools_left_out": "compared without its {why}: chapter 05 does not teach them",
         "client": "Anthropic-defined client tools (the package looks their schemas up)",
         "toolset": "toolsets (entries without a name)",
-        "line": "at {place}: expected {want}, got {have}. The rule: {rule}",
+        "line": "{difference}. The rule: {rule}",
         "caught_by": " (the stage that checks this place: {stage})",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
         "uncomparable": "its result cannot be compared: {error}",
@@ -63,7 +63,7 @@ WORDS = {
         "tools_left_out": "比较时去掉了 tools 里的这些条目：{why}。第 05 章没有讲它们",
         "client": "由 Anthropic 定义的客户端工具（本包会查出它们的 schema）",
         "toolset": "工具集（没有 name 的条目）",
-        "line": "在 {place} 处：应为{want}，实际为{have}。规则：{rule}",
+        "line": "{difference}。规则：{rule}",
         "caught_by": "（检查这个位置的阶段：{stage}）",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
         "uncomparable": "它的结果无法比较：{error}",
@@ -116,8 +116,8 @@ class Difference:
 
     def line(self, lang: Optional[str] = None) -> str:
         lang = language.resolve(lang)
-        shown = spaced(dict(zip(("want", "have"), contrast(self.expected, self.actual, 160, lang))), lang)
-        line = WORDS[lang]["line"].format(place=self.place, rule=self.rule, **shown)
+        shown = difference_line((self.place,), self.place, self.actual, self.expected, lang, 160)
+        line = WORDS[lang]["line"].format(difference=shown, rule=self.rule)
         return line + (WORDS[lang]["caught_by"].format(stage=self.stage) if self.stage else "")
 
     def as_json(self, lang: Optional[str] = None) -> dict:

@@ -24,7 +24,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "fix {helper} first. Its check says:\n  {verdict}",
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
         "stopped": "not yet: {name} did not finish on {label}, so the check stopped there:\n    {name}({args})\n"
-        "  {problem}\n  The rule: {rule}",
+        "  {problem}",
         "timed_out": "it did not finish within {seconds:g} s (an endless loop?)",
         "trap": 'the trap "{label}"',
         "generated": "generated variation #{number}",
@@ -37,6 +37,16 @@ TEXT: dict[str, dict[str, Any]] = {
         "differs_whole": "at {place}: expected {want}, got {have}",
         "no_key": "(no such key)",
         "no_item": "(no such item)",
+        "gap_missing": "at {place}: {count} missing (expected {want})",
+        "gap_extra": "at {place}: {count} (got {have})",
+        "missing_messages_one": "1 message",
+        "missing_messages": "{count} messages",
+        "missing_items_one": "1 item",
+        "missing_items": "{count} items",
+        "extra_messages_one": "1 extra message",
+        "extra_messages": "{count} extra messages",
+        "extra_items_one": "1 extra item",
+        "extra_items": "{count} extra items",
         "unshowable": "<a {kind} that cannot be shown>",
         "yours_unwritten": "your translate is not written yet: the playground shows only the package's translation",
         "yours_error": "the playground's request does not translate yet: {error}",
@@ -59,7 +69,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，请先改 {helper}。"
                         "{helper} 的检查结果如下。\n  {verdict}",
         "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先把 {helper} 写出来。",
-        "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}\n  规则：{rule}",
+        "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}",
         "timed_out": "函数在 {seconds:g} 秒内没有结束（是死循环吗？）",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
@@ -72,6 +82,16 @@ TEXT: dict[str, dict[str, Any]] = {
         "differs_whole": "返回值不同，应为{want}，实际为{have}",
         "no_key": "（没有这个键）",
         "no_item": "（没有这一项）",
+        "gap_missing": "{place} 处少了{count}，应为{want}",
+        "gap_extra": "{place} 处多了{count}，实际为{have}",
+        "missing_messages_one": " 1 条消息",
+        "missing_messages": " {count} 条消息",
+        "missing_items_one": " 1 项",
+        "missing_items": " {count} 项",
+        "extra_messages_one": " 1 条消息",
+        "extra_messages": " {count} 条消息",
+        "extra_items_one": " 1 项",
+        "extra_items": " {count} 项",
         "unshowable": "<一个无法显示的 {kind}>",
         "yours_unwritten": "你的 translate 还没有写，交互练习场只显示本包的翻译结果。",
         "yours_error": "交互练习场中的请求还无法翻译：{error}",
@@ -158,7 +178,7 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
             "none": "No tools (`None` or `[]`) → `None`.",
             "wrap": 'Each tool → `{"type": "function", "function": {"name": ..., "description": ..., "parameters": '
             '...}}`, with `""` for a missing or empty description and `{"type": "object", "properties": {}}` for '
-            "a missing schema.",
+            "a schema that is missing or None.",
         },
         "translate": {
             "both": "the messages path, then the tools path, returned together",
@@ -209,7 +229,7 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
             "none": "没有工具（`None` 或 `[]`）→ `None`。",
             "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "desc'
                     'ription": ..., "parameters": ...}}`。description 缺失或为空时用 `""`'
-                    '，schema 缺失时用 `{"type": "object", "properties": {}}`。',
+                    '，schema 缺失或为 None 时用 `{"type": "object", "properties": {}}`。',
         },
         "translate": {
             "both": "先走消息路径，再走工具路径，两个结果一起返回",
