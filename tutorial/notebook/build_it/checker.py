@@ -338,17 +338,19 @@ def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None
     if found is None:
         return "", None
     location, have, want = found
-    return difference_line(location, place(location, root), have, want, language.resolve(lang)), location
+    with language.using(lang):
+        return difference_line(location, place(location, root), have, want), location
 
 
-def difference_line(location: tuple, where: str, have: Any, want: Any, lang: str, limit: int = 240) -> str:
-    """One line on a difference at `where`: what was expected and what came, or that items
-    are missing or extra there ("1 message missing", "1 extra message")."""
+def difference_line(location: tuple, where: str, have: Any, want: Any, limit: int = 240) -> str:
+    """One line on a difference at `where`, in the current language: what was expected and
+    what came, or that items are missing or extra there ("1 message missing", "1 extra message")."""
+    lang = language.current()
     words = TEXT[lang]
     if isinstance(have, Gap):
-        return words["gap_missing"].format(place=where, count=have.counted(lang), **spaced({"want": short(want, limit, lang)}, lang))
+        return words["gap_missing"].format(place=where, count=have.counted(), **spaced({"want": short(want, limit, lang)}, lang))
     if isinstance(want, Gap):
-        return words["gap_extra"].format(place=where, count=want.counted(lang), **spaced({"have": short(have, limit, lang)}, lang))
+        return words["gap_extra"].format(place=where, count=want.counted(), **spaced({"have": short(have, limit, lang)}, lang))
     shown = dict(zip(("want", "have"), contrast(want, have, limit, lang)))
     key = "differs" if location else "differs_whole"  # the whole value: no place to name
     return words[key].format(place=where, **spaced(shown, lang))
@@ -381,9 +383,9 @@ class Gap(Missing):
         super().__init__("no_item")
         self.gap, self.count, self.messages = gap, count, messages
 
-    def counted(self, lang: str) -> str:
+    def counted(self) -> str:
         noun = "messages" if self.messages else "items"
-        return TEXT[lang][f"{self.gap}_{noun}" + ("_one" if self.count == 1 else "")].format(count=self.count)
+        return TEXT[language.current()][f"{self.gap}_{noun}" + ("_one" if self.count == 1 else "")].format(count=self.count)
 
 
 def _gap(have: list, want: list, index: int) -> Optional[tuple[int, Any, Any]]:

@@ -116,7 +116,8 @@ class Difference:
 
     def line(self, lang: Optional[str] = None) -> str:
         lang = language.resolve(lang)
-        shown = difference_line((self.place,), self.place, self.actual, self.expected, lang, 160)
+        with language.using(lang):
+            shown = difference_line((self.place,), self.place, self.actual, self.expected, 160)
         line = WORDS[lang]["line"].format(difference=shown, rule=self.rule)
         return line + (WORDS[lang]["caught_by"].format(stage=self.stage) if self.stage else "")
 
