@@ -5,15 +5,25 @@ server (GET /props) and of vLLM and SGLang (GET /v1/models, `max_model_len`).
 
 The bridge (forward.py) lowers a request's max_tokens to it: nothing past the context can be
 generated, and agent CLIs ask for more than a small engine holds.
+
+It is learnt in the background (`EngineContext`): asked when the bridge starts, and again every
+RETRY_SECONDS while the engine does not answer, each question limited to PROBE_SECONDS. A
+request never waits for it: an engine that is frozen or not up yet would hold the client's
+first event for the whole probe (5 s on a fresh bridge, measured before this rule). Until the
+size is known, max_tokens goes to the engine as asked, and the capture says so.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Optional
 
 import httpx
 
 PROBE_SECONDS = 5.0  # an engine that does not answer this quickly is taken not to say
+RETRY_SECONDS = 2.0  # between questions while the engine does not answer (not up yet, or frozen)
+NOT_YET = "not yet known"  # what the capture says while the question is still out
+NOT_SAID = "not said by the engine"  # the engine answered without saying its context
 
 UNANSWERED = object()  # neither address answered at all: the engine may not be up yet
 
@@ -23,10 +33,13 @@ async def context_size(client: httpx.AsyncClient, chat_url: str) -> Any:
     when it did not answer (so the caller may ask again later)."""
     root = chat_url[: -len("/chat/completions")] if chat_url.endswith("/chat/completions") else chat_url  # .../v1
     base = root[: -len("/v1")] if root.endswith("/v1") else root
-    answered = False
+    answered, late = False, False
     for url, read in ((base + "/props", props_context), (root + "/models", models_context)):
         try:
             response = await client.get(url, timeout=PROBE_SECONDS)
+        except httpx.TimeoutException:
+            late = True  # a frozen or busy engine: its answer may still say it
+            continue
         except httpx.HTTPError:
             continue
         answered = True
@@ -36,7 +49,7 @@ async def context_size(client: httpx.AsyncClient, chat_url: str) -> Any:
             context = None
         if context is not None:
             return context
-    return None if answered else UNANSWERED
+    return None if answered and not late else UNANSWERED
 
 
 def props_context(answer: Any) -> Optional[int]:
@@ -60,3 +73,34 @@ def models_context(answer: Any) -> Optional[int]:
 
 def _positive(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+class EngineContext:
+    """The engine's context size, learnt in the background (see the module's docstring).
+
+    `size` is an int once the engine has said it; NOT_YET while nobody knows; NOT_SAID when
+    the engine answered without saying. Reading it never waits."""
+
+    def __init__(self, chat_url: str):
+        self.chat_url = chat_url
+        self.size: Any = NOT_YET
+        self._task: Optional[asyncio.Task] = None
+
+    def start(self, client: httpx.AsyncClient) -> None:
+        """Begin asking, inside the server's event loop."""
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._learn(client))
+
+    async def _learn(self, client: httpx.AsyncClient) -> None:
+        while True:
+            answer = await context_size(client, self.chat_url)
+            if answer is not UNANSWERED:
+                self.size = NOT_SAID if answer is None else answer
+                return
+            await asyncio.sleep(RETRY_SECONDS)
+
+    async def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            await asyncio.wait({self._task})
+        self._task = None

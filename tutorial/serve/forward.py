@@ -58,7 +58,9 @@ into an int32) is the server's own located 400 (app.check_parameters), never the
 overflow. Above the engine's context, when the engine says it (llama.cpp's GET /props, vLLM's
 GET /v1/models), the engine is sent its context instead: it could not generate more, and
 agent CLIs ask for more than a small engine holds (Claude Code asks for 64000); the capture
-keeps both numbers (`forward.max_tokens_lowered`).
+keeps both numbers (`forward.max_tokens_lowered`). The context is learnt in the background
+(engine_context.EngineContext), never while a request waits, so that message_start still leaves
+at ACCEPT_SECONDS; until it is known, max_tokens goes as asked (`forward.max_tokens_as_asked`).
 
 Stop sequences are applied by the bridge (see `relay.py`): they are not sent to the engine,
 and a request with stop sequences is streamed from the engine even when the client did not
@@ -119,7 +121,7 @@ class Forwarder:
         self._client: Optional[httpx.AsyncClient] = None
         self._streams: set["EngineStream"] = set()  # open streams, told when the server shuts down
         self._closing: Optional[asyncio.Event] = None
-        self._context: Any = NOT_ASKED  # the engine's context size, once it has said (None: it does not say)
+        self.context = engine_context.EngineContext(self.url)  # learnt in the background from open()
 
     def __repr__(self) -> str:
         return f"Forwarder({self.url!r}, model={self.model!r}, timeout={self.timeout})"
@@ -129,6 +131,7 @@ class Forwarder:
         headers = {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), headers=headers, trust_env=False)
         self._closing = asyncio.Event()
+        self.context.start(self._client)
 
     def shut_down(self) -> None:
         """The server is stopping: open streams end with an error event and close their
@@ -140,23 +143,23 @@ class Forwarder:
 
     async def close(self) -> None:
         self.shut_down()
+        await self.context.stop()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
 
     async def fit_max_tokens(self, request: dict, record: dict) -> None:
         """Lower the engine request's max_tokens to the engine's context when it asks for more
-        (when the engine says its context): nothing past it can be generated, and some engines
-        refuse the larger number. The capture's `forward.max_tokens_lowered` keeps both."""
+        (when the engine has said its context): nothing past it can be generated, and some engines
+        refuse the larger number. The capture's `forward.max_tokens_lowered` keeps both. Never
+        waits: while the context is not known, max_tokens goes as asked (`forward.max_tokens_as_asked`)."""
         wanted = request.get("max_tokens")
         if not isinstance(wanted, int) or isinstance(wanted, bool):
             return
-        if self._context is NOT_ASKED:  # asked once (None: the engine does not say)
-            self._context = await engine_context.context_size(self._require_client(), self.url)
-        context = None if self._context is engine_context.UNANSWERED else self._context
-        if self._context is engine_context.UNANSWERED:
-            self._context = NOT_ASKED  # not up yet: ask again next time
-        if context is not None and wanted > context:
+        context = self.context.size
+        if not isinstance(context, int):
+            record["max_tokens_as_asked"] = {"sent": wanted, "context": context}
+        elif wanted > context:
             request["max_tokens"] = context
             record["max_tokens_lowered"] = {"asked": wanted, "sent": context}
 
@@ -401,7 +404,6 @@ class EngineStream:
 DONE = object()
 WHOLE = "whole"  # tags the text of a whole (not streamed) answer in a stream's lines
 SHUTTING_DOWN = object()
-NOT_ASKED = object()
 
 
 def shutting_down() -> ApiError:
@@ -528,11 +530,11 @@ def _arguments(arguments: Any, i: int, cut: bool = False) -> Any:
         return json.loads(arguments)
     except ValueError as error:
         if not cut:
-            raise tutorial.RequestError(where, f"is not valid JSON ({error})") from None
+            raise tutorial.RequestError(where, "is not valid JSON ({why})", why=str(error)) from None
     try:
         return partial_json(arguments) or {}
     except ValueError as error:
-        raise tutorial.RequestError(where, f"is not the start of a JSON object ({error})") from None
+        raise tutorial.RequestError(where, "is not the start of a JSON object ({why})", why=str(error)) from None
 
 
 def _matched_stop(choice: dict) -> Any:
