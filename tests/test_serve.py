@@ -26,7 +26,6 @@ import tutorial  # noqa: E402
 from tutorial import serve  # noqa: E402
 from tutorial.serve.captures import CaptureStore, visible_headers, visible_path  # noqa: E402
 from tutorial.serve.running import is_loopback, warn_unless_loopback  # noqa: E402
-from tutorial.watch import error_words  # noqa: E402
 
 SECRET = "sk-ant-api03-SECRET-do-not-store-0123456789"
 CLIENT_LOGGERS = ("httpx", "httpcore", "anthropic")  # the test's own clients log the URLs they call
@@ -519,7 +518,7 @@ def test_the_command_line_explains_its_mistakes(capsys):
     from tutorial.serve.cli import main
 
     assert main(["--model", "x"]) == 2
-    assert "--model and --timeout only apply with --forward" in capsys.readouterr().err
+    assert "--model, --timeout and --tokens only apply with --forward or --engine" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------
@@ -605,7 +604,8 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
         client.messages.create(model="m", max_tokens=16, messages=messages)
     with pytest.raises(tutorial.RequestError) as expected:
         tutorial.translate({"messages": messages})
-    located = f"messages[0].role: {error_words.said(expected.value.problem)}"
+    with tutorial.words.using("zh"):
+        located = str(expected.value)
     assert located.startswith("messages[0].role: 必须是 'user'、'assistant' 或 'system'")
     assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{located}"}}
     assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{located}"

@@ -4,6 +4,7 @@
     python -m tutorial translate [FILE|-] [--target openai]   {"translated": ..., "tools_schema": ...}
     python -m tutorial grade FILE.py [--lang zh]         check chapter 05's functions in FILE.py against the package
     python -m tutorial serve [...]                       a local /v1/messages endpoint (the `serve` extra)
+    python -m tutorial trajectory CAPTURES [--json]      the training samples of `serve --tokens` sessions
     python -m tutorial drift [--json] [--family F]       does each family's next prompt extend the last one + answer?
     python -m tutorial doctor                            check the environment, print fixes
 
@@ -72,7 +73,7 @@ def parser(lang: str) -> argparse.ArgumentParser:
     file_metavar = say["file_metavar"]
     top = argparse.ArgumentParser(prog="python -m tutorial", description=say["description"], formatter_class=formatter)
     top.add_argument("--lang", choices=words.LANGUAGES, default=None, help=say["lang"])
-    choices = "{walk,translate,grade,serve,drift,doctor}"  # named so in "the following arguments are required"
+    choices = "{walk,translate,grade,serve,trajectory,drift,doctor}"  # named so in "the following arguments are required"
     commands = top.add_subparsers(dest="command", required=True, metavar=choices)
 
     def command(name: str, **options) -> argparse.ArgumentParser:
@@ -90,6 +91,9 @@ def parser(lang: str) -> argparse.ArgumentParser:
     translate.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
     grade.add_parser(command, lang)
     command("serve", help=say["serve"], add_help=False)
+    from .trajectory import WORDS as trajectory_words
+
+    command("trajectory", help=trajectory_words["help"], add_help=False)
     command("drift", help=drift_help(), add_help=False)
     command("doctor", help=say["doctor"], description=say["doctor"])
     return top
@@ -99,6 +103,10 @@ def _run(argv: list[str], lang: str) -> int:
     rest = _after_top_options(argv)
     if rest[:1] == ["serve"]:
         return _serve(rest[1:], lang)  # its own options, parsed by the serve package
+    if rest[:1] == ["trajectory"]:
+        from .trajectory import main as trajectory
+
+        return trajectory(rest[1:], lambda message: _fail(message, lang=lang))
     if rest[:1] == ["drift"]:
         with words.argparse_in(lang):
             return drift(rest[1:], lambda message: _fail(message, lang=lang))

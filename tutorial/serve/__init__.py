@@ -18,6 +18,9 @@ stays light; install them with the `serve` extra.
     forward.py    the bridge to an OpenAI-compatible /v1/chat/completions
     relay.py      the engine's stream relayed as Anthropic's while it arrives
     engine_context.py  how many tokens the engine holds, when it says (max_tokens is lowered to it)
+    token_path.py the adapter's token path (--tokens): render to ids, generate from them, keep trajectories
+    sessions.py   which session a request belongs to (its key's digest, never the key)
+    recorded_session.py  a Claude Code session through the token path, recorded for chapter 13
     wire.py       the Anthropic side of the wire: message objects, SSE text, error envelopes
     words.py      what it writes for people, in English and Chinese (Accept-Language, serve --lang zh)
     cli.py        `python -m tutorial serve`
@@ -35,6 +38,7 @@ _LAZY = {
     "teaching_responder": "responder",
     "tool_then_text": "responder",
     "Forwarder": "forward",
+    "TokenPath": "token_path",
     "DEFAULT_MAX_BODY_BYTES": "app",
     "DEFAULT_MAX_CAPTURES": "captures",
 }

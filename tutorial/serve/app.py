@@ -145,12 +145,17 @@ class Endpoints:
     # --- the Messages API ----------------------------------------------------
 
     async def messages(self, request: Request) -> Response:
+        if getattr(self.forwarder, "renders_tokens", False):  # the token path keeps trajectories per session
+            from .sessions import session_of
+
+            session = session_of(request.headers)
+            return await self._captured(request, lambda body, capture: self._answer_messages(body, capture, session))
         return await self._captured(request, self._answer_messages)
 
     async def count_tokens(self, request: Request) -> Response:
         return await self._captured(request, self._answer_count_tokens)
 
-    async def _answer_messages(self, body: dict, capture: dict) -> Response:
+    async def _answer_messages(self, body: dict, capture: dict, session: Optional[str] = None) -> Response:
         analysis = await self._analyse(body, capture)
         check_parameters(body)
         if self.translator is not None:  # the learner's translation, beside the package's
@@ -158,6 +163,8 @@ class Endpoints:
 
             capture["yours"] = await run_in_threadpool(compare_request, self.translator, body, words.current())
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
+        if session is not None:
+            return await self._token_turn(body, analysis, capture, message_id, model, session)
         if self.forwarder is not None and body.get("stream"):  # relayed while the engine streams
             return await self._relayed(body, analysis, capture, message_id, model)
         if self.forwarder is not None:
@@ -253,6 +260,36 @@ class Endpoints:
             await self._keep(capture, 200, response.started, ending)
 
         response = RelayedResponse(stream.sse(on_end), media_type="text/event-stream", headers={"cache-control": "no-cache"})
+        return response
+
+    async def _token_turn(self, body: dict, analysis: dict, capture: dict, message_id: str, model: str, session: str) -> Response:
+        """The token path (token_path.py): render to ids, generate from them, parse, answer,
+        then record the turn in the session's trajectory."""
+        path = self.forwarder
+        turn = await run_in_threadpool(path.prepare, body, session)
+        capture["tokens"] = turn.record
+        if not body.get("stream"):
+            await path.generate(body, turn)
+            message = self._record_reply(body, analysis, capture, turn.reply, message_id, model)
+            path.keep(turn)
+            return JSONResponse(message)
+
+        async def on_end(done, failure: Optional[ApiError]) -> None:
+            ending = ""
+            if done is not None:
+                self._record_reply(body, analysis, capture, done.reply, message_id, model)
+                path.keep(done)  # sent whole: the turn joins the trajectory
+            elif failure is not None:
+                capture["reply"] = failure.envelope()
+                capture["summary"] = say("summary_mid_stream", kind=failure.kind, message=failure.message[:200])
+                ending = say("log_mid_stream", kind=failure.kind, message=failure.message[:200])
+            else:
+                capture["summary"] = say("summary_gone")
+                ending = say("log_gone")
+            await self._keep(capture, 200, response.started, ending)
+
+        events = path.sse(body, turn, message_id=message_id, model=model, on_end=on_end)
+        response = RelayedResponse(events, media_type="text/event-stream", headers={"cache-control": "no-cache"})
         return response
 
     # --- the capture around every API call -------------------------------------

@@ -6,6 +6,8 @@
     python -m tutorial serve --engine                     start llama.cpp's server with the tiny model
                                                           (python3 tasks.py engine builds it) and forward
                                                           to it; Ctrl-C stops both
+    python -m tutorial serve --engine --tokens            the adapter's token path (token_path.py): render to
+                                                          ids, generate from them, keep each session's trajectory
     python -m tutorial serve --save captures.jsonl        also append every capture to a file
     python -m tutorial serve --translator my_translator.py   also run your chapter-05 translator on every request
     python -m tutorial serve --lang zh                    replies, summaries, errors and log in Chinese
@@ -37,6 +39,9 @@ WORDS = {
         "engine_missing": "--engine: {reason}",
         "engine_started": "llama-server is running {model} at {url} ({threads} thread(s)); it stops with this server",
         "model": "with --forward: the model name the engine serves (default: the request's)",
+        "tokens": "with --engine or --forward (llama.cpp's server): render each request to token ids with FAMILY's "
+        "template and vocabulary (default: qwen3), generate from them on the engine's /completion, and keep "
+        "every session's trajectory in the captures (python -m tutorial trajectory FILE)",
         "timeout": "with --forward: seconds to wait for the engine (default: 300)",
         "body_timeout": "seconds a request's body may take to arrive after its headers (default: 30)",
         "save": "append every capture to FILE as JSON Lines",
@@ -50,7 +55,7 @@ WORDS = {
         "file_py": "FILE.py",
         "metavars": {},
         "missing": "the server needs the serve extra: pip install -e '.[serve]' (Starlette, uvicorn, httpx)",
-        "forward_only": "--model and --timeout only apply with --forward",
+        "forward_only": "--model, --timeout and --tokens only apply with --forward or --engine",
         "cannot_listen": "cannot listen on {host}:{port}: {why}",
         "error": "error: {message}",
     },
@@ -65,6 +70,9 @@ WORDS = {
         "engine_missing": "--engine：{reason}",
         "engine_started": "llama-server 正在 {url} 上运行 {model}（{threads} 个线程）；它会随这个服务器一起停止",
         "model": "与 --forward 一起使用：引擎提供的模型名（默认：请求中的模型名）",
+        "tokens": "与 --engine 或 --forward（llama.cpp 的服务器）一起使用：用 FAMILY 的模板和词表把每个请求渲染成 token id"
+        "（默认：qwen3），在引擎的 /completion 上从这些 id 生成，并在捕获记录中保存每个会话的轨迹"
+        "（python -m tutorial trajectory 文件）",
         "timeout": "与 --forward 一起使用：等待引擎的秒数（默认：300）",
         "body_timeout": "请求头到达后，请求体最多可以用多少秒传完（默认：30）",
         "save": "把每个捕获以 JSON Lines 格式追加到这个文件",
@@ -78,7 +86,7 @@ WORDS = {
         "metavars": {"host": "地址", "port": "端口", "model": "模型名", "timeout": "秒数", "max_body_bytes": "字节数",
                      "max_captures": "个数"},
         "missing": "服务器需要 serve 附加依赖：pip install -e '.[serve]'（Starlette、uvicorn、httpx）",
-        "forward_only": "--model 和 --timeout 只能与 --forward 一起使用",
+        "forward_only": "--model、--timeout 和 --tokens 只能与 --forward 或 --engine 一起使用",
         "cannot_listen": "无法监听 {host}:{port}：{why}",
         "error": "错误：{message}",
     },
@@ -99,6 +107,7 @@ def parser(lang: str = "en") -> argparse.ArgumentParser:
     commands.add_argument("--engine", nargs="?", const="tiny", metavar=named.get("model", "MODEL"), help=say["engine"])
     commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
     commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
+    commands.add_argument("--tokens", nargs="?", const="qwen3", metavar="FAMILY", help=say["tokens"])
     commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=say["body_timeout"])
     commands.add_argument("--save", metavar=say["file"], help=say["save"])
     commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=say["max_body_bytes"])
@@ -122,7 +131,7 @@ def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
     say = WORDS[lang]
     if arguments.engine and arguments.forward:
         return _fail(say["engine_or_forward"], lang)
-    if (arguments.model or arguments.timeout) and not (arguments.forward or arguments.engine):
+    if (arguments.model or arguments.timeout or arguments.tokens) and not (arguments.forward or arguments.engine):
         return _fail(say["forward_only"], lang)
     try:
         import httpx  # noqa: F401  (the serve extra is installed: Starlette, uvicorn, httpx)
@@ -218,6 +227,13 @@ def _forwarder(arguments, lang: str = "en"):
         raise SystemExit(_fail(WORDS[lang]["missing"], lang))
     timeout = arguments.timeout or DEFAULT_TIMEOUT
     api_key = os.environ.get("TUTORIAL_FORWARD_API_KEY")
+    if arguments.tokens:
+        from .token_path import TokenPath
+
+        try:
+            return TokenPath(arguments.forward, family=arguments.tokens, model=arguments.model, timeout=timeout, api_key=api_key)
+        except (ValueError, ImportError) as error:
+            raise SystemExit(_fail(str(error), lang))
     return Forwarder(arguments.forward, model=arguments.model, timeout=timeout, api_key=api_key)
 
 

@@ -1,0 +1,161 @@
+"""`python -m tutorial trajectory CAPTURES... [--json]`: the training samples of the token path's sessions.
+
+    python -m tutorial serve --engine --tokens --save turns.jsonl     (a client runs its session)
+    python -m tutorial trajectory turns.jsonl                         each session, each sample, what is trained
+    python -m tutorial trajectory turns.jsonl --json                  the same as JSON, every id
+
+A capture file is what `serve --save` writes (JSON Lines), or a JSON list of captures. The
+captures the token path made (`tokens.turn`, tutorial/serve/token_path.py) are fed, in the
+order they were kept, to a fresh `tutorial.trajectory.TrajectoryManager`, one session per
+digest of the client's key (never the key), as the server's own manager received them.
+
+`--json` prints {"sessions": [...]}, one entry per session in order of first appearance:
+
+    session      the key's digest ("key:3f9a0c1d2e4b5a69", or "default")
+    family       the template and vocabulary the prompts were rendered with
+    turns        how many turns were recorded
+    drift        what the manager decided, in order (`TrajectoryManager.drift_log`)
+    samples      one per strip of tokens the manager made, each:
+      tokens              every id of the strip, the first prompt included
+      prompt_length       how many of them the first prompt is
+      response_length     the rest: len(tokens) - prompt_length
+      loss_mask           response_length values, 1 where a generated token is trained
+      rollout_log_probs   response_length values: the engine's log-probability of each
+                          trained token, 0.0 where the mask is 0 (Slime's Sample shape)
+      trained             sum(loss_mask)
+      metadata            the manager's: truncated, use_tool, ill_formed
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Optional
+
+# What this command writes for people: few, and all here.
+WORDS = {
+    "help": "the training samples the token path's sessions make (captures from serve --tokens --save FILE)",
+    "files": "capture files: JSON Lines (serve --save) or a JSON list",
+    "json": "print JSON: every sample's tokens, loss mask and log-probs",
+    "fork": "the manager's fork threshold in tokens (default: Slime's 1024)",
+    "unreadable": "{path}: {why}",
+    "line": "{path}, line {number}: not a JSON object",
+    "none": "no capture in {paths} was made by the token path (serve --engine --tokens)",
+    "session": "session {session} ({family}): {turns} turn(s) -> {samples} sample(s)",
+    "sample": "  sample {number}: {tokens} tokens (first prompt {prompt}, response {response}), {trained} trained",
+    "span": "    trained {start}..{end} ({length} tokens): {text}",
+    "drift": "  drift: {kinds}",
+}
+
+
+def read_captures(path: Path) -> list[dict]:
+    """The captures in a file: JSON Lines, a JSON list, or GET /captures/{id}'s single object."""
+    text = path.read_text(encoding="utf-8")
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        return [c for c in json.loads(text) if isinstance(c, dict)]
+    captures = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        value = json.loads(line)
+        if not isinstance(value, dict):
+            raise ValueError(WORDS["line"].format(path=path, number=number))
+        captures.append(value)
+    return captures
+
+
+def token_turns(captures: Iterable[dict]) -> list[dict]:
+    """The token path's records of the captures that completed a turn, in order."""
+    return [c["tokens"] for c in captures if isinstance(c.get("tokens"), dict) and isinstance(c["tokens"].get("turn"), dict)]
+
+
+def trajectories(captures: Iterable[dict], fork_threshold_tokens: Optional[int] = None) -> list[dict]:
+    """Each session's samples, as `--json` prints them (see the module's docstring)."""
+    from tutorial.trajectory import TrajectoryManager, TurnRecord
+
+    manager = TrajectoryManager(fork_threshold_tokens=fork_threshold_tokens)
+    sessions: dict[str, dict] = {}
+    for record in token_turns(captures):
+        session = sessions.setdefault(record["session"], {"session": record["session"], "family": record.get("family"), "turns": 0})
+        session["turns"] += 1
+        manager.record_turn(record["session"], turn=TurnRecord(**record["turn"]),
+                            prompt_messages=record["prompt_messages"], response_message=record["response_message"])  # fmt: skip
+    for sid, session in sessions.items():
+        samples = manager.get_trajectory(sid)
+        session["drift"] = manager.drift_log(sid)
+        session["samples"] = [sample_json(sample) for sample in samples]
+    return list(sessions.values())
+
+
+def sample_json(sample) -> dict:
+    prompt_length = len(sample.tokens) - sample.response_length
+    return {
+        "tokens": list(sample.tokens),
+        "prompt_length": prompt_length,
+        "response_length": sample.response_length,
+        "loss_mask": list(sample.loss_mask),
+        "rollout_log_probs": list(sample.rollout_log_probs),
+        "trained": sum(sample.loss_mask),
+        "metadata": dict(sample.metadata),
+    }
+
+
+def trained_spans(sample: dict) -> list[tuple[int, int]]:
+    """(start, end) in `tokens`, end excluded, of each run of trained tokens."""
+    spans, start = [], None
+    offset = sample["prompt_length"]
+    for i, bit in enumerate(sample["loss_mask"] + [0]):
+        if bit and start is None:
+            start = i
+        elif not bit and start is not None:
+            spans.append((offset + start, offset + i))
+            start = None
+    return spans
+
+
+def report(sessions: list[dict]) -> str:
+    """The plain-text view: per session, per sample, the trained spans decoded."""
+    from tutorial.watch.families import FAMILIES
+    from tutorial.watch.tokenizer import backend_tokenizer
+
+    lines = []
+    for session in sessions:
+        lines.append(WORDS["session"].format(session=session["session"], family=session["family"],
+                                             turns=session["turns"], samples=len(session["samples"])))  # fmt: skip
+        kinds = [entry.get("classified") or entry.get("appended") for entry in session["drift"]]
+        lines.append(WORDS["drift"].format(kinds=", ".join(str(k) for k in kinds if k)))
+        decode = backend_tokenizer(FAMILIES[session["family"]].vocabulary).decode
+        for number, sample in enumerate(session["samples"], 1):
+            lines.append(WORDS["sample"].format(number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
+                                                response=sample["response_length"], trained=sample["trained"]))  # fmt: skip
+            for start, end in trained_spans(sample):
+                text = decode(sample["tokens"][start:end], skip_special_tokens=False)
+                lines.append(WORDS["span"].format(start=start, end=end, length=end - start, text=json.dumps(text, ensure_ascii=False)))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str], fail) -> int:
+    """`fail(message)` prints one located line and returns the exit status."""
+    import argparse
+
+    commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=WORDS["help"])
+    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=WORDS["files"])
+    commands.add_argument("--json", action="store_true", help=WORDS["json"])
+    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=WORDS["fork"])
+    commands.add_argument("--lang", choices=("en", "zh"), help=argparse.SUPPRESS)  # every command takes it
+    arguments = commands.parse_args(argv)
+    captures: list[dict] = []
+    for name in arguments.files:
+        try:
+            captures.extend(read_captures(Path(name)))
+        except (OSError, ValueError) as error:
+            return fail(WORDS["unreadable"].format(path=name, why=error))
+    sessions = trajectories(captures, arguments.fork_threshold)
+    if not sessions:
+        return fail(WORDS["none"].format(paths=", ".join(arguments.files)))
+    if arguments.json:
+        print(json.dumps({"sessions": sessions}, ensure_ascii=False))
+    else:
+        print(report(sessions), end="")
+    return 0
