@@ -33,13 +33,13 @@ pytest.importorskip("uvicorn")
 import tutorial  # noqa: E402
 from tutorial import serve  # noqa: E402
 from tutorial.cli.trajectory import token_turns, trajectories  # noqa: E402
-from tutorial.llama_cpp import tiny_model  # noqa: E402
+from tutorial.llama_cpp import engine as llama, tiny_model  # noqa: E402
 from tutorial.serve.recorded_session import PROMPTS, run_session  # noqa: E402
 from tutorial.serve.sessions import session_of  # noqa: E402
 from tutorial.serve.token_path import TokenPath, parse_qwen3  # noqa: E402
 
 from test_agent_cli import agent_cli  # noqa: E402
-from test_engine import ANSWER, READ_TOOL, REASONING, USER, started  # noqa: E402
+from test_engine import ANSWER, READ_TOOL, REASONING, USER, started, unavailable  # noqa: E402
 
 FORK_THRESHOLD = 1024  # Slime's default, the manager's too
 END = "<|im_end|>"
@@ -269,7 +269,9 @@ def test_the_parser_reads_qwen3s_output_and_marks_a_broken_call():
 def claude_code(tmp_path_factory):
     scratch = tmp_path_factory.mktemp("tokens_agent_cli")
     cli = agent_cli(scratch)
-    started("tiny").stop()  # skipped (or failed under CI) with the reason when the engine is missing
+    reason = llama.unavailable()
+    if reason:
+        unavailable(reason)  # skipped, or failed under CI, with the reason
     return run_session(cli, scratch)
 
 

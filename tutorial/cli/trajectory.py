@@ -123,8 +123,8 @@ def report(sessions: list[dict]) -> str:
     for session in sessions:
         lines.append(WORDS["session"].format(session=session["session"], family=session["family"],
                                              turns=session["turns"], samples=len(session["samples"])))  # fmt: skip
-        kinds = [entry.get("classified") or entry.get("appended") for entry in session["drift"]]
-        lines.append(WORDS["drift"].format(kinds=", ".join(str(k) for k in kinds if k)))
+        kinds = [entry["classified"] for entry in session["drift"] if "classified" in entry]  # turn 2 onwards
+        lines.append(WORDS["drift"].format(kinds=", ".join(kinds) or "-"))
         decode = backend_tokenizer(FAMILIES[session["family"]].vocabulary).decode
         for number, sample in enumerate(session["samples"], 1):
             lines.append(WORDS["sample"].format(number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
