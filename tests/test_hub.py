@@ -212,6 +212,14 @@ def test_learners_are_kept_apart(hub, classroom):
         ben_kernel.close()
 
 
+def test_the_learners_copy_shows_its_diagrams(hub, classroom):
+    """The class copy is signed for each learner's server: JupyterLab trusts its stored outputs
+    (the contents API marks each code cell trusted or not), so the diagrams show."""
+    chapter = classroom["learners"]["ben"].notebook("tutorial/notebooks/00_index.ipynb")
+    shown = [c for c in chapter["cells"] if c["cell_type"] == "code" and c.get("outputs")]
+    assert shown and all(c["metadata"].get("trusted") for c in shown)
+
+
 def test_a_second_pull_keeps_the_learners_edits(hub, classroom):
     """ana edits a chapter; the class copy gains a file; the join link again: both are there."""
     ana = classroom["learners"]["ana"]
