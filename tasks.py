@@ -62,13 +62,17 @@ EXTRAS = "book,hub,notebooks,real,serve,test"  # one environment for every comma
 # Debian package -> the program or file that shows it is there (None: ask dpkg).
 DEBIAN_PACKAGES = {"graphviz": "dot", "fonts-wqy-microhei": None, "cmake": "cmake", "g++": "g++"}  # cmake, g++: the engine
 DEBIAN_HUB = {"bubblewrap": "bwrap", "npm": "npm", "openssl": "openssl"}  # `tasks.py hub`: learners' sandboxes, the proxy (npm), a room's certificate
-DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium"}  # only the browser test; installed on its own
+DEBIAN_BROWSER = {"chromium": "/usr/bin/chromium",  # the browser tests and the book's PDFs; installed on their own
+                  "fonts-noto-cjk": None}  # a CJK font with a bold face: the book's Chinese headings in its test and PDF
 INSTALL_DOT = {"Darwin": "brew install graphviz", "Windows": "winget install graphviz"}
 
 # The agent CLI that tests drive against the local server, installed with npm into .agent-cli/.
 AGENT_CLI_PACKAGE = "@anthropic-ai/claude-code"
 AGENT_CLI_VERSION = "2.1.332"  # the version tests/test_agent_cli.py was written against
 AGENT_CLI = ROOT / ".agent-cli"
+# axe-core, which the book test runs on every page (accessibility), installed with npm into .cache/.
+AXE_CORE_VERSION = "4.14.1"
+AXE_CORE = ROOT / ".cache" / "axe-core"
 
 # `tasks.py pins`: constraints.txt's platform names -> uv's --python-platform
 UV_PLATFORMS = {
@@ -348,6 +352,25 @@ def agent_cli() -> None:
     link_agent_cli()
 
 
+def axe_core() -> None:
+    """The pinned axe-core in .cache/axe-core/ for the book test (it injects axe.min.js into each
+    page; nothing is fetched while testing); without npm, one line and the test skips that check."""
+    npm = shutil.which("npm")
+    installed = AXE_CORE / "node_modules" / "axe-core" / "package.json"
+    if installed.exists() and json.loads(installed.read_text(encoding="utf-8")).get("version") == AXE_CORE_VERSION:
+        return
+    if not npm:
+        say("info: npm is not on PATH, so axe-core is not installed; the book test cannot check accessibility")
+        return
+    log = VENV / "npm-axe.log"
+    log.write_text("", encoding="utf-8")
+    try:
+        run_logged(log, npm, "install", "--prefix", AXE_CORE, "--no-audit", "--no-fund", "--save-exact",
+                   f"axe-core@{AXE_CORE_VERSION}", program="npm")
+    except Failure as failure:
+        say(f"info: axe-core was not installed ({failure}); the book test cannot check accessibility")
+
+
 def link_agent_cli() -> None:
     """`claude` beside the venv's python (.venv/bin/claude), so the commands the chapters print
     work as printed, and a shell with the venv activated (or JupyterLab's terminal) finds it."""
@@ -607,6 +630,7 @@ def engine(arguments: list[str]) -> int:
 def test(arguments: list[str]) -> int:
     setup(browser=True)
     agent_cli()
+    axe_core()
     engine_files()
     # Everything: the unit and property tests, the browser test, and every notebook
     # under nbval in strict mode (stored outputs must match a fresh run).
@@ -623,6 +647,7 @@ def setup_only(arguments: list[str]) -> int:
         return 0
     setup(browser=True)
     agent_cli()
+    axe_core()
     say("set up: .venv/ is ready")
     return 0
 
@@ -670,8 +695,9 @@ def hub_system_packages() -> None:
 
 
 def book(arguments: list[str]) -> int:
-    """The reading edition: both editions as a static HTML book (book/README.md)."""
-    setup()
+    """The reading edition: both editions as a static HTML book (book/README.md); --pdf also
+    prints each edition to a PDF with headless Chromium, which set-up then installs."""
+    setup(browser="--pdf" in arguments)
     return call(PYTHON, ROOT / "book" / "build.py", *arguments, cwd=ROOT)
 
 

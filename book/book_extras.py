@@ -1,5 +1,5 @@
-"""What the reading edition adds to Sphinx: search that finds Chinese words, and on every page
-the link to the same page in the other edition.
+"""What the reading edition adds to Sphinx: search that finds Chinese words (and leaves folded
+answers and pictures out), and on every page the link to the same page in the other edition.
 
 Search. Sphinx's Chinese search cuts text into words with jieba, which has no wheel (set-up
 installs wheels only); and even with it a query is looked up whole, so "未带入" finds nothing
@@ -81,6 +81,29 @@ class ChineseByPieces(SearchChinese):
         return bool(word) and not word.isdigit() and word not in self.stopwords
 
 
+FOLD_OPENS, FOLD_CLOSES = 'class="book-answer"', "</details>"
+
+
+def leave_out_of_search(app, doctree, docname: str) -> None:
+    """What search must not find or quote: a folded answer (everything between an Answer fold's
+    opening and closing, book/build.py's fold()) and the pictures (inline SVG: Graphviz's ids
+    such as in_m1:e->out2:w are text in it). Sphinx's index skips what has the class no-search."""
+    from docutils import nodes
+
+    folded = False
+    for node in list(doctree.findall(nodes.Element)):
+        if isinstance(node, nodes.raw):
+            text = node.astext()
+            if FOLD_OPENS in text:
+                folded = True
+            elif folded and FOLD_CLOSES in text:
+                folded = False
+            if "<svg" in text or 'class="book-pg' in text:
+                node["classes"].append("no-search")
+        if folded and not isinstance(node, (nodes.section, nodes.document)):
+            node["classes"].append("no-search")
+
+
 def page_context(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     """`other_edition`: this page in the other edition (book/build.py points it at that
     edition's home page where there is no such page: the glossary is in Chinese only)."""
@@ -97,4 +120,5 @@ def setup(app):
     languages["zh"] = ChineseByPieces
     app.add_config_value("book_edition", os.environ.get("BOOK_EDITION", "en"), "html")
     app.connect("html-page-context", page_context)
+    app.connect("doctree-resolved", leave_out_of_search)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

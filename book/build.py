@@ -1,6 +1,6 @@
 """The reading edition: both editions of the course as one static HTML site (book/README.md).
 
-    python3 tasks.py book [--serve] [--port N]
+    python3 tasks.py book [--pdf] [--serve] [--port N]
 
 Stages every chapter (notebooks/*.ipynb, notebooks/zh/*.ipynb), the READMEs, the run-sheet, the
 glossary and the cheat sheets into book/_build/src/{en,zh}/, then Sphinx with myst-nb builds each
@@ -44,11 +44,13 @@ WORDS = {
            "chapters": "Chapters", "minutes": "Self-study", "in_class": "In class", "more": "Also in this book",
            "readme": "README: what this project is", "run_sheet": "Run-sheet (for instructors)",
            "glossary": "Glossary", "cheat_sheet": "Cheat sheet (one printable page)", "min": "min",
-           "total": "Total", "chapter": "Chapter"},
+           "total": "Total", "chapter": "Chapter",
+           "pdf": "The whole edition as one PDF (to print or read offline)"},
     "zh": {"answer": "答案", "edition": "English", "book": "Anthropic Messages → 聊天模板：阅读版",
            "chapters": "章节", "minutes": "自学", "in_class": "课堂", "more": "本书还包括",
            "readme": "README：这个项目是什么", "run_sheet": "课程安排（讲师用）", "glossary": "术语表",
-           "cheat_sheet": "速查表（可打印的一页）", "min": "分钟", "total": "合计", "chapter": "章"},
+           "cheat_sheet": "速查表（可打印的一页）", "min": "分钟", "total": "合计", "chapter": "章",
+           "pdf": "整本中文版 PDF（可打印、离线阅读）"},
 }
 # The pages beside the chapters: (page name, source file under the repository, label key); per edition.
 PAGES = {
@@ -272,7 +274,7 @@ def stage_chapter(path: Path, edition: str, linker: Linker, target: Path) -> Non
     notebook["metadata"].pop("widgets", None)
     titled = next((i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "markdown"
                    and re.search(r"^# ", _source(c), re.M)), 0)
-    notebook["cells"].insert(titled + 1, _markdown(run_box(path, edition)))  # under the chapter's title
+    notebook["cells"].insert(titled + 1, _markdown(run_box(path, edition, linker.extra)))  # under the chapter's title
     (target / path.name).write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
@@ -303,11 +305,21 @@ def run_links(path: Path, edition: str) -> list[tuple[str, str]]:
 RUN_WORDS = {"en": "Run this chapter", "zh": "运行本章"}
 
 
-def run_box(path: Path, edition: str) -> str:
+DOWNLOAD_WORDS = {"en": "Download the notebook (.ipynb)", "zh": "下载本章笔记本（.ipynb）"}
+
+
+def run_box(path: Path, edition: str, extra: Path) -> str:
+    """Under a chapter's title: where to run it, and the notebook itself to download (a copy
+    in the site, so it needs nothing)."""
+    notebook = (edition_dir(edition) / path.name).relative_to(ROOT).as_posix()
+    copy = extra / "files" / notebook
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, copy)
     title = RUN_WORDS[edition]
     links = " · ".join(f'<a class="book-run-link" href="{html.escape(url)}">{html.escape(name)}</a>'
                        for name, url in run_links(path, edition))
-    return f'<p class="book-run">▶ {title}: {links}</p>\n'
+    download = f'<a class="book-run-link" href="files/{notebook}" download>{DOWNLOAD_WORDS[edition]}</a>'
+    return f'<p class="book-run">▶ {title}: {links}<br>⤓ {download}</p>\n'
 
 
 # Other pages -------------------------------------------------------------------------------
@@ -346,8 +358,11 @@ def stage_index(edition: str, target: Path) -> None:
     in_class = sum(minutes[p.name].in_class for p in chapters(edition) if p.name in minutes)
     more = [f"- [{words[key]}]({name}.md)" for name, _, key in PAGES[edition]]
     more.append(f'- <a href="{Path(CHEAT_SHEET[edition]).name}">{words["cheat_sheet"]}</a>')
+    first = chapters(edition)[0]
+    start = INTRO[edition].format(start=f"[{chapter_title(first)}]({first.name})")
+    pdf = [f'<a href="{PDF_NAME[edition]}">{words["pdf"]}</a>', ""] if os.environ.get("BOOK_PDF") else []
     text = "\n".join([
-        f"# {words['book']}", "",
+        f"# {words['book']}", "", start, "", *pdf,
         f"| {words['chapter']} | {words['minutes']} | {words['in_class']} |", "| --- | --- | --- |", *rows,
         f"| **{words['total']}** | **{total} {words['min']}** | **{in_class} {words['min']}** |", "",
         f"## {words['more']}", "", *more, "",
@@ -355,6 +370,22 @@ def stage_index(edition: str, target: Path) -> None:
         "```{toctree}", ":hidden:", f":caption: {words['more']}", "", *[name for name, _, _ in PAGES[edition]], "```", "",
     ])
     (target / "index.md").write_text(text, encoding="utf-8")
+
+
+# What the course is and where to start: the landing page and each edition's home page.
+INTRO = {
+    "en": ("A course for engineers who build or study LLM serving and agent-training stacks: how an "
+           "Anthropic Messages request (a system prompt, messages, tool definitions) becomes the message "
+           "list and tool schema a model's chat template consumes, how the model's reply finds its way "
+           "back, and what becomes of a conversation as training tokens. Every chapter is a Jupyter "
+           "notebook that asks you to predict each step before it shows it; the answers here are folded "
+           "until you open them. Start with {start}, then go on in order."),
+    "zh": ("面向构建或研究大模型推理服务与智能体训练系统的工程师：一个 Anthropic Messages 请求（系统提示词、"
+           "消息、工具定义）怎样变成模型聊天模板所用的消息列表和工具定义，模型的回复怎样原路返回，一段对话"
+           "又怎样变成训练用的 token。每一章都是一个 Jupyter 笔记本，先请你预测每一步，再给出结果；"
+           "本书中的答案都折叠着，点开才看得到。从 {start} 开始，然后按顺序往下读。"),
+}
+PDF_NAME = {"en": "book-en.pdf", "zh": "book-zh.pdf"}
 
 
 def chapter_title(path: Path) -> str:
@@ -374,11 +405,18 @@ def landing_page() -> str:
 <link rel="icon" href="en/_static/favicon.svg">
 <title>{html.escape(WORDS['en']['book'])}</title>
 <style>body{{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"WenQuanYi Micro Hei","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}}
-a{{font-size:1.3rem}}@media (prefers-color-scheme: dark){{body{{background:#121212;color:#ddd}}a{{color:#8ab4f8}}}}</style>
+p>a{{font-size:1.3rem}}h2{{font-size:1.3rem;margin-top:2.5rem}}@media (prefers-color-scheme: dark){{body{{background:#121212;color:#ddd}}a{{color:#8ab4f8}}}}</style>
 </head><body>
+<main>
 <h1>Anthropic Messages → chat template</h1>
+<p>{html.escape(INTRO['en'].format(start='chapter 00'))}</p>
 <p><a href="en/index.html">English edition</a></p>
-<p lang="zh-CN"><a href="zh/index.html">中文版</a></p>
+<section lang="zh-CN">
+<h2>Anthropic Messages → 聊天模板</h2>
+<p>{html.escape(INTRO['zh'].format(start='第 00 章'))}</p>
+<p><a href="zh/index.html">中文版</a></p>
+</section>
+</main>
 </body></html>
 """
 
@@ -423,12 +461,52 @@ def build() -> Path:
         raise SystemExit(f"book: Sphinx failed for {', '.join(failed)} (its messages are above)")
     for edition, folder in html_dirs.items():
         shutil.copytree(folder, SITE / edition)
+        lighten(SITE / edition, edition)
     point_switches_home()
     index = SITE / "index.html"
     index.write_text(landing_page(), encoding="utf-8")
     size = sum(f.stat().st_size for f in SITE.rglob("*") if f.is_file())
     print(f"built both editions in {time.monotonic() - started:.0f} s, {size / 1e6:.1f} MB")
     return index
+
+
+# The theme's words that its Chinese catalogue lacks or that its templates write in English.
+CHROME_ZH = {"System Settings": "跟随系统", "Color mode": "颜色模式", "Search...": "搜索…", "Main": "主导航",
+             "Page": "本页", "Toggle primary sidebar": "章节列表", "Toggle secondary sidebar": "本页目录",
+             "Site navigation": "章节列表", "On this page": "本页目录"}
+LOADED_FOR_SEARCH = re.compile(r'<script src="[^"]*(?:searchtools\.js|language_data\.js|searchindex\.js)[^"]*"></script>\s*')
+
+
+def lighten(site: Path, edition: str) -> None:
+    """What a first visit downloads, and what the theme says in the wrong language:
+    - the icon font's 1.5 MB script goes (the theme's stylesheet already draws the same icons
+      with the icon font, 115 kB); source maps go;
+    - the search index and its scripts load on the search page only (the theme loads them on
+      every page for search-as-you-type, which this book leaves off);
+    - buttons are named by what they show (axe: label-content-name-mismatch);
+    - in the Chinese edition, the theme's remaining English words are Chinese."""
+    for path in site.rglob("*.map"):
+        path.unlink()
+    for path in list(site.rglob("*.js")) + list(site.rglob("*.css")):
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        lean = re.sub(r"\n?/[/*]# sourceMappingURL=\S+?(?: \*/)?\s*$", "\n", text)
+        if lean != text:
+            path.write_text(lean, encoding="utf-8", errors="surrogateescape")
+    (site / "_static" / "scripts" / "fontawesome.js").unlink(missing_ok=True)
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r'<script defer src="[^"]*fontawesome\.js[^"]*"></script>\s*', "", text)
+        if page.name != "search.html":
+            text = LOADED_FOR_SEARCH.sub("", text)
+        text = re.sub(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"', r"\1", text)
+        text = text.replace('<summary aria-label="Toggle hidden content">', "<summary>")
+        if edition == "zh":
+            for english, chinese in CHROME_ZH.items():
+                for attribute in ("title", "aria-label", "placeholder"):
+                    text = text.replace(f'{attribute}="{english}"', f'{attribute}="{chinese}"')
+            text = text.replace("></i>System Settings</button>", "></i>跟随系统</button>")  # the colour menu's item
+            text = text.replace("© Copyright ", "© ")
+        page.write_text(text, encoding="utf-8")
 
 
 SWITCH = re.compile(r'(class="[^"]*book-edition-switch[^"]*" href=")\.\./(en|zh)/([^"#]+)(")')
@@ -448,6 +526,49 @@ def point_switches_home() -> None:
             changed = SWITCH.sub(home_if_missing, text)
             if changed != text:
                 page.write_text(changed, encoding="utf-8")
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def print_version(edition: str) -> Path:
+    """site/{edition}/print.html: every page of the edition's table of contents in order, one
+    after another (each page's article, with the site's own stylesheets and print rules), for
+    Chromium to print. Folded answers stay folded, as on screen."""
+    folder = SITE / edition
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    nav = index[index.find('bd-sidenav'):]
+    order = ["index.html"] + list(dict.fromkeys(re.findall(r'class="reference internal" href="([^"#]+\.html)"', nav)))
+    head = index[:index.find("</head>")]
+    head = re.sub(r"<script\b.*?</script>\s*", "", head, flags=re.S)
+    head = re.sub(r"<title>.*?</title>", f"<title>{html.escape(WORDS[edition]['book'])}</title>", head, flags=re.S)
+    articles = []
+    for name in order:
+        text = (folder / name).read_text(encoding="utf-8")
+        start = text.find("<article")
+        article = text[start:text.find("</article>", start) + len("</article>")]
+        articles.append(f'<div class="bd-article-container">{article}</div>')
+    page = folder / "print.html"
+    page.write_text(head + '</head><body class="book-print"><main class="bd-main"><div class="bd-content">'
+                    + '\n<hr class="book-page-break">\n'.join(articles) + "</div></main></body></html>\n", encoding="utf-8")
+    return page
+
+
+def make_pdfs() -> None:
+    """Each edition as one PDF beside its pages (site/{en,zh}/book-{en,zh}.pdf), printed by
+    headless Chromium from the file on disk: nothing is served or fetched."""
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"book: --pdf needs Chromium ({CHROMIUM}); python3 tasks.py book --pdf installs it on Debian")
+    for edition in EDITIONS:
+        source, target = print_version(edition), SITE / edition / PDF_NAME[edition]
+        subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                        "--disable-background-networking", "--no-pdf-header-footer", "--virtual-time-budget=20000",
+                        f"--print-to-pdf={target}", source.as_uri()],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+        source.unlink()
+        if not target.is_file() or target.stat().st_size < 10_000:
+            raise SystemExit(f"book: Chromium did not print {target}")
+        print(f"book: {target} ({target.stat().st_size / 1e6:.1f} MB)")
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
@@ -474,11 +595,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tasks.py book", description="Build the reading edition (book/README.md).")
     parser.add_argument("--serve", action="store_true", help="then serve it on localhost")
     parser.add_argument("--port", type=int, default=8000, help="the port --serve uses (default 8000)")
+    parser.add_argument("--pdf", action="store_true", help="also print each edition to a PDF (headless Chromium)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to build (default {OUT.relative_to(ROOT)}/)")
     arguments = parser.parse_args(argv)
     OUT = arguments.out.resolve()
     SITE = OUT / "site"
+    if arguments.pdf:
+        os.environ["BOOK_PDF"] = "1"  # the home pages link the PDFs
     index = build()
+    if arguments.pdf:
+        make_pdfs()
     print(f"book: {index}", flush=True)
     if arguments.serve:
         serve(arguments.port)

@@ -6,8 +6,8 @@ import os
 edition = os.environ.get("BOOK_EDITION", "en")
 
 project = "Anthropic Messages → chat template" if edition == "en" else "Anthropic Messages → 聊天模板"
-author = "the tutorial's authors"
-copyright = "MIT licence"
+author = "the tutorial's authors" if edition == "en" else "本教程的作者们"
+copyright = "MIT licence" if edition == "en" else "MIT 许可证"
 language = "en" if edition == "en" else "zh_CN"
 
 extensions = ["myst_nb", "sphinx_copybutton", "book_extras"]
@@ -29,6 +29,10 @@ html_theme = "sphinx_book_theme"
 html_title = project
 html_static_path = ["_static"]
 html_css_files = ["book.css"]
+html_js_files = ["book.js"]
+# A search result is its page's title only: snippets would fetch every hit's whole page, and
+# quote folded answers (the index itself leaves answers and pictures out: book_extras.py).
+html_show_search_summary = False
 html_favicon = "_static/favicon.svg"
 html_extra_path = [os.environ["BOOK_EXTRA"]] if os.environ.get("BOOK_EXTRA") else []
 html_search_language = "zh" if edition == "zh" else "en"
@@ -43,6 +47,9 @@ html_theme_options = {
     "article_header_end": ["edition-switch.html", "article-header-buttons.html"],
     "navigation_with_keys": False,
 }
+repository = os.environ.get("BOOK_REPOSITORY", "").strip()
+if repository:  # owner/repo on GitHub: the header's repository button
+    html_theme_options.update({"repository_url": f"https://github.com/{repository}", "use_repository_button": True})
 templates_path = ["_templates"]
 # Light or dark as the reader's system says; the header's button switches (the theme's dark mode).
 html_context = {"default_mode": "auto"}

@@ -24,7 +24,7 @@ STYLE = """<style>
 .book-pg-controls { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin-bottom: 6px; }
 .book-pg-control { border: 1px solid #bbb; border-radius: 3px; padding: 3px 8px; background: #f7f7f7; }
 .book-pg-control.on { background: #dbe9f8; border-color: #7aa7d8; }
-.book-pg-button { background: #2196f3; color: #fff; border-radius: 3px; padding: 4px 12px; }
+.book-pg-button { background: #1565c0; color: #fff; border-radius: 3px; padding: 4px 12px; }
 .book-pg-columns { display: flex; gap: 8px; flex-wrap: wrap; }
 .book-pg-editor { flex: 36 1 280px; min-width: 280px; max-height: 320px; overflow: auto; border: 1px solid #bbb;
   padding: 6px; font: 12px/1.35 ui-monospace, Menlo, Consolas, "WenQuanYi Micro Hei Mono", monospace; white-space: pre; }
@@ -64,7 +64,7 @@ def picture(lang: str, run_links: list[tuple[str, str]]) -> str:
         f'{html.escape(model.preset or "")} ▾</span>{targets}'
         f'<span class="book-pg-button">▶ {html.escape(label(lang, "translate"))}</span></div>'
         f'<div class="tp-status">{status_html(model)}</div>'
-        f'<div class="book-pg-columns"><div class="book-pg-editor">{html.escape(model.request_text)}</div>'
+        f'<div class="book-pg-columns"><div class="book-pg-editor" tabindex="0">{html.escape(model.request_text)}</div>'
         f'<div class="book-pg-output">{radios}<div class="book-pg-tabs">{tabs}</div>'
         f'<div class="book-pg-panes">{bodies}</div></div></div></div>'
     )
