@@ -170,7 +170,7 @@ def test_trace_locates_openai_refusals_in_the_body_as_sent():
 def test_located_errors_keep_their_location_and_give_their_reason_in_the_language(kind, change, location, start, monkeypatch):
     """Under Chinese a located error keeps its location (it names JSON) and gives its reason in
     Chinese; English is what it always was, and `error.problem` stays English for programs."""
-    from tutorial.watch import error_words, language
+    from tutorial.words import errors as error_words
 
     body = readme_with(change)
     said, problems = {}, {}
@@ -179,6 +179,7 @@ def test_located_errors_keep_their_location_and_give_their_reason_in_the_languag
         with pytest.raises(RequestError) as caught:
             translate(copy.deepcopy(body))
         said[lang], problems[lang] = str(caught.value), caught.value.problem
+    error = caught.value
     where = said["en"].split(": ", 1)[0]
     assert said["en"].startswith(start) and problems["zh"] == problems["en"]
-    assert said["zh"] == f"{where}: {error_words.said(problems['en'])}" and said["zh"] != said["en"]
+    assert said["zh"] == f"{where}: {error_words.chinese(error.key, error.values)}" and said["zh"] != said["en"]

@@ -155,9 +155,10 @@ def bad_body_file(tmp_path: Path, language: str = "zh") -> tuple[Path, str]:
     try:
         tutorial.translate(body)
     except tutorial.RequestError as error:
-        from tutorial.watch.error_words import message_in
+        from tutorial import words
 
-        return path, message_in(error, language)
+        with words.using(language):
+            return path, str(error)
     raise AssertionError("the body should be refused")
 
 

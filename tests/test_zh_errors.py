@@ -1,20 +1,21 @@
-"""The located errors in Chinese (issue 32): every reason a `RequestError` can give has a
+"""The located errors in Chinese (issues 32, 37): every reason a `RequestError` can give has a
 Chinese form; under Chinese the reason reads in Chinese and the location stays as it is;
 English is untouched.
 
-Two ways to enumerate the reasons: every `RequestError(...)` the package raises, read from
-its source (a reason with a value in it is filled with sample values; a new kind of value
-fails here until it has one), and every reason the hostile inputs of issue 12 provoke from
-the entry points (the contract's own reasons, worded from pydantic, come out there).
+An error carries its English template (its key) and its values; the Chinese template in
+`tutorial/words/errors.py` has the same key and is filled forward (nothing is read back from
+English). Two ways to enumerate the reasons: every template the package raises with, read from
+its source (the contract's pydantic wording and the cycle's words included), and every reason the
+hostile inputs of issue 12 provoke from the entry points.
 """
 
 from __future__ import annotations
 
 import ast
-import itertools
 import json
 import os
 import re
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -22,110 +23,78 @@ from pathlib import Path
 import pytest
 
 import tutorial
-from tutorial import RequestError, limits, openai_target
+from tutorial import RequestError, limits
 from tutorial.contract import wording
-from tutorial.watch import error_words, language
+from tutorial.watch import language
+from tutorial.words import errors as error_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
 sys.path.insert(0, str(ROOT / "tests"))
 import hostile as H  # noqa: E402
 
-# A sample for each value a reason is built with, by its expression in the source.
-_REASONS_OF_FREE_VALUES = [limits._scalar_problem(v) for v in (float("nan"), H.huge_int(), object())]
-SAMPLES = {
-    "limits.MAX_DEPTH": ["54"],
-    "MAX_VALUES": ["1,000,000"],
-    "_WHERE[where]": list(openai_target._WHERE.values()),
-    "why": list(openai_target._WHY.values())
-    + ["the openai target does not know this block type", "it belongs in a user message or a tool_result"],
-    "format_location(error.location)": ["input.a[0]"],
-    "error.problem": _REASONS_OF_FREE_VALUES,
-    "_error_summary(response.get('error'))": ["overloaded_error: 'Overloaded'", "dict"],
-    "error.reason": ["invalid start byte"],
-    "error.start": ["3"],
-    "name": ["the JSON text", "the arguments", "the request body"],
-    "wanted": ["a string", "an object"],
-    "kind": ["text", "thinking", "tool_use"],
-    "i": ["0"],
-    "error": ["Expecting value: line 1 column 1 (char 0)"],
-    "problem": ["is not valid JSON: Expecting value at line 1, column 1"],
-    "_text_too_deep(text)": [limits._text_too_deep("[" * 60), "nests too deeply for Python's JSON reader"],
-    "_long_integer(text, error)": [limits._long_integer("1" * 5000, ValueError()), "is not valid JSON: Exceeds the limit"],
-}
-# The same expression meaning another value in one file.
-SAMPLES_IN = {
-    ("round_trip.py", "why"): ["an uploaded file's id means nothing to Anthropic", "it is required"],
-}
-# Reasons computed elsewhere than in the call: their sources, sampled in full.
-COMPUTED = {
-    "_too_deep(max_depth)": [limits._too_deep(54)],
-    "_too_big(name, len(text))": [limits._too_big(name, 20_000_000) for name in SAMPLES["name"]],
-    "problem": _REASONS_OF_FREE_VALUES,
-    "f'{problem} ({hint})' if hint else problem": [
-        "is required",
-        *(f"{p}, got int" for kind, p in wording._PROBLEMS.items() if kind != "missing"),
-        *(f"is required ({hint})" for hint in wording._HINTS.values()),
-        "must be 'user', 'assistant' or 'system', got 'robot' (inside messages, 'system' is accepted too)",
-        "has unknown type 's3' (expected 'base64', 'url', 'file') (an image needs a base64, url or file source)",
-        f"must be valid Unicode text, got '\\ud800': {wording._SURROGATE}",
-        f"is a key that is not valid Unicode: {wording._SURROGATE}, and the contract can only match keys that are text",
-    ],
-}
 
-
-def _sample(node: ast.expr, file: str) -> list[str]:
-    if isinstance(node, ast.Constant):
-        return [node.value]
-    if isinstance(node, ast.JoinedStr):
-        choices = []
-        for value in node.values:
-            if isinstance(value, ast.Constant):
-                choices.append([value.value])
-                continue
-            expression = ast.unparse(value.value)
-            if "__name__" in expression:
-                choices.append(["int", "NoneType"])
-            elif "shown(" in expression or value.conversion == ord("r"):
-                choices.append(["'x'", "None"])
-            elif (file, expression) in SAMPLES_IN:
-                choices.append(SAMPLES_IN[file, expression])
-            elif expression in SAMPLES:
-                choices.append(SAMPLES[expression])
-            else:
-                raise AssertionError(f"no sample for {{{expression}}}: add one to SAMPLES")
-        return ["".join(parts) for parts in itertools.product(*choices)]
-    expression = ast.unparse(node)
-    assert expression in COMPUTED, f"no samples for the reason {expression}: add them to COMPUTED"
-    return COMPUTED[expression]
-
-
-def raised_reasons() -> dict[str, list[str]]:
-    """Every `RequestError(location, reason)` in the package: 'file:line' -> sample reasons."""
+def raised_templates() -> dict[str, str]:
+    """Every template the package raises with: template -> 'file:line' of one raise.
+    `RequestError(location, "template", **values)` and `Problem("template", **values)`; a raise
+    whose reason is an f-string (English formatted in place, so no key) is reported as such."""
     found = {}
     for path in sorted((ROOT / "tutorial").rglob("*.py")):
+        if "words" in path.relative_to(ROOT).parts:
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = getattr(node, "func", None)
-            if isinstance(node, ast.Call) and getattr(name, "id", getattr(name, "attr", None)) == "RequestError" and len(node.args) == 2:
-                found[f"{path.relative_to(ROOT)}:{node.lineno}"] = _sample(node.args[1], path.name)
+            name = getattr(name, "id", getattr(name, "attr", None))
+            position = {"RequestError": 1, "Problem": 0}.get(name)
+            if not isinstance(node, ast.Call) or position is None or len(node.args) <= position:
+                continue
+            reason = node.args[position]
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            if isinstance(reason, ast.JoinedStr):
+                found[f"f-string at {where}: {ast.unparse(reason)}"] = where
+            elif isinstance(reason, ast.Constant):
+                found.setdefault(reason.value, where)
+    for template in (*wording._PROBLEMS.values(), limits.CYCLE):  # named in a table or a constant
+        found.setdefault(template, "(table)")
+    shapes = ROOT / "tutorial" / "contract" / "shapes.py"  # the contract's own pydantic messages
+    for node in ast.walk(ast.parse(shapes.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.keyword) and node.arg == "custom_error_message" and isinstance(node.value, ast.Constant):
+            found.setdefault(node.value.value, "contract/shapes.py")
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ByType" and len(node.args) == 3:
+            found.setdefault(node.args[2].value, "contract/shapes.py")
     return found
 
 
-def test_every_reason_the_package_raises_has_a_chinese_form():
-    reasons = raised_reasons()
-    assert len(reasons) > 80  # the enumeration found the package's raise sites
-    missing = [f"{where}: {reason}" for where, samples in reasons.items() for reason in samples if error_words.said(reason) is None]
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_template_the_package_raises_with_has_its_chinese_with_the_same_placeholders():
+    templates = raised_templates()
+    assert len(templates) > 80  # the enumeration found the package's raise sites
+    keyless = [template for template in templates if template.startswith("f-string at ")]
+    assert keyless == [], "a located error carries a template and its values, not an f-string"
+    missing = [f"{where}: {template}" for template, where in templates.items() if template not in error_words.TEXTS]
     assert missing == []
+    for english, chinese in error_words.TEXTS.items():
+        assert _placeholders(english) == _placeholders(chinese), english
+        assert english in templates, f"a Chinese template nothing raises with: {english}"
 
 
-def provoked_reasons() -> set[str]:
-    reasons = set()
+def test_no_regular_expression_reads_an_english_message_back():
+    """Issue 37: the words room formats forward; nothing in the package parses a message."""
+    source = (ROOT / "tutorial" / "words" / "errors.py").read_text(encoding="utf-8")
+    assert "import re" not in source and not (ROOT / "tutorial" / "watch" / "error_words.py").exists()
+
+
+def provoked_reasons() -> dict[str, RequestError]:
+    reasons = {}
 
     def run(function, *args, **kwargs):
         try:
             function(*args, **kwargs)
         except RequestError as error:
-            reasons.add(error.problem)
+            reasons[error.problem] = error
 
     for _, body in H.body_mutations():
         for target in ("chat_template", "openai"):
@@ -146,10 +115,8 @@ def provoked_reasons() -> set[str]:
 def test_every_reason_hostile_input_provokes_has_a_chinese_form():
     reasons = provoked_reasons()
     assert len(reasons) > 300
-    untranslated = sorted(reason for reason in reasons if error_words.said(reason) is None)
-    assert untranslated == []
-    for reason in reasons:  # Chinese, and the values it names kept
-        chinese = error_words.said(reason)
+    for reason, error in reasons.items():  # Chinese, and the values it names kept
+        chinese = error_words.chinese(error.key, error.values)
         assert CJK.search(chinese), reason
         for value in re.findall(r"'[^']*'|\b\d+\b", reason):
             assert value in chinese or value.strip("'") in chinese, (reason, chinese)
@@ -172,7 +139,6 @@ def test_the_location_stays_the_reason_turns_chinese_and_english_is_untouched():
     assert error.problem == "is required (a tool_result names the tool_use it answers)"  # programs read English
     with language.using("zh"):
         assert str(error) == chinese
-    assert error_words.message_in(error, "zh") == chinese and error_words.message_in(error, "en") == english
 
 
 def test_the_command_line_says_the_reason_in_chinese(tmp_path):

@@ -53,11 +53,13 @@ class RequestError(ValueError):
     `messages[0].content[0].tool_use_id: 是必填项（…）`. The location stays as it is: it names JSON.
     """
 
-    def __init__(self, location: Location, problem: str, **values: object):
+    def __init__(self, location: Location, template: "str | Problem", /, **values: object):
+        if isinstance(template, Problem):
+            template, values = template.key, template.values
         self.location = tuple(location)
-        self.key = problem
+        self.key = template
         self.values = values
-        self.problem = problem.format(**{name: _english(value) for name, value in values.items()}) if values else problem
+        self.problem = english(template, values)
         super().__init__(f"{format_location(self.location)}: {self.problem}")
 
     def __str__(self) -> str:
@@ -66,5 +68,27 @@ class RequestError(ValueError):
         return f"{format_location(self.location)}: {words.problem(self)}"
 
 
+class Problem:
+    """What is wrong, before it is placed: a template and its values, kept apart like a
+    RequestError's, for a helper that works out the problem while its caller knows the place."""
+
+    def __init__(self, key: str, /, **values: object):
+        self.key = key
+        self.values = values
+
+    @property
+    def problem(self) -> str:
+        return english(self.key, self.values)
+
+
+def english(key: str, values: dict) -> str:
+    """The template filled with its values; a value that is itself a problem is said in English."""
+    if not values:
+        return key
+    return key.format(**{name: _english(value) for name, value in values.items()})
+
+
 def _english(value: object) -> object:
-    return value.problem if isinstance(value, RequestError) else value
+    if isinstance(value, tuple):  # alternatives: "a user message or a tool_result"
+        return " or ".join(map(str, value))
+    return getattr(value, "problem", value)

@@ -35,7 +35,7 @@ import math
 import re
 from typing import Any, Optional, Union
 
-from .errors import Location, RequestError
+from .errors import Location, Problem, RequestError
 
 MAX_DEPTH = 64
 STRUCTURE_DEPTH = 10  # the deepest place the contract's own shapes put a free value
@@ -69,11 +69,11 @@ def check_json(value: Any, location: Location = (), max_depth: int = FREE_DEPTH)
         for key, item in items:
             count += 1
             if is_object and not isinstance(key, str):
-                raise RequestError(where, f"has a key of type {type(key).__name__}: JSON object keys are strings")
+                raise RequestError(where, "has a key of type {got}: JSON object keys are strings", got=type(key).__name__)
             if type(item) is str:
                 continue
             if count > MAX_VALUES:
-                raise RequestError(where, f"holds more than {MAX_VALUES:,} values (counted as its JSON text would write them)")
+                raise RequestError(where, "holds more than {n:,} values (counted as its JSON text would write them)", n=MAX_VALUES)
             if isinstance(item, (dict, list)):
                 inner = where + (key,)
                 if len(stack) >= max_depth:
@@ -92,7 +92,7 @@ def check_fields(value: dict, location: Location, max_depth: int = FREE_DEPTH) -
     block): the keys are strings, and each field's value is one free value."""
     for key, field in value.items():
         if not isinstance(key, str):
-            raise RequestError(location, f"has a key of type {type(key).__name__}: JSON object keys are strings")
+            raise RequestError(location, "has a key of type {got}: JSON object keys are strings", got=type(key).__name__)
         if type(field) is not str:
             check_json(field, location + (key,), max_depth)
 
@@ -103,32 +103,36 @@ def _open(container: Union[dict, list], location: Location) -> tuple:
     return enumerate(container), False, location, container
 
 
-def _scalar_problem(value: Any) -> Optional[str]:
+def _scalar_problem(value: Any) -> Optional[Problem]:
     if isinstance(value, _SCALARS):
         return None
     if isinstance(value, int):
         if -_INT_BOUND < value < _INT_BOUND:
             return None
-        return f"is an integer of more than {MAX_INT_DIGITS} digits, longer than Python writes as JSON text"
+        return Problem("is an integer of more than {n} digits, longer than Python writes as JSON text", n=MAX_INT_DIGITS)
     if isinstance(value, float):
         if math.isfinite(value):
             return None
-        return "must be a finite number: JSON has no NaN or Infinity"
-    return f"must be a JSON value (object, array, string, number, true, false or null), got {type(value).__name__}"
+        return Problem("must be a finite number: JSON has no NaN or Infinity")
+    return Problem("must be a JSON value (object, array, string, number, true, false or null), got {got}",
+                   got=type(value).__name__)
 
 
-def _too_deep(max_depth: int) -> str:
-    return f"nests deeper than {max_depth} levels of objects and arrays, the limit here"
+def _too_deep(max_depth: int) -> Problem:
+    return Problem("nests deeper than {n} levels of objects and arrays, the limit here", n=max_depth)
 
 
-def _deep_or_cyclic(stack: list, item: Any, inner: Location, max_depth: int) -> tuple[Location, str]:
+CYCLE = "contains itself (a cycle): a JSON value cannot refer back to itself"
+
+
+def _deep_or_cyclic(stack: list, item: Any, inner: Location, max_depth: int) -> tuple[Location, Problem]:
     """The error for a container one level too deep: where a cycle closes, if it is one."""
     containers = [entry[3] for entry in stack]
     for number, (_, _, where, container) in enumerate(stack):
         if any(container is earlier for earlier in containers[:number]):
-            return where, "contains itself (a cycle): a JSON value cannot refer back to itself"
+            return where, Problem(CYCLE)
     if any(item is container for container in containers):
-        return inner, "contains itself (a cycle): a JSON value cannot refer back to itself"
+        return inner, Problem(CYCLE)
     return inner, _too_deep(max_depth)
 
 
@@ -149,23 +153,24 @@ def read_json(text: Union[str, bytes], name: str = "the JSON text", location: Lo
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RequestError(location, f"{name} is not UTF-8: {error.reason} at byte {error.start}") from None
+            raise RequestError(location, "{name} is not UTF-8: {why} at byte {at}", name=name, why=error.reason, at=error.start) from None
     if len(text) > MAX_TEXT_BYTES:  # characters: at least as many bytes
         raise RequestError(location, _too_big(name, len(text)))
     text = text.removeprefix("\ufeff")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        problem = f"is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        raise RequestError(location, f"{name} {problem}") from None
+        raise RequestError(location, "{name} is not valid JSON: {json} at line {line}, column {column}",
+                           name=name, json=error.msg, line=error.lineno, column=error.colno) from None
     except RecursionError:
-        raise RequestError(location, f"{name} {_text_too_deep(text)}") from None
+        raise RequestError(location, _text_too_deep(name, text)) from None
     except ValueError as error:  # Python's limit on the digits of an integer literal
-        raise RequestError(location, f"{name} {_long_integer(text, error)}") from None
+        raise RequestError(location, _long_integer(name, text, error)) from None
 
 
-def _too_big(name: str, size: int) -> str:
-    return f"{name} is larger than {MAX_TEXT_BYTES // (1024 * 1024)} MB ({size:,} bytes), the Messages API's request limit"
+def _too_big(name: str, size: int) -> Problem:
+    return Problem("{name} is larger than {mb} MB ({size:,} bytes), the Messages API's request limit",
+                   name=name, mb=MAX_TEXT_BYTES // (1024 * 1024), size=size)
 
 
 # Strings (skipped, even unfinished ones), brackets and integer literals: enough to find a
@@ -205,22 +210,22 @@ def long_integer(text: str, limit: int = MAX_INT_DIGITS) -> Optional[tuple[int, 
     return None
 
 
-def _position(text: str, offset: int) -> str:
-    return "line {}, column {}".format(*line_column(text, offset))
-
-
-def _text_too_deep(text: str) -> str:
+def _text_too_deep(name: str, text: str) -> Problem:
     offset = deep_bracket(text)
     if offset is None:
-        return "nests too deeply for Python's JSON reader"
-    return f"nests deeper than {MAX_DEPTH} levels of objects and arrays (at {_position(text, offset)})"
+        return Problem("{name} nests too deeply for Python's JSON reader", name=name)
+    line, column = line_column(text, offset)
+    return Problem("{name} nests deeper than {n} levels of objects and arrays (at line {line}, column {column})",
+                   name=name, n=MAX_DEPTH, line=line, column=column)
 
 
-def _long_integer(text: str, error: ValueError) -> str:
+def _long_integer(name: str, text: str, error: ValueError) -> Problem:
     found = long_integer(text)
     if found is None:
-        return f"is not valid JSON: {str(error)[:200]}"
-    return f"has an integer of more than {MAX_INT_DIGITS} digits (at {_position(text, found[0])})"
+        return Problem("{name} is not valid JSON: {why}", name=name, why=str(error)[:200])
+    line, column = line_column(text, found[0])
+    return Problem("{name} has an integer of more than {n} digits (at line {line}, column {column})",
+                   name=name, n=MAX_INT_DIGITS, line=line, column=column)
 
 
 # ---------------------------------------------------------------------------

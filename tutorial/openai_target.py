@@ -91,10 +91,13 @@ def _check_carried(block: dict, where: str, location: tuple) -> None:
         if kind in _WHY:
             why = _WHY[kind]
         elif any(kind in kinds for kinds in CARRIED.values()):
-            why = f"it belongs in {' or '.join(_WHERE[w] for w, kinds in CARRIED.items() if kind in kinds)}"
+            places = tuple(_WHERE[w] for w, kinds in CARRIED.items() if kind in kinds)  # said "a or b"
+            raise RequestError(location + ("type",), "a block of type {kind} cannot be carried in {where}: it belongs in {places}",
+                               kind=repr(kind), where=_WHERE[where], places=places)
         else:
             why = "the openai target does not know this block type"
-        raise RequestError(location + ("type",), f"a block of type {kind!r} cannot be carried in {_WHERE[where]}: {why}")
+        raise RequestError(location + ("type",), "a block of type {kind} cannot be carried in {where}: {why}",
+                           kind=repr(kind), where=_WHERE[where], why=why)
     name = block.get("tool_name", block.get("name"))
     if kind == "tool_reference" and not (isinstance(name, str) and name):
         raise RequestError(location + ("tool_name",), "is required: a tool_reference names the tool whose schema it loads")

@@ -63,7 +63,7 @@ def to_anthropic(messages: list, tools: Optional[list] = None) -> dict:
     messages are minted as "toolu_<n>" and paired by position.
     """
     if not isinstance(messages, list):
-        raise RequestError(("messages",), f"must be a list of messages, got {type(messages).__name__}")
+        raise RequestError(("messages",), "must be a list of messages, got {got}", got=type(messages).__name__)
     system_texts: list[str] = []
     wire: list[dict] = []
     calls_so_far = 0  # numbers the ids minted for calls that came without one
@@ -108,12 +108,12 @@ def to_anthropic(messages: list, tools: Optional[list] = None) -> dict:
 
 def _role(message: Any, where: tuple) -> str:
     if not isinstance(message, dict):
-        raise RequestError(where, f"must be a message object, got {type(message).__name__}")
+        raise RequestError(where, "must be a message object, got {got}", got=type(message).__name__)
     role = message.get("role")
     if role == "developer":  # OpenAI's newer name for the system role
         return "system"
     if role not in ("system", "user", "assistant", "tool"):
-        raise RequestError(where + ("role",), f"must be system, user, assistant or tool, got {limits.shown(role)}")
+        raise RequestError(where + ("role",), "must be system, user, assistant or tool, got {got}", got=limits.shown(role))
     return role
 
 
@@ -125,7 +125,7 @@ def _system_text(content: Any, where: tuple) -> str:
     if isinstance(content, (str, list)):
         return flatten_content(content)
     raise RequestError(
-        where, f"a system message's content must be a string or a list of text parts, got {type(content).__name__}"
+        where, "a system message's content must be a string or a list of text parts, got {got}", got=type(content).__name__
     )
 
 
@@ -143,7 +143,7 @@ def _user_content(content: Any, where: tuple) -> Any:
     if isinstance(content, str):
         return content  # a plain string stays a plain string
     if not isinstance(content, list):
-        raise RequestError(where, f"must be a string or a list of content parts, got {type(content).__name__}")
+        raise RequestError(where, "must be a string or a list of content parts, got {got}", got=type(content).__name__)
     return [_user_part(part, where + (j,)) for j, part in enumerate(content)]
 
 
@@ -171,12 +171,12 @@ def _user_part(part: Any, where: tuple) -> dict:
         return {"type": "tool_reference", "tool_name": part["name"]}
     if kind in ANTHROPIC_BLOCK_TYPES:
         return copy.deepcopy(part)  # already an Anthropic block: word for word
-    raise RequestError(where + ("type",), f"a {limits.shown(kind)} part has no Anthropic equivalent (refused, not dropped)")
+    raise RequestError(where + ("type",), "a {kind} part has no Anthropic equivalent (refused, not dropped)", kind=limits.shown(kind))
 
 
 def _part_type(part: Any, where: tuple) -> str:
     if not isinstance(part, dict):
-        raise RequestError(where, f"must be a content part (an object with a string type), got {type(part).__name__}")
+        raise RequestError(where, "must be a content part (an object with a string type), got {got}", got=type(part).__name__)
     if not isinstance(part.get("type"), str):
         raise RequestError(where + ("type",), "is required and must be a string")
     return part["type"]
@@ -201,7 +201,7 @@ def _document_block(file: Any, where: tuple) -> dict:
     data = file.get("file_data")
     if not isinstance(data, str):
         why = "an uploaded file's id means nothing to Anthropic" if "file_id" in file else "it is required"
-        raise RequestError(where + ("file_data",), f"a file part must carry its data as a data URL ({why})")
+        raise RequestError(where + ("file_data",), "a file part must carry its data as a data URL ({why})", why=why)
     match = _DATA_URL.fullmatch(data)
     if not match or match[1] != "application/pdf":
         raise RequestError(where + ("file_data",), "only a PDF (data:application/pdf;base64,...) becomes a document")
@@ -225,14 +225,14 @@ def _tool_result(message: dict, where: tuple, unanswered: list[str]) -> dict:
             )
         call_id = unanswered.pop(0)
     elif not isinstance(call_id, str):
-        raise RequestError(where + ("tool_call_id",), f"must be a string, got {type(call_id).__name__}")
+        raise RequestError(where + ("tool_call_id",), "must be a string, got {got}", got=type(call_id).__name__)
     elif call_id in unanswered:
         unanswered.remove(call_id)
     content = message.get("content")
     if isinstance(content, list):
         content = [_user_part(part, where + ("content", k)) for k, part in enumerate(content)]
     elif content is not None and not isinstance(content, str):
-        raise RequestError(where + ("content",), f"must be a string or a list of parts, got {type(content).__name__}")
+        raise RequestError(where + ("content",), "must be a string or a list of parts, got {got}", got=type(content).__name__)
     result = {"type": "tool_result", "tool_use_id": call_id}
     if content:  # None, "" and [] are a result without content: the key is left out
         result["content"] = content
@@ -270,7 +270,7 @@ def _assistant_content(message: dict, where: tuple, calls_so_far: int) -> tuple[
     # Anthropic accepts a thinking block in the history only with its signature.
     calls = message.get("tool_calls") or []
     if not isinstance(calls, list):
-        raise RequestError(where + ("tool_calls",), f"must be a list, got {type(calls).__name__}")
+        raise RequestError(where + ("tool_calls",), "must be a list, got {got}", got=type(calls).__name__)
     uses = [_tool_use(call, where + ("tool_calls", k), calls_so_far + k) for k, call in enumerate(calls)]
     if not uses and isinstance(message.get("content"), str):
         return message["content"], []  # text only: a plain string, as it came
@@ -280,7 +280,7 @@ def _assistant_content(message: dict, where: tuple, calls_so_far: int) -> tuple[
 
 def _saved_blocks(data: Any, where: tuple) -> tuple[list, list[str]]:
     if not isinstance(data, list):
-        raise RequestError(where, f"must be the list of blocks Anthropic sent, got {type(data).__name__}")
+        raise RequestError(where, "must be the list of blocks Anthropic sent, got {got}", got=type(data).__name__)
     for j, block in enumerate(data):
         kind = _part_type(block, where + (j,))
         limits.check_fields(block, where + (j,))
@@ -293,7 +293,7 @@ def _assistant_text_blocks(content: Any, where: tuple) -> list[dict]:
     if content is None or isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []  # an empty text is no block
     if not isinstance(content, list):
-        raise RequestError(where, f"must be a string, None or a list of content parts, got {type(content).__name__}")
+        raise RequestError(where, "must be a string, None or a list of content parts, got {got}", got=type(content).__name__)
     blocks = []
     for j, part in enumerate(content):
         if isinstance(part, str):
@@ -308,13 +308,13 @@ def _assistant_text_blocks(content: Any, where: tuple) -> list[dict]:
         elif kind in ANTHROPIC_BLOCK_TYPES:
             blocks.append(copy.deepcopy(part))
         else:
-            raise RequestError(where + (j, "type"), f"an assistant {limits.shown(kind)} part has no Anthropic equivalent")
+            raise RequestError(where + (j, "type"), "an assistant {kind} part has no Anthropic equivalent", kind=limits.shown(kind))
     return blocks
 
 
 def _tool_use(call: Any, where: tuple, number: int) -> dict:
     if not isinstance(call, dict):
-        raise RequestError(where, f"must be a tool call object, got {type(call).__name__}")
+        raise RequestError(where, "must be a tool call object, got {got}", got=type(call).__name__)
     function = call.get("function")
     if not isinstance(function, dict):
         raise RequestError(where + ("function",), "a tool call needs a function: an object with a string name")
@@ -324,7 +324,7 @@ def _tool_use(call: Any, where: tuple, number: int) -> dict:
     if call_id in (None, ""):
         call_id = f"toolu_{number}"  # deterministic, so the same history always gives the same request
     elif not isinstance(call_id, str):
-        raise RequestError(where + ("id",), f"must be a string, got {type(call_id).__name__}")
+        raise RequestError(where + ("id",), "must be a string, got {got}", got=type(call_id).__name__)
     arguments = _arguments(function.get("arguments"), where + ("function", "arguments"))
     return {"type": "tool_use", "id": call_id, "name": function["name"], "input": arguments}
 
@@ -336,14 +336,14 @@ def _arguments(arguments: Any, where: tuple) -> dict:
     if arguments is None or arguments == "":
         return {}  # some engines send "" for a call without arguments
     if not isinstance(arguments, str):
-        raise RequestError(where, f"must be JSON text or an object, got {type(arguments).__name__}")
+        raise RequestError(where, "must be JSON text or an object, got {got}", got=type(arguments).__name__)
     value = limits.read_json(arguments, "the arguments", where)
     if not isinstance(value, dict):
-        raise RequestError(where, f"must encode a JSON object (a tool_use input), got {type(value).__name__}")
+        raise RequestError(where, "must encode a JSON object (a tool_use input), got {got}", got=type(value).__name__)
     try:
         limits.check_json(value)  # Python reads NaN and Infinity, but they are not JSON
     except RequestError as error:  # located in the text's value: the place to point at is the text
-        raise RequestError(where, f"is JSON text whose value at {format_location(error.location)} {error.problem}") from None
+        raise RequestError(where, "is JSON text whose value at {at} {inner}", at=format_location(error.location), inner=error) from None
     return value
 
 
@@ -352,7 +352,7 @@ def _arguments(arguments: Any, where: tuple) -> dict:
 
 def _wire_tools(tools: Any) -> list[dict]:
     if not isinstance(tools, list):
-        raise RequestError(("tools",), f"must be a list of tools, got {type(tools).__name__}")
+        raise RequestError(("tools",), "must be a list of tools, got {got}", got=type(tools).__name__)
     return [_wire_tool(tool, ("tools", i)) for i, tool in enumerate(tools)]
 
 
@@ -360,7 +360,7 @@ def _wire_tool(tool: Any, where: tuple) -> dict:
     """{"type": "function", "function": {name, description, parameters}} -> {name,
     description, input_schema}. A tool already in Anthropic's shape goes through."""
     if not isinstance(tool, dict):
-        raise RequestError(where, f"must be a tool object, got {type(tool).__name__}")
+        raise RequestError(where, "must be a tool object, got {got}", got=type(tool).__name__)
     function = tool.get("function")
     if function is None and isinstance(tool.get("name"), str):
         limits.check_fields(tool, where)
@@ -376,7 +376,7 @@ def _wire_tool(tool: Any, where: tuple) -> dict:
         limits.check_json(parameters, where + ("function", "parameters"))
     description = function.get("description")
     if description is not None and not isinstance(description, str):
-        raise RequestError(where + ("function", "description"), f"must be a string, got {type(description).__name__}")
+        raise RequestError(where + ("function", "description"), "must be a string, got {got}", got=type(description).__name__)
     wire = {"name": function["name"]}
     if description:
         wire["description"] = description
@@ -397,12 +397,12 @@ def response_to_message(response: dict) -> dict:
     calls cannot rebuild (thinking, redacted thinking, server-tool blocks), all of it is
     also kept under "blocks", so `to_anthropic` can send it back word for word."""
     if not isinstance(response, dict):
-        raise RequestError((), f"the response must be an object, got {type(response).__name__}")
+        raise RequestError((), "the response must be an object, got {got}", got=type(response).__name__)
     if response.get("type") == "error":
-        raise RequestError(("error",), f"an error response carries no message: {_error_summary(response.get('error'))}")
+        raise RequestError(("error",), "an error response carries no message: {error}", error=_error_summary(response.get("error")))
     content = response.get("content")
     if not isinstance(content, list):
-        raise RequestError(("content",), f"must be a list of content blocks, got {type(content).__name__}")
+        raise RequestError(("content",), "must be a list of content blocks, got {got}", got=type(content).__name__)
     texts, thoughts, calls = [], [], []
     for j, block in enumerate(content):
         where = ("content", j)
@@ -443,5 +443,5 @@ def _field(block: dict, name: str, kind: type, where: tuple) -> Any:
     value = block.get(name)
     if not isinstance(value, kind):
         wanted = "a string" if kind is str else "an object"
-        raise RequestError(where + (name,), f"must be {wanted} in a {limits.shown(block['type'])} block")
+        raise RequestError(where + (name,), "must be {wanted} in a {kind} block", wanted=wanted, kind=limits.shown(block["type"]))
     return value

@@ -341,21 +341,21 @@ class TrajectoryManager:
 def _check_turn(turn: Any, prompt_messages: Any) -> None:
     """Refuse, located, what would corrupt a sample later (Slime asserts the log-prob length)."""
     if not isinstance(turn, TurnRecord):
-        raise RequestError(("turn",), f"must be a TurnRecord, got {type(turn).__name__}")
+        raise RequestError(("turn",), "must be a TurnRecord, got {got}", got=type(turn).__name__)
     for name in ("prompt_ids", "output_ids"):
         ids = getattr(turn, name)
         if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
             raise RequestError(("turn", name), "must be a list of integer token ids")
     if turn.output_log_probs and len(turn.output_log_probs) != len(turn.output_ids):
         raise RequestError(("turn", "output_log_probs"),
-                           f"has {len(turn.output_log_probs)} values for {len(turn.output_ids)} output ids")  # fmt: skip
+                           "has {n} values for {ids} output ids", n=len(turn.output_log_probs), ids=len(turn.output_ids))
     if not isinstance(prompt_messages, list):
         kind = type(prompt_messages).__name__
-        raise RequestError(("prompt_messages",), f"must be a list of chat messages, got {kind}")
+        raise RequestError(("prompt_messages",), "must be a list of chat messages, got {got}", got=kind)
     for i, message in enumerate(prompt_messages):
         if not isinstance(message, dict):
             kind = type(message).__name__
-            raise RequestError(("prompt_messages", i), f"must be a chat message (an object), got {kind}")
+            raise RequestError(("prompt_messages", i), "must be a chat message (an object), got {got}", got=kind)
 
 
 __all__ = ["CLEAN", "DEVIATIONS", "FORK", "REALIGN", "Sample", "SampleBuilder", "TrajectoryManager",

@@ -91,7 +91,7 @@ def flatten_content(content: Any, depth: int = 1) -> str:
     if not isinstance(content, list):
         return ""
     if depth > limits.MAX_DEPTH:
-        raise RequestError((), f"the content nests deeper than {limits.MAX_DEPTH} levels of blocks")
+        raise RequestError((), "the content nests deeper than {n} levels of blocks", n=limits.MAX_DEPTH)
     return "\n".join([text for part in content if (text := _part_text(part, depth))])
 
 

@@ -75,9 +75,9 @@ def build_reply(
     """
     reasoning, text, tool_uses, matched_stop = _read_parsed(parsed)
     if finish_reason is not None and not isinstance(finish_reason, str):
-        raise RequestError(("finish_reason",), f"must be a string or None, got {type(finish_reason).__name__}")
+        raise RequestError(("finish_reason",), "must be a string or None, got {got}", got=type(finish_reason).__name__)
     if not callable(new_id):
-        raise RequestError(("new_id",), f"must be a function that returns a fresh id, got {type(new_id).__name__}")
+        raise RequestError(("new_id",), "must be a function that returns a fresh id, got {got}", got=type(new_id).__name__)
     blocks: list[dict] = []
     if reasoning:
         # An empty signature: only Anthropic's servers can sign thinking, and a made-up
@@ -91,7 +91,7 @@ def build_reply(
     for i, use in enumerate(tool_uses):
         call_id = new_id()
         if not isinstance(call_id, str):
-            raise RequestError(("new_id",), f"must return a string id, returned {type(call_id).__name__} for tool_uses[{i}]")
+            raise RequestError(("new_id",), "must return a string id, returned {got} for tool_uses[{i}]", got=type(call_id).__name__, i=i)
         blocks.append({"type": "tool_use", "id": call_id, "name": use["name"], "input": copy.deepcopy(use["input"])})
     if not blocks:
         blocks.append({"type": "text", "text": ""})
@@ -134,27 +134,27 @@ def _read_parsed(parsed: Any) -> tuple[Optional[str], str, list[dict], Any]:
     """Check `parsed` and fill the defaults: missing/None text is "", missing tool_uses
     is [], a call's missing/None input is {} (a call without arguments)."""
     if not isinstance(parsed, dict):
-        raise RequestError((), f"the parsed model output must be an object, got {type(parsed).__name__}")
+        raise RequestError((), "the parsed model output must be an object, got {got}", got=type(parsed).__name__)
     reasoning = parsed.get("reasoning")
     if reasoning is not None and not isinstance(reasoning, str):
-        raise RequestError(("reasoning",), f"must be a string or None, got {type(reasoning).__name__}")
+        raise RequestError(("reasoning",), "must be a string or None, got {got}", got=type(reasoning).__name__)
     text = parsed.get("text")
     text = "" if text is None else text
     if not isinstance(text, str):
-        raise RequestError(("text",), f"must be a string, got {type(text).__name__}")
+        raise RequestError(("text",), "must be a string, got {got}", got=type(text).__name__)
     matched_stop = parsed.get("matched_stop")
     if matched_stop is not None and (isinstance(matched_stop, bool) or not isinstance(matched_stop, (str, int))):
         raise RequestError(
-            ("matched_stop",), f"must be a string (or a stop token id), got {type(matched_stop).__name__}"
+            ("matched_stop",), "must be a string (or a stop token id), got {got}", got=type(matched_stop).__name__
         )
     raw_uses = parsed.get("tool_uses")
     raw_uses = [] if raw_uses is None else raw_uses
     if not isinstance(raw_uses, list):
-        raise RequestError(("tool_uses",), f"must be a list, got {type(raw_uses).__name__}")
+        raise RequestError(("tool_uses",), "must be a list, got {got}", got=type(raw_uses).__name__)
     tool_uses = []
     for i, use in enumerate(raw_uses):
         if not isinstance(use, dict):
-            raise RequestError(("tool_uses", i), f"must be an object with name and input, not {type(use).__name__}")
+            raise RequestError(("tool_uses", i), "must be an object with name and input, not {got}", got=type(use).__name__)
         if not isinstance(use.get("name"), str):
             raise RequestError(("tool_uses", i, "name"), "is required and must be a string")
         arguments = use.get("input")
@@ -162,7 +162,8 @@ def _read_parsed(parsed: Any) -> tuple[Optional[str], str, list[dict], Any]:
         if not isinstance(arguments, dict):
             raise RequestError(
                 ("tool_uses", i, "input"),
-                f"must be an object (parse the model's JSON arguments first), got {type(arguments).__name__}",
+                "must be an object (parse the model's JSON arguments first), got {got}",
+                got=type(arguments).__name__,
             )
         limits.check_json(arguments, ("tool_uses", i, "input"))
         tool_uses.append({"name": use["name"], "input": arguments})
@@ -255,26 +256,26 @@ _STREAMED_FIELDS = {"text": ("text",), "thinking": ("thinking",), "tool_use": ("
 def _check_stream_arguments(blocks, stop_reason, message_id, model, input_tokens, output_tokens, stop_sequence):
     for name, value in (("stop_reason", stop_reason), ("message_id", message_id), ("model", model)):
         if not isinstance(value, str):
-            raise RequestError((name,), f"must be a string, got {type(value).__name__}")
+            raise RequestError((name,), "must be a string, got {got}", got=type(value).__name__)
     for name, value in (("input_tokens", input_tokens), ("output_tokens", output_tokens)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RequestError((name,), f"must be a non-negative integer, got {limits.shown(value)}")
+            raise RequestError((name,), "must be a non-negative integer, got {got}", got=limits.shown(value))
         limits.check_json(value, (name,))  # not an integer too long to write
     if stop_sequence is not None and not isinstance(stop_sequence, str):
-        raise RequestError(("stop_sequence",), f"must be a string or None, got {type(stop_sequence).__name__}")
+        raise RequestError(("stop_sequence",), "must be a string or None, got {got}", got=type(stop_sequence).__name__)
     if not isinstance(blocks, list):
-        raise RequestError(("blocks",), f"must be a list of content blocks, got {type(blocks).__name__}")
+        raise RequestError(("blocks",), "must be a list of content blocks, got {got}", got=type(blocks).__name__)
     for i, block in enumerate(blocks):
         if not isinstance(block, dict):
-            raise RequestError(("blocks", i), f"must be a content block, got {type(block).__name__}")
+            raise RequestError(("blocks", i), "must be a content block, got {got}", got=type(block).__name__)
         kind = block.get("type")
         if not isinstance(kind, str) or kind not in _STREAMED_FIELDS:
             raise RequestError(
-                ("blocks", i, "type"), f"a reply streams text, thinking and tool_use blocks, not {limits.shown(kind)}"
+                ("blocks", i, "type"), "a reply streams text, thinking and tool_use blocks, not {got}", got=limits.shown(kind)
             )
         for field in _STREAMED_FIELDS[kind] + (("signature",) if "signature" in block else ()):
             if not isinstance(block.get(field), str):
-                raise RequestError(("blocks", i, field), f"must be a string in a {kind} block")
+                raise RequestError(("blocks", i, field), "must be a string in a {kind} block", kind=kind)
         if kind == "tool_use":
             if not isinstance(block.get("input"), dict):
                 raise RequestError(("blocks", i, "input"), "must be an object in a tool_use block")

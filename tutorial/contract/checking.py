@@ -66,7 +66,7 @@ def read_body(raw: Union[str, bytes, bytearray]) -> Optional[dict]:
 def check_body(body: Any) -> None:
     """Raise `RequestError` unless `body` is a structurally valid request."""
     if not isinstance(body, dict):
-        raise RequestError((), f"the request body must be a JSON object, got {type(body).__name__}")
+        raise RequestError((), "the request body must be a JSON object, got {got}", got=type(body).__name__)
     _check("body", body, (), body)
 
 
@@ -149,6 +149,6 @@ def _unnamed(value: dict, kind: str, where: Location) -> None:
         return  # the common case, at C speed
     for key in value:
         if not isinstance(key, str):
-            raise RequestError(where, f"has a key of type {type(key).__name__}: JSON object keys are strings")
+            raise RequestError(where, "has a key of type {got}: JSON object keys are strings", got=type(key).__name__)
         if key not in _NAMED[kind]:
             limits.check_json(value[key], where + (key,))

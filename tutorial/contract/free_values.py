@@ -24,7 +24,8 @@ def _free(value: Any) -> Any:
     try:
         limits.check_json(value)
     except RequestError as error:  # carried out of pydantic with its place inside the value
-        raise PydanticCustomError("free_value", "{problem}", {"problem": error.problem, "inside": error.location}) from None
+        context = {"problem": error.problem, "key": error.key, "values": error.values, "inside": error.location}
+        raise PydanticCustomError("free_value", "{problem}", context) from None
     return value
 
 

@@ -13,17 +13,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from .. import limits
-from ..errors import Location, RequestError
+from ..errors import Location, Problem, RequestError
 
 _PROBLEMS = {
     "missing": "is required",
-    "string_type": "must be a string",
-    "bool_type": "must be true or false",
-    "list_type": "must be a list",
-    "dict_type": "must be an object",
-    "typed_dict_type": "must be an object",
-    "not_a_block": "must be a content block: an object with a string 'type'",
-    "recursion_loop": "contains itself (a cycle): a JSON value cannot refer back to itself",
+    "string_type": "must be a string, got {got}",
+    "bool_type": "must be true or false, got {got}",
+    "list_type": "must be a list, got {got}",
+    "dict_type": "must be an object, got {got}",
+    "typed_dict_type": "must be an object, got {got}",
+    "not_a_block": "must be a content block: an object with a string 'type', got {got}",
+    "recursion_loop": "contains itself (a cycle): a JSON value cannot refer back to itself, got {got}",
 }
 
 # Errors that only say "the other member of a union did not match either".
@@ -38,29 +38,28 @@ _HINTS = {
 }
 
 
-def _problem(error: dict) -> str:
-    kind = error["type"]
-    if kind == "literal_error":
-        problem = f"must be {error['ctx']['expected']}, got {limits.shown(error['input'])}"
-    elif kind == "union_tag_invalid":  # e.g. an image source of an unknown type
-        problem = f"has unknown type {limits.shown(error['ctx']['tag'])} (expected {error['ctx']['expected_tags']})"
-    elif kind == "free_value":  # limits.check_json's own words
-        return error["ctx"]["problem"]
-    elif kind == "invalid_key":
-        return f"has a key of type {type(error['input']).__name__}: JSON object keys are strings"
-    elif kind == "key_not_unicode":
-        return f"is a key that is not valid Unicode: {_SURROGATE}, and the contract can only match keys that are text"
-    elif kind == "string_unicode":  # a value the contract compares (a role, a type), not free text
-        problem = f"must be valid Unicode text, got {limits.shown(error['input'])}: {_SURROGATE}"
-    else:
-        problem = _PROBLEMS.get(kind, error["msg"][:1].lower() + error["msg"][1:])
-    if kind != "missing" and kind in _PROBLEMS:
-        problem += f", got {type(error['input']).__name__}"
-    return problem
-
-
-# A string that Python holds but no UTF-8 text can carry: JSON's "\\ud800" escape read alone.
-_SURROGATE = "it holds a lone surrogate (half of a UTF-16 pair)"
+def _problem(error: dict) -> Problem:
+    kind, context = error["type"], error.get("ctx", {})
+    if kind == "literal_error":  # pydantic lists the values allowed: "'user' or 'assistant'"
+        return Problem("must be {allowed}, got {got}", allowed=context["expected"], got=limits.shown(error["input"]))
+    if kind == "union_tag_invalid":  # e.g. an image source of an unknown type
+        return Problem("has unknown type {tag} (expected {expected})", tag=limits.shown(context["tag"]),
+                       expected=context["expected_tags"])
+    if kind == "free_value":  # limits.check_json's own words
+        return Problem(context["key"], **context["values"])
+    if kind == "invalid_key":
+        return Problem("has a key of type {got}: JSON object keys are strings", got=type(error["input"]).__name__)
+    if kind == "key_not_unicode":
+        return Problem("is a key that is not valid Unicode: it holds a lone surrogate (half of a UTF-16 pair), "
+                       "and the contract can only match keys that are text")
+    if kind == "string_unicode":  # a value the contract compares (a role, a type), not free text
+        return Problem("must be valid Unicode text, got {got}: it holds a lone surrogate (half of a UTF-16 pair)",
+                       got=limits.shown(error["input"]))
+    if kind in _PROBLEMS:
+        return Problem(_PROBLEMS[kind], got=type(error["input"]).__name__)
+    if error["msg"][:1].islower():  # the contract's own words (shapes.py's custom errors): a template
+        return Problem(error["msg"])
+    return Problem("{pydantic}", pydantic=error["msg"][:1].lower() + error["msg"][1:])  # pydantic's own words
 
 
 def _at(value: Any, location: Location) -> Any:
@@ -142,4 +141,6 @@ def raise_located(errors: ValidationError, value: Any, prefix: Location, root: A
     problem = _problem(error)
     own_words = error["type"] in ("free_value", "invalid_key", "key_not_unicode")  # they say all there is
     hint = _HINTS.get(location[-1]) if location and isinstance(location[-1], str) and not own_words else None
-    raise RequestError(location, f"{problem} ({hint})" if hint else problem) from None
+    if hint:
+        raise RequestError(location, "{problem} ({hint})", problem=problem, hint=hint) from None
+    raise RequestError(location, problem) from None

@@ -48,9 +48,8 @@ def located(error: tutorial.RequestError) -> dict:
     """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}, the
     reason in the request's language."""
     from tutorial.errors import format_location
-    from tutorial.watch.error_words import message_in
 
-    return {"location": format_location(error.location), "message": message_in(error, words.current())}
+    return {"location": format_location(error.location), "message": str(error)}  # in the request's language
 
 
 def refusal(analysis: dict, target: str) -> "str | None":

@@ -66,9 +66,7 @@ class ApiError(Exception):
 def bad_request(error: tutorial.RequestError) -> ApiError:
     """A located `RequestError` as a 400: its message already starts with the place; the
     reason is in the request's language (under Chinese it is framed: 「请求无效：…」)."""
-    from tutorial.watch.error_words import message_in
-
-    return ApiError(400, say("invalid_request", message=message_in(error, current())))
+    return ApiError(400, say("invalid_request", message=str(error)))  # str: in the current language
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

@@ -14,12 +14,10 @@ data: the engine's own error text, the names of fields and targets, stop reasons
 
 from __future__ import annotations
 
-import contextvars
 from typing import Optional
 
+from tutorial import words
 from tutorial.watch import language
-
-_request_lang: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar("tutorial_serve_lang", default=None)
 
 
 def choose(accept_language: Optional[str], server_lang: Optional[str]) -> str:
@@ -29,14 +27,14 @@ def choose(accept_language: Optional[str], server_lang: Optional[str]) -> str:
 
 def answer_in(lang: str) -> None:
     """Make `lang` the language of the request being answered (this task and what it starts)."""
-    _request_lang.set(language.resolve(lang))
+    words.use_language_here(language.resolve(lang))
 
 
 def current(lang: Optional[str] = None) -> str:
     """`lang`, else the language of the request being answered, else the process's."""
     if lang is not None:
         return language.resolve(lang)
-    return _request_lang.get() or language.current()
+    return words.current()
 
 
 def say(key: str, lang: Optional[str] = None, **fields) -> str:

@@ -7,7 +7,3 @@ three ways of keeping a session's training tokens measured side by side
 May import: the lesson (the modules at the top of `tutorial`). Nothing in the lesson
 imports this folder, so the translation never knows it is being watched.
 """
-
-from . import error_words as _error_words
-
-_error_words.install()  # str(RequestError) in the reader's language (the lesson writes English)

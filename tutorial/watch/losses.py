@@ -198,7 +198,7 @@ class _Walk:
     def keys_are_strings(self, value: dict, location: tuple) -> None:
         for key in value:
             if not isinstance(key, str):
-                raise RequestError(location, f"has a key of type {type(key).__name__}: JSON object keys are strings")
+                raise RequestError(location, "has a key of type {got}: JSON object keys are strings", got=type(key).__name__)
 
     def extra_fields(self, kind: str, value: dict, location: tuple) -> None:
         if value.keys() <= self.carried[kind]:

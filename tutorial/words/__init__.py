@@ -62,6 +62,12 @@ def using(lang: Optional[str]) -> Iterator[None]:
         _inside.reset(token)
 
 
+def use_language_here(lang: str) -> None:
+    """Make `lang` current in this context only (this thread or asyncio task, and what it starts)
+    from here on: the server calls it for the request being answered."""
+    _inside.set(check(lang))
+
+
 def current() -> str:
     """The current language (see the module's docstring)."""
     inside = _inside.get()
