@@ -202,9 +202,9 @@ def start(model: str = "tiny", *, port: int = 0, context: int = CONTEXT, threads
 
 
 def main(argv: list[str]) -> int:
-    from tutorial.cli.words import choose
+    from tutorial import words
 
-    lang = choose(None)
+    lang = words.for_a_command()
     if argv[:1] == ["how"]:
         print(how_to_run(lang))
         return 0

@@ -43,9 +43,9 @@ NOTE = {
 
 def show(step: str, lang: Optional[str] = None) -> None:
     """Print the note, then the step's recorded outputs (text as printed, displays as displayed)."""
-    from tutorial.watch import language
+    from tutorial import words
 
-    lang = language.resolve(lang) if lang else language.current()
+    lang = words.check(lang) if lang else words.current()
     print(NOTE[lang])
     for output in load()[step][lang]:
         if output["output_type"] == "stream":

@@ -96,6 +96,19 @@ def from_locale(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:
     return None
 
 
+def for_a_command(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
+    """The language of a command: its --lang, else use_language's choice, else TUTORIAL_LANG,
+    else the locale, else English."""
+    if flag in LANGUAGES:
+        return flag
+    if _chosen is not None:
+        return _chosen
+    environ = os.environ if environ is None else environ
+    if environ.get("TUTORIAL_LANG", "") in LANGUAGES:
+        return environ["TUTORIAL_LANG"]
+    return from_locale(environ) or "en"
+
+
 def from_accept_language(header: Optional[str]) -> Optional[str]:
     """The first of "zh"/"en" an HTTP Accept-Language header prefers (by q), None if neither."""
     if not header:
