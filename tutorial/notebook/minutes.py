@@ -86,6 +86,10 @@ CHAPTERS: tuple[Chapter, ...] = (
             " what Claude Code really sends and what stays behind", 45, 20),
     Chapter("12_cheat_sheet.ipynb", "12 Cheat sheet", "every field and block kind, what each target makes of it, on two printed pages",
             "the table, computed; hand out the printed pages", 5, 5),
+    Chapter("13_trajectory.ipynb", "13 The turn's trajectory",
+            "the README example as two turns of training tokens: will turn 2 extend turn 1, and what is trained?",
+            "Action 3.5: prompt and output ids per turn, Slime's clean / realign / fork, the family table,"
+            " three strategies; build classify and append", 45, 25),
 )
 
 

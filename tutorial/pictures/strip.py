@@ -55,7 +55,8 @@ class TokenStrip:
         self.strips = strips
 
     def __repr__(self) -> str:  # the text form a notebook stores beside the SVG: no address, same every run
-        return "; ".join(f"{s.label}: {len(s.kinds)} tokens, {s.count('trained')} trained" for s in self.strips)
+        return "; ".join(f"{s.label} · " + words.text("strip.counts", tokens=len(s.kinds), trained=s.count("trained"))
+                         for s in self.strips)
 
     def _repr_svg_(self) -> str:
         return self.svg

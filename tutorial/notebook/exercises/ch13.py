@@ -271,29 +271,39 @@ add(
     Exercise(
         key="13.reminder",
         question="An agent CLI sends the tool result with a short reminder text beside it in the same user "
-        "message. The translation splits it into a tool message and a user message. Which kind does Slime's "
-        "manager give turn 2 under Qwen3 now?",
-        choices=KINDS,
+        "message, and the translation splits it into a tool message and a user message. Under Qwen3 and "
+        "Slime's manager, what becomes of turn 1's answer now?",
+        choices={
+            "a": "turn 1's 31 generated ids stay in the sample and are trained",
+            "b": "turn 1's answer is replaced by its re-rendering and is not trained",
+            "c": "the session gives two samples, and both answers are trained",
+            "d": "the manager refuses the turn: two messages after the tool result cannot be placed",
+        },
         expected=_reminder_kind,
         wrong="a",
         feedback={
             "a": "The new user message is a new query to Qwen3's template. What does the template do with "
             "earlier answers once a new query has come?",
             "c": "The parting still lies inside turn 1's answer, and the new answer is still short.",
-            "d": "The manager keeps every turn it is given, the split ones included.",
+            "d": "The manager keeps every turn it is given, whatever messages its prompt holds.",
         },
         hint="Qwen3's template treats the last user message as the current query; history before it is "
         "rewritten.",
         explanation="the reminder becomes a user message, Qwen3 treats it as the current query and writes "
         "turn 1's answer without its empty think block, so the prompts part inside that answer again.",
         zh={
-            "question": "智能体 CLI 把工具结果和一段简短的提醒文本放在同一条 user 消息里发来。翻译把它拆成一条 "
-            "tool 消息和一条 user 消息。在 Qwen3 下，Slime 的 manager 这次把第 2 轮归为哪一种？",
-            "choices": KINDS_ZH,
+            "question": "智能体 CLI 把工具结果和一段简短的提醒文本放在同一条 user 消息里发来，翻译把它拆成一条 "
+            "tool 消息和一条 user 消息。在 Qwen3 和 Slime 的 manager 下，第 1 轮的回答这次会怎样？",
+            "choices": {
+                "a": "第 1 轮生成的 31 个 token 留在样本里并参与训练",
+                "b": "第 1 轮的回答被它的重新渲染替换，不参与训练",
+                "c": "这个会话产生两个样本，两个回答都参与训练",
+                "d": "manager 拒绝这一轮，工具结果之后的两条消息无法安放",
+            },
             "feedback": {
                 "a": "新的 user 消息对 Qwen3 的模板来说是一次新提问。有了新提问之后，模板怎样处理更早的回答？",
                 "c": "分开的位置仍在第 1 轮回答之内，新回答也仍然很短。",
-                "d": "manager 会保留交给它的每一轮，拆分出来的消息也不例外。",
+                "d": "不管 prompt 里有哪些消息，manager 都会保留交给它的每一轮。",
             },
             "hint": "Qwen3 的模板把最后一条 user 消息当作当前提问，它之前的历史会被改写。",
             "explanation": "提醒文本成为一条 user 消息，Qwen3 把它当作当前提问，写第 1 轮回答时去掉了空的 "
