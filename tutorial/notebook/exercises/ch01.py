@@ -105,20 +105,20 @@ add(
         zh={
             "question": "README 示例的请求体中，哪个顶层字段既没有进入 translated，也没有进入 tools_schema？",
             "choices": {
-                "a": "system：它是请求的一项设置，不是一条消息",
-                "b": "tools：read_file 已经调用过了，所以它属于对话历史",
-                "c": "没有：每个字段都会进入这两个列表之一",
-                "d": "max_tokens：它规定回答最多能有多长",
+                "a": "system，因为系统提示词是请求的一项设置，不是一条消息",
+                "b": "tools，因为 read_file 已经调用过了，这个工具便属于对话历史",
+                "c": "没有这样的字段，每个字段都会进入这两个列表之一",
+                "d": "max_tokens，这个字段规定回答最多能有多长",
             },
             "feedback": {
                 "a": "Anthropic 把系统提示词放在消息列表之外，但聊天模板要求系统提示词是第一条消息，"
-                "所以 Action 2 把它放在那里。",
-                "b": "已经发生的调用属于对话历史（在 messages 里）。tools 说明接下来可以调用什么，"
+                "所以 Action 2 把系统提示词放在那里。",
+                "b": "已经发生的调用属于对话历史（在 messages 里），而 tools 说明接下来可以调用什么，"
                 "会变成 tools_schema。",
-                "c": "Action 2 只翻译对话和提供给模型的工具。有一个字段规定的是回答最长多少，这个字段两者都不是。",
+                "c": "Action 2 只翻译对话和提供给模型的工具，而有一个字段规定的是回答最长多少，这个字段两者都不是。",
             },
             "hint": "逐个字段问一问，这个字段是对话内容、模型可以调用的工具，还是生成回答时的一项设置？",
-            "explanation": "max_tokens 是采样的上限。这个字段留在请求体里，由生成回答的 Action 3 读取。",
+            "explanation": "max_tokens 是采样的上限，所以留在请求体里，由生成回答的 Action 3 读取。",
         },
     )
 )
@@ -133,7 +133,7 @@ add(
                 "messages[2].content[0]",
                 "That is the block that lacks the field. The error names the place of the missing field itself, "
                 "one step deeper.",
-                "那是缺少这个字段的内容块。错误指出的是缺失字段本身的位置，还要再深一层。",
+                "那是缺少这个字段的内容块，而错误指出的是缺失字段本身的位置，还要再深一层。",
                 matches=_steps_are(("messages", 2, "content", 0)),
             ),
             Mistake(
@@ -158,11 +158,11 @@ add(
         "error.location holds the same place as a tuple.",
         form='a place such as "messages[0].content", or a tuple such as ("messages", 0, "content")',
         zh={
-            "question": "messages[2] 中的 tool_result 丢了它的 tool_use_id。translate 报告的出错位置是哪里？",
-            "hint": "按题目所说弄坏请求体，运行 translate，再读错误信息的开头。"
-                    "位置是从请求体的最外层一路往下写出来的。",
-            "explanation": "错误信息开头就是确切的位置，写法和你用下标取值时一样。"
-            "error.location 则以元组保存同一个位置。",
+            "question": "messages[2] 中的 tool_result 块丢了 tool_use_id，translate 报告的出错位置是哪里？",
+            "hint": "按题目所说弄坏请求体，运行 translate，再读错误信息的开头，"
+                    "可以看到位置是从请求体的最外层一路往下写出来的。",
+            "explanation": "错误信息开头就是确切的位置，写法和你用下标取值时一样，"
+            "而 error.location 以元组保存同一个位置。",
             "form": "一个位置，例如 \"messages[0].content\"，或一个元组，例如 (\"messages\", 0, \"content\")",
         },
     )
@@ -191,10 +191,10 @@ add(
         explanation="a placeholder that names the type keeps the turn in its place without pasting the "
         "block's data into the prompt, and the loss report (chapter 04) says what was left out.",
         zh={
-            "question": "某条 user 消息里有一个内容块，它的类型谁都没听说过：{\"type\": \"hologram\", \"frames\": 3}。"
-            "translate(body)（默认目标格式）会把它变成什么？",
+            "question": "某条 user 消息里有一个谁都没听说过的内容块 {\"type\": \"hologram\", \"frames\": 3}，"
+            "translate(body)（默认目标格式）会把这个内容块变成什么？",
             "choices": {
-                "a": "以 RequestError 拒绝这个请求体：类型未知",
+                "a": "以 RequestError 拒绝这个请求体，因为类型未知",
                 "b": "静默丢掉这个内容块",
                 "c": "一条 user 消息，content 为 \"[hologram omitted]\"",
                 "d": "一条 user 消息，内容是这个内容块的 Python repr：\"{'type': 'hologram', 'frames': 3}\"",
@@ -203,11 +203,11 @@ add(
                 "a": "协议一直在增加新的内容块类型，所以只要 type 是字符串，契约就放行未知的类型。"
                 "（openai 目标格式确实会拒绝自己承载不了的内容，见第 08 章。）",
                 "b": "没有什么会不留痕迹地消失。这个内容块仍然产生一条消息，丢失报告也会点出这个内容块。",
-                "d": "这是 Slime 适配器的写法，连数据一起写进去。本包只写一个简短的占位符。",
+                "d": "这是 Slime 适配器的写法，连数据一起写进去，本包则只写一个简短的占位符。",
             },
-            "hint": "未知不等于格式错误。",
-            "explanation": "占位符写出了类型名，这一轮仍在原来的位置，内容块的数据也不会贴进 prompt。"
-            "丢失报告（第 04 章）会列出未进入输出的内容。",
+            "hint": "未知的类型不等于格式错误，想想契约对 type 只检查什么。",
+            "explanation": "占位符写出了类型名，这一轮仍在原来的位置，内容块的数据也不会贴进 prompt，"
+            "而丢失报告（第 04 章）会列出未进入输出的内容。",
         },
     )
 )
@@ -237,8 +237,8 @@ add(
         "has none, so its output equals its input.",
         form="True or False",
         zh={
-            "question": "preprocess 会改变 README 示例吗？请给出 preprocess(body) == body 的值。",
-            "hint": "preprocess 只做一件事。在 body['messages'] 里找找 preprocess 作用的对象。",
+            "question": "preprocess 会不会改变 README 示例？请给出 preprocess(body) == body 的值来回答。",
+            "hint": "preprocess 只做一件事，在 body['messages'] 里找找 preprocess 作用的对象就知道了。",
             "explanation": "preprocess 只处理消息列表内部的 system 消息，而 README 示例里没有这样的消息，"
             "所以输出等于输入。",
             "form": "True 或 False",
@@ -269,17 +269,17 @@ add(
         explanation="the reminder keeps its place in the conversation and reaches the model as user text, which "
         "every template accepts.",
         zh={
-            "question": "messages = [user, assistant, system]。preprocess 会怎样处理下标 2 处的 system 消息？",
+            "question": "对于 messages = [user, assistant, system]，preprocess 会怎样处理下标 2 处的 system 消息？",
             "choices": {
                 "a": "用 <system-reminder> 包起文本，接到前一条 user 消息末尾",
-                "b": "把它的文本合并进最前面的系统提示词，只留一条 system 消息",
-                "c": "什么也不做：它仍是下标 2 处的 system 消息，留在客户端放它的那个位置",
-                "d": "丢掉它，因为只有顶层的系统提示词才算是系统提示词",
+                "b": "把这条消息的文本合并进最前面的系统提示词，只留一条 system 消息",
+                "c": "什么也不做，这条消息仍是下标 2 处的 system 消息，留在客户端原来放的位置",
+                "d": "丢掉这条消息，因为只有顶层的系统提示词才算是系统提示词",
             },
             "feedback": {
-                "b": "SGLang 和 vLLM 可能会这样合并，本包的 openai 目标格式也是如此（第 08 章）。preprocess "
+                "b": "SGLang 和 vLLM 可能会这样合并，本包的 openai 目标格式也是如此（第 08 章），preprocess "
                 "则让提醒留在对话历史中原来的位置。",
-                "c": "单独调用 translate 时才会这样。很多聊天模板不接受出现在第一条消息之后的 system 消息，"
+                "c": "只有单独调用 translate 时才会这样，而很多聊天模板不接受出现在第一条消息之后的 system 消息，"
                 "preprocess 正是为了避免这一点。",
                 "d": "什么也没有丢掉，提醒的文本仍然会送到模型面前。",
             },

@@ -35,7 +35,7 @@ add(
                 {"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": _SCHEMA}},
                 "That is one tool, but tools_to_chat_tools returns a list of tools, even when there is only one: "
                 "wrap it in [...].",
-                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，哪怕只有一个工具也是如此。请用 [...] 包起来。",
+                "这是一个工具，但 tools_to_chat_tools 返回的是工具列表，哪怕只有一个工具也是如此，所以请用 [...] 包起来。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
             Mistake(
@@ -50,7 +50,7 @@ add(
             Mistake(
                 [{"type": "function", "function": {"name": "read_file", "description": "读取文件", "parameters": json.dumps(_SCHEMA)}}],
                 "The schema is JSON text here. It passes through untouched, as the dict it was.",
-                "这里的 schema 是 JSON 文本。其实 schema 是原样传过去的，仍是原来那个字典。",
+                "这里的 schema 成了 JSON 文本，其实 schema 是原样传过去的，仍是原来那个字典。",
                 matches=lambda answer: isinstance(answer[0]["function"]["parameters"], str),
             ),
         ),
@@ -61,11 +61,11 @@ add(
         form='a list of tools; body["tools"][0]["input_schema"] is the schema',
         zh={
             "question": "tools_to_chat_tools(body[\"tools\"]) 对 README 示例返回什么？",
-            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function。名字、"
+            "hint": "每个工具变成 OpenAI 风格工具格式中的一项，外面包一层 function，而名字、"
                     "描述和 schema 的值都原样传过去。",
-            "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}。name 和 description 保留，"
+            "explanation": "每个工具被包装成 {'type': 'function', 'function': {...}}，其中 name 和 description 保留，"
             "input_schema 改名为 parameters，值原封不动。",
-            "form": "一个工具列表；body[\"tools\"][0][\"input_schema\"] 就是 schema",
+            "form": "一个工具列表，其中 body[\"tools\"][0][\"input_schema\"] 就是 schema",
         },
     )
 )
@@ -80,27 +80,27 @@ add(
                 [],
                 "Not an empty list: the tools path says \"no tools\" with a value that is not a list at all, so "
                 "that a template's `{% if tools %}` and a caller's `is None` agree.",
-                "不是空列表。工具路径用一个根本不是列表的值表示“没有工具”，"
+                "答案不是空列表，工具路径用一个根本不是列表的值表示“没有工具”，"
                 "这样模板的 `{% if tools %}` 和调用方的 `is None` 判断结果一致。",
                 matches=lambda answer: isinstance(answer, (list, tuple)) and len(answer) == 0,
             ),
             Mistake(
                 {},
                 "Not an empty dict either: the tools path says \"no tools\" with a value that is no container at all.",
-                "也不是空字典。工具路径用一个根本不是容器的值表示“没有工具”。",
+                "答案也不是空字典，工具路径用一个根本不是容器的值表示“没有工具”。",
                 matches=lambda answer: isinstance(answer, dict) and not answer,
             ),
             Mistake(
                 "None",
                 "That is text, in quotes. Write the value itself, without quotes.",
-                "那是带引号的文本。请写出这个值本身，不带引号。",
+                "你写的是带引号的文本，请写出这个值本身，不要加引号。",
                 matches=lambda answer: isinstance(answer, str) and answer.strip().lower() in ("none", "null", "nil"),
             ),
             Mistake(
                 False,
                 "Close: an `if` takes it as false, as it takes the right value, but it is not that value. The package "
                 "says \"no tools\" with the value Slime's adapter uses, the one Python writes for \"nothing here\".",
-                "接近了。`if` 会把这个值当作假，正确的值也是如此，但两者不是同一个值。本包和 Slime 的适配器一样，"
+                "已经很接近了，`if` 会把这个值当作假，正确的值也是如此，但两者不是同一个值。本包和 Slime 的适配器一样，"
                 "用 Python 里表示“什么也没有”的那个值来表示“没有工具”。",
                 matches=lambda answer: answer is not None and not isinstance(answer, (list, tuple, dict)) and answer in (False, 0, ""),
             ),
@@ -112,7 +112,7 @@ add(
         zh={
             "question": "同一个请求去掉 tools 键之后，tools_schema 是什么？",
             "hint": "工具路径用一个特定的 Python 值来表示“没有工具”。",
-            "explanation": "是 None，而不是空列表。本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
+            "explanation": "答案是 None 而不是空列表，因为本包和 Slime 的适配器一样用 None 表示“没有工具”，于是模板的 `"
             "{% if tools %}` 根本不会写出工具部分。",
             "form": "一个 Python 值",
         },
@@ -144,10 +144,10 @@ add(
         zh={
             "question": "body[\"tools\"] = ["
             "{\"type\": \"web_search_20250305\", \"name\": \"web_search\", \"max_uses\": 3}]，这是一个由 Anthropic "
-            "在自己的服务器上运行的工具。默认目标格式怎么处理它？",
+            "在自己的服务器上运行的工具。默认目标格式会怎样处理这个工具？",
             "choices": {
-                "a": "以 RequestError 拒绝整个请求：它的类型不是自定义工具",
-                "b": "静默地把它从 tools_schema 中去掉，因为本地没有谁能运行它",
+                "a": "以 RequestError 拒绝整个请求，因为这个工具的类型不是自定义工具",
+                "b": "静默地把这个工具从 tools_schema 中去掉，因为本地没有谁能运行",
                 "c": "作为 schema 为空的函数提供出去，丢失报告给出警告",
                 "d": "在采样之前自己执行搜索，把结果放进 prompt",
             },

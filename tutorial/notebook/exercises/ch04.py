@@ -72,19 +72,19 @@ add(
             "question": "translated 和 tools_schema 是怎样到达 BaseAdapter._run_turn 的？",
             "choices": {
                 "a": "通过第二个 HTTP 请求，发送给适配器里专门负责采样的那一部分",
-                "b": "作为 _translate 的返回值：同一对象上的一次普通调用",
+                "b": "作为同一对象上 _translate 方法的返回值",
                 "c": "以两个新的键写回请求体，供下一步读取",
                 "d": "通过一个队列，由采样步骤在准备好时从中读取",
             },
             "feedback": {
-                "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，这个请求的响应在采样之后才发出。"
-                "中间的一切都在同一个 Python 进程里运行。",
+                "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，这个请求的响应在采样之后才发出，"
+                "所以中间的一切都在同一个 Python 进程里运行。",
                 "c": "Action 2 中没有任何函数会修改传进来的请求体。",
                 "d": "_run_turn 调用 _translate，下一行就接着用返回的结果，没有任何等待。",
             },
             "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行。",
             "explanation": "AnthropicAdapter 继承自 BaseAdapter，"
-            "共用的 _run_turn 调用 self._translate(body) 并拆开返回的元组。这只是一次函数调用和它的返回值。",
+            "共用的 _run_turn 调用 self._translate(body) 并拆开返回的元组，这只是一次函数调用和这次调用的返回值。",
         },
     )
 )
@@ -100,7 +100,7 @@ add(
                 sorted(_IDS),
                 "Both ids are there. Go through the top-level fields of the body once more: one of them is "
                 "neither the conversation nor a tool.",
-                "两个 id 都在。再把请求体的顶层字段过一遍，其中有一个既不是对话，也不是工具。",
+                "两个 id 都找到了，再把请求体的顶层字段过一遍，其中有一个既不是对话，也不是工具。",
                 matches=lambda answer: _places(answer) == _IDS,
                 right=(_all_among_the_right,),
             ),
@@ -108,7 +108,7 @@ add(
                 ["max_tokens"],
                 "max_tokens is one of them. Two more places are dropped on purpose (chapter 02): what names a call, "
                 "and what names the call a result answers.",
-                "max_tokens 是其中之一。还有两个位置是有意丢掉的（第 02 章），一个是标识调用的值，"
+                "max_tokens 是其中之一，此外还有两个位置是有意丢掉的（第 02 章），一个是标识调用的值，"
                 "另一个是结果里指向那次调用的值。",
                 matches=lambda answer: _places(answer) == {"max_tokens"},
                 right=(_all_among_the_right,),
@@ -133,10 +133,10 @@ add(
         zh={
             "question": "README 请求体中哪些位置既没有带入 translated，也没有带入 tools_schema？"
             "请像错误信息那样写成路径。",
-            "hint": "一共三个位置。每个都写成从请求体最外层开始的路径，写法和错误信息一样。",
+            "hint": "一共有三个位置，每个都写成从请求体最外层开始的路径，写法和错误信息一样。",
             "explanation": "两个 id 是有意丢掉的（第 02 章），max_tokens 则是一项采样设置，由 Action 3 从请求体"
             "里读取。",
-            "form": "位置的列表，顺序不限。每个位置可以照错误信息的写法，"
+            "form": "位置的列表，顺序不限，每个位置可以照错误信息的写法，"
             "也可以像 error.location 那样写成元组（例如 ('tools', 0, 'name')）",
         },
     )
@@ -170,14 +170,14 @@ add(
                 "a": "在 system 消息里，在所有对话历史之前",
                 "b": "在最后一条 user 消息里，就在模型回答之前",
                 "c": "在调用了 read_file 的那个 assistant 轮次里",
-                "d": "文本中哪里都没有：工具由分词器稍后加入",
+                "d": "文本中哪里都没有，工具由分词器稍后加入",
             },
             "feedback": {
                 "b": "有些模板确实放在那里（Mistral 风格的模板放在最后一条 user 消息旁边），但这个模板不是。",
                 "c": "那个轮次展示的是已经发生的调用，来自 tool_calls。tools_schema 里提供的工具是另一个列表。",
-                "d": "模板写出 prompt 文本，工具也包括在内。分词器只负责把文本变成 id。",
+                "d": "模板写出 prompt 文本，工具也包括在内，分词器只负责把文本变成 id。",
             },
-            "hint": "提供的工具关乎模型接下来可以做什么。这个模板在开头一次性交代清楚。",
+            "hint": "提供的工具关乎模型接下来可以做什么，所以这个模板在开头就一次性交代清楚。",
             "explanation": "这个模板先在 system 消息里列出工具，然后是对话历史，最后是一个敞开的 assistant 轮次，"
             "留给模型接着写。",
         },

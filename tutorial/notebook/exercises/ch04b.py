@@ -96,7 +96,7 @@ add(
         explanation="With tools_in_user_message (true unless the caller says otherwise) the template moves the "
         "schema into the first user message, before the user's words.",
         zh={
-            "question": "把 README 示例和它的一个工具交给 Llama 3.3 的模板。工具的 schema 出现在 prompt 的哪里？",
+            "question": "把 README 示例连同其中唯一的工具交给 Llama 3.3 的模板，工具的 schema 会出现在 prompt 的哪里？",
             "choices": {
                 "a": "在 system 消息里，系统提示词之后",
                 "b": "在第一条 user 消息里，用户自己的话之前",
@@ -104,9 +104,9 @@ add(
                 "d": "哪里都没有：Llama 3.3 的模板没有放工具的位置",
             },
             "feedback": {
-                "a": "Qwen 系列的模板放在那里。Llama 3.3 的 system 消息里有 'Environment: ipython'、日期和系统提示词（你是代码助手。），但没有 schema。",
-                "c": "那是 Kimi-K2 的 tool_declare 轮次。",
-                "d": "schema 是有位置的。在 Llama 3.3 的 prompt 里找找 'Given the following functions'。",
+                "a": "放在那里的是 Qwen 系列的模板，Llama 3.3 的 system 消息里只有 'Environment: ipython'、日期和系统提示词（你是代码助手），并没有 schema。",
+                "c": "单独声明工具的轮次是 Kimi-K2 的 tool_declare，Llama 3.3 的模板没有这样的轮次。",
+                "d": "schema 其实有位置，在 Llama 3.3 的 prompt 里找找 'Given the following functions' 就能看到。",
             },
             "hint": "在渲染出的 prompt 里找到 schema 的文本，看看这段文本前面是哪个 header。",
             "explanation": "tools_in_user_message 为 true 时（调用方不另外指定就是 true），模板把 schema 挪进第一条 user "
@@ -127,7 +127,7 @@ add(
             Mistake(
                 list(QWEN_LINE),
                 "Not every Qwen template refuses: render the message list with qwen2.5 and with qwen3.",
-                "并不是每个 Qwen 模板都拒绝。分别用 qwen2.5 和 qwen3 渲染这个消息列表看看。",
+                "并不是每个 Qwen 模板都拒绝，分别用 qwen2.5 和 qwen3 渲染这个消息列表就能看出来。",
                 matches=lambda answer: _names(answer) == set(QWEN_LINE),
             ),
             Mistake(
@@ -142,8 +142,8 @@ add(
         "Qwen line, Mistral-Small-3.2 refuses one too, through its rule that roles alternate.",
         form="a list of family names, e.g. ['qwen3']",
         zh={
-            "question": "在 README 示例中间（工具结果之后）插入一条 system 消息。qwen2.5、qwen3、qwen3-coder、"
-            "qwen3.5 中哪些拒绝渲染？给出名字的列表。",
+            "question": "在 README 示例中间（工具结果之后）插入一条 system 消息，qwen2.5、qwen3、qwen3-coder、"
+            "qwen3.5 中哪些会拒绝渲染？",
             "hint": "用这四个名字分别渲染，挑出抛出 RenderError 的那些。",
             "explanation": "四个里只有 Qwen3.5 检查 system 消息的位置（'System message must be at the beginning.'）。"
             "Qwen2.5、Qwen3 和 Qwen3-Coder 会在原位置再渲染一条 system 消息。Qwen 系列之外，Mistral-Small-3.2 也拒绝，"
@@ -172,8 +172,8 @@ add(
                 list(QWEN_LINE),
                 "Qwen2.5 does not refuse: its |tojson encodes the text once more, so the prompt shows an escaped "
                 "string. Wrong, but no error.",
-                "Qwen2.5 并不拒绝。模板里的 |tojson 把文本再编码一次，prompt 里出现转义后的字符串。结果是错的，"
-                "但不报错。",
+                "Qwen2.5 并不拒绝，而是由模板里的 |tojson 把文本再编码一次，于是 prompt 里出现转义后的字符串，"
+                "结果错了却不报错。",
                 matches=lambda answer: _names(answer) == set(QWEN_LINE),
             ),
         ),
@@ -183,11 +183,11 @@ add(
         "gpt-oss, Kimi-K2, Llama 3.3 and Mistral-Small-3.2 do too.",
         form="a list of family names, e.g. ['qwen3']",
         zh={
-            "question": "'openai' 目标格式把工具调用的参数写成 JSON 文本。qwen2.5、qwen3、qwen3-coder、qwen3.5 "
-            "中哪些拒绝这种形式的 README 示例？给出名字的列表。",
+            "question": "'openai' 目标格式把工具调用的参数写成 JSON 文本，那么对这种形式的 README 示例，qwen2.5、qwen3、"
+            "qwen3-coder、qwen3.5 中哪些会拒绝渲染？",
             "hint": "用 target='openai' 翻译，再用这四个名字分别渲染。",
             "explanation": "Qwen3-Coder 和 Qwen3.5 把参数当作映射来遍历（|items），遇到文本就失败。"
-            "Qwen3 原样输出字符串。Qwen2.5 不报错，但把文本编码了两次，DeepSeek-V3.1、gpt-oss、Kimi-K2、"
+            "Qwen3 原样输出字符串，Qwen2.5 不报错，却把文本编码了两次，DeepSeek-V3.1、gpt-oss、Kimi-K2、"
             "Llama 3.3 和 Mistral-Small-3.2 也一样。",
             "form": "模型家族名字的列表，例如 ['qwen3']",
         },
@@ -210,7 +210,7 @@ add(
                 11,
                 "That is its length in characters. A tokenizer does not read characters one by one: it matches "
                 "added tokens whole, then merges bytes into the longest pieces its vocabulary knows.",
-                "那是字符数。分词器不是逐个字符读的，而是先整体匹配附加 token，再把字节合并成词表里尽可能长的 token。",
+                "那是字符数，可分词器并不逐个字符读，而是先整体匹配附加 token，再把字节合并成词表里尽可能长的 token。",
             ),
         ),
         hint="Render a user message whose content is '<tool_call>' with tokenize=True and compare with an empty one.",
@@ -220,7 +220,7 @@ add(
         zh={
             "question": "在 Qwen3 的词表里，文本 <tool_call> 变成几个 token id？",
             "hint": "用 tokenize=True 渲染一条内容为 '<tool_call>' 的 user 消息，再和一条空消息比较。",
-            "explanation": "<tool_call> 是一个附加 token（id 151657）。分词器在 BPE 之前就整体匹配这个标记，"
+            "explanation": "<tool_call> 是一个附加 token（id 151657），分词器在 BPE 之前就整体匹配这个标记，"
             "所以在模板写出 <tool_call> 的地方，模型读到的只是一个 id。",
             "form": "一个整数",
         },
@@ -244,8 +244,8 @@ RECALL["04b"] = (
         "Qwen2.5 encodes them twice without an error, as DeepSeek-V3.1, gpt-oss, Kimi-K2, Llama 3.3 and "
         "Mistral-Small-3.2 do.",
         "哪些 Qwen 模板会拒绝列表中间的 system 消息？哪些遇到写成文本的参数会失败？",
-        "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为它要求角色交替）"
-        "。遇到写成文本的参数，Qwen3-Coder 和 Qwen3.5 会失败，Qwen3 原样输出，Qwen2.5 不报错却编码两次，"
+        "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为这个模板要求角色交替），"
+        "而遇到写成文本的参数，Qwen3-Coder 和 Qwen3.5 会失败，Qwen3 原样输出，Qwen2.5 不报错却编码两次，"
         "DeepSeek-V3.1、gpt-oss、Kimi-K2、Llama 3.3 和 Mistral-Small-3.2 与 Qwen2.5 相同。",
     ),
     Recall(
@@ -253,7 +253,7 @@ RECALL["04b"] = (
         "Mistral-Small-3.2: every call and every tool result carries an id that is a string of length 9, else "
         "'Tool call IDs should be alphanumeric strings with length 9!'. Only the length is checked: toolu_123 "
         "and !!!!!!!!! pass.",
-        "哪个模板需要工具调用 id？它对 id 有什么要求？",
+        "哪个模板需要工具调用 id，对 id 又有什么要求？",
         "Mistral-Small-3.2 要求每个调用和每个工具结果都带一个长度为 9 的字符串 id，否则报 'Tool call IDs should be alphanumeric strings with length 9!'。"
         "这个模板只检查长度，toolu_123 和 !!!!!!!!! 都能通过。",
     ),

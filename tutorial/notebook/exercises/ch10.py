@@ -53,22 +53,22 @@ add(
         explanation="Slime, SGLang and our targets give user → tool → user (wire order); vLLM 0.33.0 and "
         "LiteLLM 1.110.2 give tool → user, with both notes joined after the result.",
         zh={
-            "question": "用例 09 以一条 user 消息结束：[text 'note before', tool_result, text 'note after']。"
+            "question": "用例 09 以一条 user 消息 [text 'note before', tool_result, text 'note after'] 结束，"
             "哪些系统按发送时的顺序保留这三个部分？",
             "choices": {
-                "a": "全部六行：消息中内容块的顺序，是每个系统都必须保留的东西。",
-                "b": "只有 vLLM 和 LiteLLM 保持原来的顺序：其他系统都会移动备注，好让调用和它的结果保持相邻。",
-                "c": "Slime、SGLang 和我们的两种目标格式；vLLM 和 LiteLLM 把 tool 消息提前。",
-                "d": "一个也没有：每个系统都把两条备注连起来，放在 tool 消息之后。",
+                "a": "全部六行，因为消息中内容块的顺序是每个系统都必须保留的东西。",
+                "b": "只有 vLLM 和 LiteLLM 保持原来的顺序，其他系统都会移动备注，好让每次调用和调用的结果保持相邻。",
+                "c": "Slime、SGLang 和我们的两种目标格式，而 vLLM 和 LiteLLM 把 tool 消息提前。",
+                "d": "一个也没有，每个系统都把两条备注连起来，放在 tool 消息之后。",
             },
             "feedback": {
-                "a": "四个真实系统中有两个是有意重排的。这两个系统先输出每条 tool 消息，再把用户的文本放在后面，"
+                "a": "四个真实系统中有两个是有意重排的，这两个系统先输出每条 tool 消息，再把用户的文本放在后面，"
                 "合成一条 user 消息。",
-                "b": "正好相反。让调用和结果保持相邻的是 vLLM 和 LiteLLM，做法是移动备注，而不是保留备注的位置。",
+                "b": "正好相反，让调用和结果保持相邻的是 vLLM 和 LiteLLM，做法是移动备注，而不是保留备注的位置。",
                 "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注，顺序是 user、tool、user。",
             },
-            "hint": "读一读表格的“角色序列”列。调用之后的第一条 user 消息在哪里？",
-            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序）。"
+            "hint": "读一读表格的“角色序列”列，看看调用之后的第一条 user 消息排在哪里。",
+            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序），而 "
             "vLLM 0.33.0 和 LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
         },
     )
@@ -93,7 +93,7 @@ add(
                 "\n",
                 "A newline is what Slime, SGLang and our targets use. Look at vLLM's own cell in the '02 system' "
                 "column: is there anything between the two texts?",
-                "换行符是 Slime、SGLang 和我们的目标格式用的。看看“02 system 消息”列中 vLLM 自己的单元格，"
+                "换行符是 Slime、SGLang 和我们的目标格式用的，再看看“02 system 消息”列中 vLLM 自己的单元格，"
                 "两段文本之间有什么吗？",
             ),
             Mistake(
@@ -115,10 +115,10 @@ add(
         form="a Python string such as ' ' or '\\n'",
         zh={
             "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
-            "在两者之间放了什么字符串？（写成 Python 字符串。）",
-            "hint": "Slime、SGLang 和我们的目标格式用的是换行符。看看“02 system 消息”列中 vLLM 的单元格，"
+            "在两者之间放了什么字符串？",
+            "hint": "Slime、SGLang 和我们的目标格式用的是换行符，那么看看“02 system 消息”列中 vLLM 的单元格，"
             "两段文本之间有什么吗？",
-            "explanation": "什么也没有。vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，"
+            "explanation": "两者之间什么也没有，因为 vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，"
             "于是在 prompt 的最开头，两句话连成了一个词。",
             "form": "一个 Python 字符串，例如 ' ' 或 '\\n'",
         },
@@ -159,24 +159,24 @@ add(
         explanation="only LiteLLM keeps it, in thinking_blocks; Slime, SGLang and vLLM drop it, as both our "
         "targets do. A local model neither checks nor makes signatures.",
         zh={
-            "question": "用例 06 重放一个 assistant 轮次，它的 thinking 块带着签名。"
-            "哪个系统在它构造的请求对象里保留了签名？",
+            "question": "用例 06 重放一个 thinking 块带着签名的 assistant 轮次，"
+            "哪个系统在自己构造的请求对象里保留了签名？",
             "choices": {
-                "a": "一个也没有：本地引擎用不着签名，所以四个系统全都把它丢掉。",
-                "b": "Slime，因为轨迹存储必须保留它记录的轮次的每个字段。",
+                "a": "一个也没有，因为本地引擎用不着签名，所以四个系统全都把签名丢掉。",
+                "b": "Slime，因为轨迹存储必须保留所记录轮次的每个字段。",
                 "c": "SGLang 和 vLLM，因为推理服务端点必须能在之后原样重放这个签名给上游。",
-                "d": "仅 LiteLLM，放在它的 thinking_blocks 字段里。",
+                "d": "仅 LiteLLM，放在自己的 thinking_blocks 字段里。",
             },
             "feedback": {
-                "a": "确实有一个保留了签名。这个系统的输出是发给另一个服务商的请求，而不是本地模型的 prompt。",
+                "a": "确实有一个保留了签名，这个系统的输出是发给另一个服务商的请求，而不是本地模型的 prompt。",
                 "b": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
                 "和我们的默认目标格式一样（我们的丢失报告也这样说明）。",
                 "c": "两个推理服务引擎都把签名和内容块的其他元数据一起丢掉，只有推理文本进入引擎的消息。",
             },
             "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
             "四者中哪一个构造的是发给另一个服务商的请求，而不是 prompt？",
-            "explanation": "只有 LiteLLM 保留签名，放在 thinking_blocks 里。Slime、SGLang 和 vLLM 丢掉签名，"
-            "我们的两种目标格式也是。本地模型既不检查签名，也不生成签名。",
+            "explanation": "只有 LiteLLM 保留签名，放在 thinking_blocks 里，而 Slime、SGLang 和 vLLM 丢掉签名，"
+            "我们的两种目标格式也是，因为本地模型既不检查签名，也不生成签名。",
         },
     )
 )
@@ -213,11 +213,11 @@ add(
         "the tool failed only if the tool's own text says so.",
         form="True or False",
         zh={
-            "question": "用例 08：一个工具以 is_error: true 回应（一个文本部分和一张截图）。六行中有没有哪一行把 "
-            "is_error 带进了输出？（True 或 False）",
+            "question": "用例 08 里，一个工具以 is_error: true 回应（一个文本 content part 和一张截图），六行中有没有哪一行把 "
+            "is_error 带进了输出？",
             "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键，即 role、tool_call_id、"
             "content。",
-            "explanation": "一行也没有。聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
+            "explanation": "一行也没有，因为聊天格式没有表示工具结果出错的标志，所以只有当工具自己的文本这么说时，"
             "模型才会知道工具失败了。",
             "form": "True 或 False",
         },
@@ -258,20 +258,20 @@ add(
         explanation="Slime, LiteLLM and our default target accept all five; SGLang refuses all five, vLLM and "
         "our openai target some. Between the two lies the real risk: input accepted and changed without a word.",
         zh={
-            "question": "有五个录制的请求，内容是聊天模板无法原样接收的：一个 PDF、redacted thinking、"
-            "服务端工具的历史、一个没有工具能满足的 tool choice、一个没有 input_schema 的工具。"
+            "question": "有五个录制的请求带着聊天模板无法原样接收的内容，分别是一个 PDF、redacted thinking、"
+            "服务端工具的历史、一个没有工具能满足的 tool choice 和一个没有 input_schema 的工具，"
             "哪些行五个全都接受？",
             "choices": {
-                "a": "一个也没有：模板无法渲染的请求，每个系统都必须拒绝。",
-                "b": "SGLang 和 vLLM，因为推理服务引擎必须回应发给它的每个请求。",
-                "c": "除了我们的 openai 目标格式以外的每一行：它比它模仿的那些系统更严格。",
-                "d": "Slime、LiteLLM 和我们的默认目标格式；服务端点拒绝部分或全部。",
+                "a": "一个也没有，因为模板无法渲染的请求，每个系统都必须拒绝。",
+                "b": "SGLang 和 vLLM，因为推理服务引擎必须回应收到的每个请求。",
+                "c": "除了我们的 openai 目标格式以外的每一行，因为这个目标格式比所模仿的系统更严格。",
+                "d": "Slime、LiteLLM 和我们的默认目标格式，而服务端点拒绝部分或全部。",
             },
             "feedback": {
-                "a": "rollout 适配器不能拒绝。适配器必须让轨迹继续下去，所以接受请求，"
+                "a": "rollout 适配器不能拒绝，因为适配器必须让轨迹继续下去，所以接受请求，"
                 "并改动自己承载不了的内容（我们的默认目标格式会报告每一处改动）。",
-                "b": "能够返回 400 的正是推理服务端点，它们也确实这样做了，SGLang 五个全部拒绝。",
-                "c": "我们的 openai 目标格式在 SGLang 拒绝的地方拒绝，用例 16 除外（一处有记录的偏差）。"
+                "b": "能够返回 400 的正是推理服务端点，这些端点也确实这样做了，SGLang 五个全部拒绝。",
+                "c": "我们的 openai 目标格式在 SGLang 拒绝的地方拒绝，用例 16 除外（一处有记录的偏差），"
                 "vLLM 也拒绝了好几个。",
             },
             "hint": "哪类系统的客户端可以在收到 400 之后修正请求？哪类系统无论收到什么，都必须让 rollout 继续下去？",
@@ -298,12 +298,12 @@ add(
                 len(dv.DEVIATIONS),
                 "That is the number of entries. Many repeat the same difference in another recorded case: group "
                 "them by their kind and count the groups.",
-                "这是表中的项数。很多项只是在另一个录制用例里重复同一个差异，所以要按 kind 分组，再数组数。",
+                "这是表中的项数，可很多项只是在另一个录制用例里重复同一个差异，所以要按 kind 分组，再数组数。",
             ),
             Mistake(
                 len({entry.peer for entry in dv.DEVIATIONS}),
                 "That is the number of peers that differ from us. Count the reasons (the kinds) instead.",
-                "这是与我们有差异的真实系统的个数。请数原因（kind）的个数。",
+                "这是与我们有差异的真实系统的个数，请改数原因（kind）的个数。",
             ),
         ),
         hint="Many entries repeat the same difference in another recorded case. Group the entries by their "
@@ -314,9 +314,9 @@ add(
         form="a whole number",
         zh={
             "question": f"有意偏差表（tutorial.peers.deviations.DEVIATIONS）共有 {len(dv.DEVIATIONS)} 项，每个用例、"
-            "真实系统和位置各一项。它们背后有多少条不同的规则（原因）？",
-            "hint": "很多项只是在另一个录制用例里重复同一个差异。按各项的 kind（说明有何不同的那段文字）分组。",
-            "explanation": "只有几条规则，每条都在涉及这条规则的录制用例里重复出现。这几条规则是图片占位符、"
+            "真实系统和位置各一项，这些项背后有多少条不同的规则（原因）？",
+            "hint": "很多项只是在另一个录制用例里重复同一个差异，所以按各项的 kind（说明有何不同的那段文字）分组。",
+            "explanation": "只有几条规则，每条都在涉及这条规则的录制用例里重复出现，这几条规则是图片占位符、"
             "文档占位符、工具调用旁的 content ''、工具上不加 strict: false，以及接受只有采样才能检验的 tool choice。",
             "form": "一个整数",
         },
@@ -346,7 +346,7 @@ add(
             Mistake(
                 2,
                 "Count the switches: text to reference, then reference back to text. Each switch starts a new run.",
-                "数一数切换的次数，先从文本到引用，再从引用回到文本。每次切换都开始新的一段。",
+                "数一数切换的次数，先从文本到引用，再从引用回到文本，每次切换都开始新的一段。",
             ),
         ),
         hint="Chapter 08 section 2 followed the same shape through the openai target, which imitates SGLang "
@@ -355,10 +355,10 @@ add(
         "all with the same tool_call_id, as our openai target does.",
         form="a whole number",
         zh={
-            "question": "用例 11：一次工具搜索回应 [text, tool_reference 'Bash', text]。SGLang 0.5.23 会把这一个 "
+            "question": "用例 11 里，一次工具搜索回应 [text, tool_reference 'Bash', text]，那么 SGLang 0.5.23 会把这一个 "
             "tool_result 变成多少条 tool 消息？",
             "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的结构，而 openai 目标格式在这里模仿的正是 SGLang。",
-            "explanation": "三条。SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，"
+            "explanation": "一共三条，因为 SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，"
             "tool_call_id 全都相同，和我们的 openai 目标格式一样。",
             "form": "一个整数",
         },
@@ -399,22 +399,22 @@ add(
         "leading system message, so the prompt's first tokens change whenever a reminder arrives; Slime, "
         "LiteLLM and our default target keep it in place inside a user turn.",
         zh={
-            "question": "用例 14：两条 user 消息之间夹着 {'role': 'system', 'content': 'skills reminder'}，这是 "
-            "Claude Code 发送提醒的方式。每个系统把它放在哪里？",
+            "question": "用例 14 的两条 user 消息之间夹着 {'role': 'system', 'content': 'skills reminder'}，这是 "
+            "Claude Code 发送提醒的方式，每个系统把这条提醒放在哪里？",
             "choices": {
-                "a": "每个系统都把它留在发送时的位置，作为两条 user 消息之间的 system 消息。",
-                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词；其余保留原位。",
-                "c": "每个系统都把它移进第一条 system 消息，因为多数模板只接受一条 system 消息。",
-                "d": "每个系统都丢掉它：列表内部的 system 消息根本不属于 Messages API。",
+                "a": "每个系统都把提醒留在发送时的位置，作为两条 user 消息之间的 system 消息。",
+                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词，其余的保留原位。",
+                "c": "每个系统都把提醒移进第一条 system 消息，因为多数模板只接受一条 system 消息。",
+                "d": "每个系统都丢掉提醒，因为列表内部的 system 消息根本不属于 Messages API。",
             },
             "feedback": {
-                "a": "没有哪一行把 system 角色留在中间。有的并入开头的系统提示词，"
+                "a": "没有哪一行把 system 角色留在中间，有的并入开头的系统提示词，"
                 "其余的在原位置折进一条 user 消息（Slime 和我们的 preprocess 用 <system-reminder> 包起来）。",
-                "c": "Slime、LiteLLM 和我们的默认目标格式保留提醒的位置，放在一条 user 消息里。"
+                "c": "Slime、LiteLLM 和我们的默认目标格式保留提醒的位置，放在一条 user 消息里，"
                 "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会把提醒合并进去。",
-                "d": "没有谁丢掉提醒。分歧在于放在哪里，而对做合并的那些系统来说，这会改变 prompt 开头的 token。",
+                "d": "没有谁丢掉提醒，分歧在于放在哪里，而对做合并的那些系统来说，这会改变 prompt 开头的 token。",
             },
-            "hint": "看“角色序列”列。哪些行少了一条 user 消息？这些行的第一条消息里装着什么？",
+            "hint": "看“角色序列”列里哪些行少了一条 user 消息，再看这些行的第一条消息里装着什么。",
             "explanation": "SGLang（设置 inline_system='merge'）、"
             "vLLM 和我们的 openai 目标格式把提醒并入开头的 system 消息，于是每来一条提醒，"
             "prompt 开头的 token 就会改变。Slime、LiteLLM 和我们的默认目标格式则把提醒留在原位，"
@@ -455,22 +455,22 @@ add(
         "may call it, but nothing local can run it, and the call goes back to a client that expects the server "
         "to have searched.",
         zh={
-            "question": "用例 13 声明了 Anthropic 的服务端工具 web_search_20250305（它在 Anthropic 的服务器上运行）"
-            "。哪些行把 web_search 作为普通函数工具提供给本地模型？",
+            "question": "用例 13 声明了在 Anthropic 的服务器上运行的服务端工具 web_search_20250305，"
+            "哪些行把 web_search 作为普通函数工具提供给本地模型？",
             "choices": {
-                "a": "Slime 和我们的默认目标格式：schema 为空的函数，本地没有谁运行它。",
-                "b": "SGLang 和 vLLM，它们认得服务端工具的名字，并把它们当作函数转发出去。",
-                "c": "只有 LiteLLM，它把每个不认识的工具类型都变成普通函数工具。",
-                "d": "一个也没有：只有 Anthropic 服务器能运行的工具，每个系统都会去掉。",
+                "a": "Slime 和我们的默认目标格式，变成 schema 为空的函数，本地没人运行",
+                "b": "SGLang 和 vLLM，这两个引擎认得服务端工具的名字，并当作函数转发出去。",
+                "c": "只有 LiteLLM，因为 LiteLLM 把每个不认识的工具类型都变成普通函数工具。",
+                "d": "一个也没有，只有 Anthropic 服务器能运行的工具，每个系统都会去掉。",
             },
             "feedback": {
                 "b": "两个推理服务引擎都直接拒绝这个请求（请求的历史里有服务端工具的内容块），所以什么也没提供。",
                 "c": "LiteLLM 把网页搜索工具映射为自己的 web_search_options，不放进 tools。",
-                "d": "有两行确实提供了这个工具。这两个系统什么都接受，"
+                "d": "有两行确实提供了这个工具，这两个系统什么都接受，"
                 "并把每个工具的名字复制进一个函数（我们默认目标格式的丢失报告也说明了这一点）。",
             },
             "hint": "看“13 工具”列，哪些行显示 [\"web_search\"]？",
-            "explanation": "Slime 和我们的默认目标格式把这个工具变成一个 schema 为空的函数。本地模型可以调用，"
+            "explanation": "Slime 和我们的默认目标格式把这个工具变成一个 schema 为空的函数，本地模型可以调用，"
             "但本地没有谁能运行，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
     )
@@ -511,21 +511,21 @@ add(
             "question": "回复 r4 结束的原因是模型生成了停止字符串 'STOP'。哪些行告诉客户端 stop_reason: "
             "'stop_sequence'？",
             "choices": {
-                "a": "vLLM 和我们的 build_reply；Slime、SGLang 和 LiteLLM 回答 end_turn。",
-                "b": "一个也没有：引擎对两者都报告 'stop'，所以每个系统都回答 end_turn。",
-                "c": "全部：匹配到停止字符串，正是 stop_sequence 要报告的情况。",
-                "d": "Slime 和 SGLang，它们读取 matched_stop；vLLM 和 LiteLLM 回答 end_turn。",
+                "a": "vLLM 和我们的 build_reply，而 Slime、SGLang 和 LiteLLM 回答 end_turn。",
+                "b": "一个也没有，因为引擎对两者都报告 'stop'，所以每个系统都回答 end_turn。",
+                "c": "全部，因为匹配到停止字符串正是 stop_sequence 要报告的情况。",
+                "d": "Slime 和 SGLang，这两个系统读取 matched_stop，而 vLLM 和 LiteLLM 回答 end_turn。",
             },
             "feedback": {
                 "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop），"
                 "有一个真实系统和我们的返回路径用到了这个信息。",
-                "c": "四个真实系统中有三个从不输出 stop_sequence。不管匹配到了什么，"
+                "c": "四个真实系统中有三个从不输出 stop_sequence，不管匹配到了什么，"
                      "这三个系统都把引擎的 'stop' 映射为 end_turn。",
-                "d": "Slime 和 SGLang 在这里都回答 end_turn。"
+                "d": "Slime 和 SGLang 在这里都回答 end_turn，"
                 "读取引擎报告里 matched_stop 的是 vLLM（以及我们的 build_reply）。",
             },
-            "hint": "看“r4 stop_reason”列。",
-            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串）。"
+            "hint": "看“r4 stop_reason”列里哪些行写的是 stop_sequence。",
+            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串），"
             "其他的都说 end_turn，于是客户端无法分辨回答是被截断了，还是已经说完了。",
         },
     )
@@ -563,17 +563,17 @@ add(
         zh={
             "question": "用例 19 重放一个由单个空文本块组成的 assistant 轮次。每一行为这条消息的 content 写了什么？",
             "choices": {
-                "a": "每一行都是 \"\"：空文本块就是空字符串。",
-                "b": "每一行都是 None（null），因为这一轮根本没有文本。",
-                "c": "五行是 \"\"；vLLM 完全省略了 content 键。",
-                "d": "每一行都丢掉整条消息，因为它什么也没装。",
+                "a": "每一行都是 \"\"，因为空文本块就是空字符串。",
+                "b": "每一行都是 None（null），因为这一轮根本没有任何文本。",
+                "c": "五行是 \"\"，而 vLLM 完全省略了 content 键。",
+                "d": "每一行都丢掉整条消息，因为这条消息什么也没装。",
             },
             "feedback": {
-                "a": "有一行不同。那个系统丢掉空文本块，然后完全不写 content 键。",
-                "b": "在这个用例里没有哪一行写 null。在某些模板里，null 会被渲染成单词 None。",
-                "d": "丢掉这一轮会破坏角色的交替。每一行都保留了这条 assistant 消息。",
+                "a": "有一行不同，那个系统丢掉空文本块，然后完全不写 content 键。",
+                "b": "在这个用例里没有哪一行写 null，只是在某些模板里，null 会被渲染成单词 None。",
+                "d": "丢掉这一轮会破坏角色的交替，所以每一行都保留了这条 assistant 消息。",
             },
-            "hint": "看“19 空文本”列。'(absent)' 表示键不存在，这和 \"\" 不一样。",
+            "hint": "看“19 空文本”列，其中 '(absent)' 表示键不存在，这和 \"\" 不一样。",
             "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"，"
             "vLLM 0.33.0 写出的消息则没有 content 键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
         },
