@@ -463,6 +463,19 @@ def test_a_helper_still_unwritten_is_named():
     assert repr(verdict) == "✗ not yet: translate_messages calls your assistant_message, which is not written yet; write it first"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("body", ["return None", "result = content"])
+def test_a_missing_return_is_named_not_called_unwritten(lang, body):
+    """`return None` compiles to the starter's bytes, and a body without `return` returns None
+    too: the learner has written something, and the verdict says what went wrong with it."""
+    verdict = check_stage("flatten_content", f"def flatten_content(content):\n    {body}\n", lang=lang)
+    assert verdict.state == "wrong", repr(verdict)
+    assert "return" in repr(verdict) and "None" in repr(verdict)
+    assert ("not written yet" not in repr(verdict)) if lang == "en" else ("还没有写" not in repr(verdict))
+    stub = check_stage("flatten_content", 'def flatten_content(content):\n    """Mine."""\n    ...\n', lang=lang)
+    assert stub.state == "unanswered", repr(stub)
+
+
 @pytest.mark.parametrize("stage", list(ALSO_RIGHT))
 def test_a_right_solution_written_differently_passes(stage):
     verdict = check_stage(stage, ALSO_RIGHT[stage], lang="en")
@@ -484,7 +497,7 @@ def test_a_wrong_verdict_shows_input_place_values_and_rule_in_chinese_too():
     verdict = repr(check_stage("user_block_message", source, lang="zh"))
     assert verdict.startswith("✗ 还不对：user_block_message 在 ")
     assert "第一个是陷阱「content 为字符串的 tool_result」" in verdict
-    assert 'result["tool_call_id"]' in verdict and "（没有这个键）" in verdict
+    assert '返回值["tool_call_id"]' in verdict and "（没有这个键）" in verdict
     assert verdict.endswith("规则：" + RULES["zh"]["user_block_message"]["tool_result"])
 
 

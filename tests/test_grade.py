@@ -161,6 +161,19 @@ def test_the_report_speaks_chinese(capsys, tmp_path):
     assert any("陷阱「一次调用」" in line for line in lines)
 
 
+def test_the_chinese_report_names_what_it_means(capsys):
+    """zh review 2026-12-03 (H1, M5): the line blaming a helper names it instead of three 它, the
+    place in a result is 返回值[...] (no English placeholder), and a name is followed by a
+    full-width colon."""
+    status, lines, _ = grade(capsys, str(LEARNERS / "nested_as_json.py"), "--lang", "zh")
+    assert status == 1
+    assert "✗ translate_messages：调用了你写的 assistant_message，而 assistant_message 还没通过（见上面那一行），" \
+        "请先改好 assistant_message" in lines, lines
+    first = next(line for line in lines if line.startswith("✗ assistant_message："))
+    assert '时返回值["tool_calls"][0]["function"]["arguments"] 处不同' in first and "result[" not in first, first
+    assert not any("它" in line or "body" in line for line in lines), lines
+
+
 def test_the_language_flows_from_the_locale_to_the_report(capsys, tmp_path, monkeypatch):
     """No --lang: TUTORIAL_LANG unset and LANG=zh_CN.UTF-8 make the whole report Chinese, the
     checker's verdicts included; the process's language is as it was afterwards."""
@@ -418,7 +431,7 @@ def test_a_reviewers_mistake_is_caught_first_at_its_own_stage(capsys, file, stag
     assert status == 1 and not err
     checks = [line for line in lines[1:-1] if line[:1] in "✓✗–"]
     first = next(line for line in checks if line.startswith("✗"))
-    assert first.startswith(f"✗ {stage}:"), lines
+    assert first.startswith(f"✗ {stage}:" if lang == "en" else f"✗ {stage}："), lines
     assert all(line.startswith("✓") for line in checks[: checks.index(first)])
     if lang == "en":
         assert shown in first, first

@@ -43,7 +43,8 @@ WORDS = {
         "recorded_right": "all {compared} agree{left_out}",
         "left_out": " ({count} left out: the package refuses them)",
         "recorded_wrong": "{failed} of {compared} differ; the first is {name}: {detail}",
-        "stopped_replay": "stopped there",
+        "stopped_replay": "{name}: {detail}; stopped there",
+        "line": "{mark} {name}: {text}",
         "verdict_right": "all agree: your translator can stand where the package's does "
         "(python -m tutorial serve --translator {file})",
         "verdict_wrong": "not yet: fix the first ✗ above, then grade again",
@@ -59,18 +60,19 @@ WORDS = {
         "right": "在全部 {total} 个输入上都与本包一致",
         "unwritten": "还没有写（函数体是 ...），未检查",
         "missing": "文件里没有定义，未检查",
-        "helper": "调用了你写的 {helper}，而它还不一致（见它那一行）；先改好它",
-        "helper_unwritten": "调用了你写的 {helper}，而它还没有写",
-        "first": "{total} 个输入中有 {failed} 个不同；第一个是{label}，{call}：{problem}。规则：{rule}",
-        "stopped": "在{label}上没有结束，{call}：{problem}",
+        "helper": "调用了你写的 {helper}，而 {helper} 还没通过（见上面那一行），请先改好 {helper}",
+        "helper_unwritten": "调用了你写的 {helper}，而 {helper} 还没有写",
+        "first": "{total} 个输入中有 {failed} 个不同。第一个是{label}，调用 {call} 时{problem}。规则：{rule}",
+        "stopped": "在{label}上没有运行结束，调用 {call} 时{problem}",
         "trap": "陷阱「{label}」",
         "recorded": "translate 处理{what}",
-        "sdk": " anthropic SDK 发出的 {count} 个 body",
-        "session": "录下的 Claude Code 会话中的 {count} 个请求",
+        "sdk": " anthropic SDK 发出的 {count} 个请求体",
+        "session": "录制的 Claude Code 会话中的 {count} 个请求",
         "recorded_right": "全部 {compared} 个一致{left_out}",
-        "left_out": "（{count} 个未比较：本包拒绝它们）",
-        "recorded_wrong": "{compared} 个中有 {failed} 个不同；第一个是 {name}：{detail}",
-        "stopped_replay": "就停在这里",
+        "left_out": "（{count} 个未比较，因为本包拒绝这些请求）",
+        "recorded_wrong": "{compared} 个中有 {failed} 个不同。第一个是 {name}：{detail}",
+        "stopped_replay": "{name}：{detail}，检查到此为止",
+        "line": "{mark} {name}：{text}",
         "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
         "verdict_wrong": "还不对：先改正上面第一个 ✗，再评一次",
         "help": "用本包检查一个写有第 05 章函数的文件",
@@ -128,18 +130,18 @@ def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[s
     for name in CHAPTER_FUNCTIONS:
         function = namespace.get(name)
         if function is None:
-            lines.append(f"– {name}: {words['unwritten'] if name in translator.stubs else words['missing']}")
+            lines.append(words["line"].format(mark="–", name=name, text=words["unwritten"] if name in translator.stubs else words["missing"]))
             continue
         found = findings[name] = examine(name, function, lang, seconds=seconds)
         if found.verdict.ok:
-            lines.append(f"✓ {name}: {words['right'].format(total=found.total)}")
+            lines.append(words["line"].format(mark="✓", name=name, text=words["right"].format(total=found.total)))
             continue
         agree = False
         if found.blamed:
             key = "helper_unwritten" if found.blamed_unwritten else "helper"
-            lines.append(f"✗ {name}: {words[key].format(helper=found.blamed)}")
+            lines.append(words["line"].format(mark="✗", name=name, text=words[key].format(helper=found.blamed)))
         else:
-            lines.append(f"✗ {name}: {_first(found, lang)}")
+            lines.append(words["line"].format(mark="✗", name=name, text=_first(found, lang)))
     for line, ok in _recorded(translator, lang, findings):
         lines.append(line)
         agree = agree and ok
@@ -197,16 +199,16 @@ def _recorded(translator, lang: str, findings: Optional[dict] = None) -> list[tu
         if not problems:
             left = len(group) - len(compared)
             left_out = words["left_out"].format(count=left) if left else ""
-            found.append((f"✓ {title}: {words['recorded_right'].format(compared=len(compared), left_out=left_out)}", True))
+            found.append((words["line"].format(mark="✓", name=title, text=words["recorded_right"].format(compared=len(compared), left_out=left_out)), True))
             continue
         first = problems[0]
         difference = _blamed(first.difference, translator, findings or {}) if first.difference else None
         detail = difference.line(lang) if difference else first.note
         if replayed.stopped:
-            line = f"{first.name}: {detail}; {words['stopped_replay']}"
+            line = words["stopped_replay"].format(name=first.name, detail=detail)
         else:
             line = words["recorded_wrong"].format(failed=len(problems), compared=len(compared), name=first.name, detail=detail)
-        found.append((f"✗ {title}: {line}", False))
+        found.append((words["line"].format(mark="✗", name=title, text=line), False))
     return found
 
 

@@ -21,8 +21,11 @@ from __future__ import annotations
 import ast
 import copy
 import difflib
+import inspect
 import json
+import linecache
 import os
+import textwrap
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -141,9 +144,11 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     every = sorted(all_cases(name, generated), key=lambda case: _SHOWN_FIRST[case.kind])  # stable: each kind keeps its order
     failures: list[tuple[Case, str, Optional[str]]] = []
     stopped = False
+    only_none = True  # every call returned None: most likely a `return` left out
     for case in every:
         expected = stage.reference(*copy.deepcopy(case.args))
         got = run(function, case.args, seconds)
+        only_none = only_none and got.raised is None and not got.changed_input and got.value is None
         try:
             problem, location = explain(case.args, got, expected, lang, root=_root(name))
         except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
@@ -182,6 +187,9 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     counts = {"failed": len(failures), "total": len(every)}
     template = words["stopped"] if stopped else words["wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
+    if only_none:
+        expected = short(stage.reference(*copy.deepcopy(case.args)), lang=lang)
+        message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
 
 
@@ -273,9 +281,24 @@ _STUB = compile("def stub(*args):\n    ...\n", "<stub>", "exec").co_consts[0].co
 
 
 def is_stub(function: Any) -> bool:
-    """The chapter's starter: a body of `...` only."""
+    """The chapter's starter: a body of `...` only (after a docstring, if any). Read from the
+    source when there is one: `return None` compiles to the same bytes as `...`, and a learner
+    who forgot a value is told that, not that the function is unwritten."""
     code = getattr(function, "__code__", None)
-    return code is not None and code.co_code == _STUB
+    if code is None:
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError):  # no source kept (e.g. built by exec): the bytes
+        return code.co_code == _STUB
+    definition = tree.body[0] if tree.body else None
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return code.co_code == _STUB
+    body = definition.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]  # the docstring
+    return bool(body) and all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                              and node.value.value is Ellipsis for node in body)
 
 
 def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -> Callable:
@@ -286,7 +309,9 @@ def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -
     tree.body = [node for node in tree.body if not isinstance(node, ast.Expr)]
     namespace = dict(vars(stage.module))
     namespace["__name__"] = "__learner__"  # what it defines is the learner's, not the package's
-    exec(compile(tree, f"<{stage.name}>", "exec"), namespace)
+    filename = f"<{stage.name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)  # so is_stub reads it
+    exec(compile(tree, filename, "exec"), namespace)
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     if not defined:
         raise ValueError(TEXT[language.resolve(lang)]["no_function"].format(name=stage.name))
@@ -360,7 +385,8 @@ def place(location: tuple, root: Callable[[tuple], str] = lambda location: "resu
     """`result["tool_calls"][0]`, or `translated[3]["content"]` for translate's first half."""
     name = root(location)
     rest = location[1:] if name != "result" else location
-    return name + "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in rest)
+    shown = TEXT[language.current()]["result"] if name == "result" else name  # zh: 返回值, not an English placeholder
+    return shown + "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in rest)
 
 
 class Missing:

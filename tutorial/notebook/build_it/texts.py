@@ -23,6 +23,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_wrong": "not yet: {name} calls your {helper}, which does not agree with the package yet; "
         "fix {helper} first. Its check says:\n  {verdict}",
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
+        "returned_none": "not yet: {name} returns None for all {total} inputs. Is a return missing? "
+        "For {label}, {name}({args}), the package returns {expected}",
         "stopped": "not yet: {name} did not finish on {label}, so the check stopped there:\n    {name}({args})\n"
         "  {problem}",
         "timed_out": "it did not finish within {seconds:g} s (an endless loop?)",
@@ -34,6 +36,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "uncomparable": "its result cannot be compared with the package's ({error}); return plain lists, dicts and strings",
         "and": " and ",
         "differs": "at {place}: expected {want}, got {have}",
+        "result": "result",
         "differs_whole": "at {place}: expected {want}, got {have}",
         "no_key": "(no such key)",
         "no_item": "(no such item)",
@@ -69,6 +72,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，请先改 {helper}。"
                         "{helper} 的检查结果如下。\n  {verdict}",
         "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先把 {helper} 写出来。",
+        "returned_none": "还不对：{name} 对全部 {total} 个输入都返回 None，是不是漏写了 return？"
+        "例如{label}：{name}({args})，本包返回的是 {expected}。",
         "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}",
         "timed_out": "函数在 {seconds:g} 秒内没有结束（是死循环吗？）",
         "trap": "陷阱「{label}」",
@@ -79,6 +84,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "uncomparable": "你的结果无法与本包的结果比较（{error}），请返回普通的列表、字典和字符串",
         "and": "和",
         "differs": "{place} 处不同，应为{want}，实际为{have}",
+        "result": "返回值",
         "differs_whole": "返回值不同，应为{want}，实际为{have}",
         "no_key": "（没有这个键）",
         "no_item": "（没有这一项）",
