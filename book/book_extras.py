@@ -81,13 +81,15 @@ class ChineseByPieces(SearchChinese):
         return bool(word) and not word.isdigit() and word not in self.stopwords
 
 
-FOLD_OPENS, FOLD_CLOSES = 'class="book-answer"', "</details>"
+FOLD_OPENS, FOLD_CLOSES = 'class="book-answer"', "<!-- /book-answer -->"
 
 
 def leave_out_of_search(app, doctree, docname: str) -> None:
     """What search must not find or quote: a folded answer (everything between an Answer fold's
     opening and closing, book/build.py's fold()) and the pictures (inline SVG: Graphviz's ids
-    such as in_m1:e->out2:w are text in it). Sphinx's index skips what has the class no-search."""
+    such as in_m1:e->out2:w are text in it). Sphinx's index skips an element with the class
+    no-search. A raw HTML node itself is never given it (the HTML writer would wrap it in a
+    <div> and break the fold's <details> apart): a picture's output box is marked instead."""
     from docutils import nodes
 
     folded = False
@@ -98,9 +100,9 @@ def leave_out_of_search(app, doctree, docname: str) -> None:
                 folded = True
             elif folded and FOLD_CLOSES in text:
                 folded = False
-            if "<svg" in text or 'class="book-pg' in text:
-                node["classes"].append("no-search")
-        if folded and not isinstance(node, (nodes.section, nodes.document)):
+            if ("<svg" in text or 'class="book-pg' in text) and not isinstance(node.parent, (nodes.section, nodes.document)):
+                node.parent["classes"].append("no-search")
+        elif folded and not isinstance(node, (nodes.section, nodes.document)):
             node["classes"].append("no-search")
 
 

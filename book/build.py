@@ -228,7 +228,7 @@ def fold(cells: list, edition: str) -> list:
                 break
         result.append(_markdown(f'<details class="book-answer">\n<summary>{label}</summary>\n\n<div class="book-answer-body">\n'))
         result.extend(group)
-        result.append(_markdown("</div>\n</details>\n"))
+        result.append(_markdown("</div>\n</details>\n<!-- /book-answer -->\n"))  # the end, for search (book_extras.py)
     return result
 
 

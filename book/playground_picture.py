@@ -66,5 +66,5 @@ def picture(lang: str, run_links: list[tuple[str, str]]) -> str:
         f'<div class="tp-status">{status_html(model)}</div>'
         f'<div class="book-pg-columns"><div class="book-pg-editor" tabindex="0">{html.escape(model.request_text)}</div>'
         f'<div class="book-pg-output">{radios}<div class="book-pg-tabs">{tabs}</div>'
-        f'<div class="book-pg-panes">{bodies}</div></div></div></div>'
+        f'<div class="book-pg-panes">{bodies}</div></div></div></div><!-- /book-pg -->'
     )

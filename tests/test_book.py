@@ -293,14 +293,18 @@ def search(visit: Visit, base: str, edition: str, query: str) -> set[str]:
     return {urllib.parse.urlsplit(href).path.rsplit("/", 1)[-1] for href in hrefs}
 
 
+FOLDED = re.compile(r'<details class="book-answer">.*?<!-- /book-answer -->|<svg.*?</svg>|<div class="book-pg.*?<!-- /book-pg -->', re.S)
+
+
 def pages_containing(site: Path, edition: str, word: str) -> set[str]:
-    """The edition's pages whose text (tags stripped) holds `word`."""
+    """The edition's pages whose text (tags stripped) holds `word`, outside the folded answers
+    and the pictures (which search leaves out)."""
     found = set()
     for path in (site / edition).glob("*.html"):
         if path.name in ("search.html", "genindex.html"):
             continue
         text = path.read_text(encoding="utf-8")
-        main = text[text.find("<main"):text.find("</main>")]
+        main = FOLDED.sub(" ", text[text.find("<main"):text.find("</main>")])
         if word in html.unescape(re.sub(r"<[^>]+>", "", main)):
             found.add(path.name)
     return found
@@ -596,8 +600,8 @@ def test_folded_answers_are_not_in_the_search_index(site):
     text = (site / "zh" / "02_messages_path.html").read_text(encoding="utf-8")
     main = text[text.find("<main"):text.find("</main>")]
     main = re.sub(r"<svg.*?</svg>", " ", main, flags=re.S)
-    folds = re.findall(r'<details class="book-answer">.*?</div>\s*</details>', main, flags=re.S)
-    outside = re.sub(r'<details class="book-answer">.*?</div>\s*</details>', " ", main, flags=re.S)
+    folds = re.findall(r'<details class="book-answer">.*?<!-- /book-answer -->', main, flags=re.S)
+    outside = re.sub(r'<details class="book-answer">.*?<!-- /book-answer -->', " ", main, flags=re.S)
     words = lambda fragment: {p for p in pieces(html.unescape(re.sub(r"<[^>]+>", " ", fragment))) if re.match(r"[\u4e00-\u9fff]{2}$", p)}
     only_folded = set().union(*map(words, folds)) - words(outside) - words(text[:text.find("<main")])
     assert len(only_folded) > 20, only_folded
