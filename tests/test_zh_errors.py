@@ -164,3 +164,14 @@ def test_the_playground_alert_is_chinese():
         alert = playground.results["error"]
     assert alert.startswith("messages[1].content[2].type: assistant 消息中不能携带类型为 'future_block' 的内容块"), alert
     assert "does not know" not in alert
+
+
+def test_a_valid_request_never_touches_the_words_room():
+    """Issue 37: words cost nothing on the success path; the room loads when an error is told."""
+    code = (
+        "import sys, tutorial; tutorial.translate(tutorial.readme_request()); "
+        "tutorial.translate_json(b'{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}'); "
+        "print(sorted(m for m in sys.modules if m.startswith('tutorial.words')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert result.stdout.strip() == "[]"
