@@ -88,7 +88,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "check_stage": ("tutorial.notebook.build_it.texts", "tutorial.notebook.build_it.guard",
                     "tutorial.notebook.build_it.replay", "tutorial.words.build_it", "tutorial.words.check_stage"),
     "grade": ("tutorial.notebook.build_it.learner", "tutorial.cli.grade", "tutorial.words.grade"),
-    "errors": ("tutorial.watch.error_words", "tutorial.cli.words", "tutorial.serve.words", "tutorial.serve.cli",
+    "errors": ("tutorial.cli.words", "tutorial.serve.words", "tutorial.serve.cli",
                "tutorial.watch.language",
                "tutorial.words", "tutorial.words.errors", "tutorial.words.cli", "tutorial.words.serve",
                "tutorial.words.watch"),
