@@ -65,10 +65,10 @@ def _stage_exercise(stage: str) -> Exercise:
         form="a function, written in the cell",
         zh={
             "question": f"写出 {stage}，让这个函数在检查用到的每个输入上都与本包一致。",
-            "hint": "用 build_it.check_stage 检查你的函数，它会指出第一个结果不同的输入，并给出那里的期望值和实际值。"
+            "hint": "用 build_it.check_stage 检查你的函数，check_stage 会指出第一个结果不同的输入，并给出那里的期望值和实际值。"
             + _HINTS_ZH[stage],
             "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
-            f"{_named_zh(stage)}这一阶段的规则如下。{build_it.TEXT['zh']['rules'][stage]}",
+            f"{_named_zh(stage)}这一阶段的规则是，{build_it.TEXT['zh']['rules'][stage]}",
             "form": "一个函数，写在单元格里",
         },
     )

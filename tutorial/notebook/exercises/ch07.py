@@ -51,25 +51,25 @@ add(
         explanation="the contract requires tool_use_id on every tool_result, whatever the target keeps, so the "
         "request is refused with the exact place; the playground keeps showing the last good result, marked stale.",
         zh={
-            "question": "删掉 messages[2] 中工具结果的 tool_use_id。反正默认目标格式的输出也不保留这个 id。"
+            "question": "反正默认目标格式的输出也不保留 tool_use_id，那么删掉 messages[2] 中工具结果的这个 id，"
             "会发生什么？",
             "choices": {
-                "a": "照旧翻译，结果和之前完全一样：默认目标格式本来就丢掉这个 id，请求从来不需要它。",
-                "b": "在 messages[2].content[0].tool_use_id 处被拒绝；上次成功的输出保留，标为已过时。",
+                "a": "照旧翻译，结果和之前完全一样，因为默认目标格式本来就丢掉这个 id，请求从来不需要这个 id。",
+                "b": "在 messages[2].content[0].tool_use_id 处被拒绝，上次成功的输出保留并标为已过时。",
                 "c": "能够翻译，但没有 id 的 tool 消息会被排除在输出之外。",
                 "d": "交互练习场抛出 KeyError traceback 并停止，直到重新运行单元格。",
             },
             "feedback": {
                 "a": "输出保留什么、请求必须包含什么，是两个问题。id 是协议的一部分（每个结果都要指明自己回应的调用）"
                 "，所以契约在翻译开始之前就检查 id。",
-                "c": "这里没有什么会静默丢掉。要么内容块被翻译（丢失的部分会报告），要么整个请求被拒绝，"
+                "c": "这里没有什么会静默丢掉，要么内容块被翻译（丢失的部分会报告），要么整个请求被拒绝，"
                 "并指出出错的位置。",
                 "d": "交互练习场遇到错误的请求从不抛出异常，而是在编辑器上方显示带位置的错误，"
                 "并让上一次成功的结果留在屏幕上。",
             },
             "hint": "在翻译之前，translate() 会按契约检查请求体（第 01 章）。",
             "explanation": "无论目标格式保留什么，契约都要求每个 tool_result 带有 tool_use_id，所以请求被拒绝，"
-            "错误指出确切的位置。交互练习场继续显示上一次成功的结果，并标为已过时。",
+            "错误指出确切的位置，而交互练习场继续显示上一次成功的结果，并标为已过时。",
         },
     )
 )
@@ -114,24 +114,24 @@ add(
         "names the block; the openai target refuses with the located reason, as an OpenAI-compatible endpoint "
         "answers 400.",
         zh={
-            "question": "一条 user 消息里有一个内容块，类型还没人认识：{'type': 'hologram', ...}。"
-            "两种目标格式分别怎么处理它？",
+            "question": "一条 user 消息里有一个类型还没人认识的内容块 {'type': 'hologram', ...}，"
+            "两种目标格式分别怎么处理这个内容块？",
             "choices": {
-                "a": "chat_template 写入占位符并报告；openai 拒绝，就像端点返回 400。",
+                "a": "chat_template 写入占位符并报告，openai 则拒绝，就像端点返回 400。",
                 "b": "都保留为占位文本 '[hologram omitted]'，并报告为丢失。",
-                "c": "都拒绝：不在协议里的内容块类型，对每个目标格式、每个系统都是错误。",
-                "d": "chat_template 静默丢掉它；openai 原样传递这个内容块。",
+                "c": "都拒绝，因为不在协议里的内容块类型，对每个目标格式、每个系统都是错误。",
+                "d": "chat_template 静默丢掉这个内容块，openai 则原样传递。",
             },
             "feedback": {
-                "b": "openai 目标格式没有占位符。这种格式的 user content 是带类型的 content part 列表，"
-                "硬塞进一个类型未知的部分只会误导引擎，所以只能拒绝。",
-                "c": "契约放行未知的内容块类型（协议一直在增加新类型）。会拒绝的是 openai 目标格式，"
+                "b": "openai 目标格式没有占位符，这种格式的 user content 是带类型的 content part 列表，"
+                "硬塞进一个类型未知的 content part 只会误导引擎，所以只能拒绝。",
+                "c": "契约放行未知的内容块类型（协议一直在增加新类型），会拒绝的是 openai 目标格式，"
                 "因为这种格式的消息结构承载不了这样的内容。",
-                "d": "两种目标格式都不会静默丢掉内容块。一个报告自己替换了什么，另一个指出自己拒绝了哪个内容块。",
+                "d": "两种目标格式都不会静默丢掉内容块，一个报告自己替换了什么，另一个指出自己拒绝了哪个内容块。",
             },
             "hint": "两种目标格式模仿两类不同的系统，一类是必须让轨迹继续下去的 rollout 适配器，"
             "另一类是可以返回 400 的推理服务端点。",
-            "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的结构，丢失报告点出这个内容块。"
+            "explanation": "默认目标格式用 '[hologram omitted]' 保住这一轮的结构，丢失报告点出这个内容块，"
             "openai 目标格式则以带位置的原因拒绝，就像兼容 OpenAI 的端点返回 400。",
         },
     )
@@ -156,15 +156,15 @@ add(
                 1,
                 "One too few. The name appears in the body twice: on the historical tool_use and in the tool "
                 "definition, and each path copies the name it sees.",
-                "少了一处。这个名字在请求体里出现两次，一次在历史中的 tool_use 上，一次在工具定义里。"
-                "每条路径都复制自己看到的名字。",
+                "少了一处，这个名字在请求体里出现两次，一次在历史中的 tool_use 上，一次在工具定义里，"
+                "而每条路径都复制自己看到的名字。",
             ),
             Mistake(
                 3,
                 "One too many. The tool_result does not name the tool (only its id), and the tool message carries "
                 "no name at all: count the leaves that hold the name in the output.",
-                "多了一处。tool_result 不写工具名（只有调用的 id），tool 消息也根本不带名字。"
-                "数一数输出中装着这个名字的叶子节点。",
+                "多了一处，因为 tool_result 不写工具名（只有调用的 id），tool 消息也根本不带名字。"
+                "请数一数输出中装着这个名字的叶子节点。",
             ),
             Mistake(
                 0,
@@ -177,11 +177,11 @@ add(
         "the offered tool in tools_schema. The two paths are independent, so each copies its own.",
         form="a whole number",
         zh={
-            "question": "在 README 请求中把工具 read_file 全部改名为 open_file。translated 和 tools_schema "
+            "question": "在 README 请求中把工具 read_file 全部改名为 open_file 之后，translated 和 tools_schema "
             "会在多少处（JSON 叶子节点）发生变化？",
             "hint": "数一数 translated 和 tools_schema 中装着工具名的 JSON 叶子节点。",
             "explanation": "两个叶子节点，一个是 translated[2]['tool_calls'] 中历史调用的名字，"
-            "一个是 tools_schema 中所提供工具的名字。两条路径相互独立，各自复制自己的那一个。",
+            "一个是 tools_schema 中所提供工具的名字，两条路径相互独立，各自复制自己的那一个。",
             "form": "一个整数",
         },
     )

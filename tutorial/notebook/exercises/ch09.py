@@ -43,7 +43,7 @@ add(
                 {"order": ["thinking", "text", "tool_use"], "stop_reason": "end_turn"},
                 "The order is right. The engine said 'stop', but the reply asks the client to do something: which "
                 "stop reason tells a client that it has tools to run?",
-                "顺序对了。引擎说的是 'stop'，但这个回复要求客户端去做一件事。哪个停止原因告诉客户端有工具要运行？",
+                "顺序对了，引擎说的虽是 'stop'，但这个回复要求客户端去做一件事，那么哪个停止原因告诉客户端有工具要运行？",
                 matches=lambda answer: answer["stop_reason"] in ("end_turn", "stop"),
                 right=("order",),
             ),
@@ -51,7 +51,7 @@ add(
                 {"order": ["text", "thinking", "tool_use"], "stop_reason": "tool_use"},
                 "The stop reason is right. The reasoning came before the text in the model's output, and a reply "
                 "keeps that order: thinking leads.",
-                "停止原因对了。模型输出中推理在文本之前，回复保持这个顺序，由 thinking 打头。",
+                "停止原因对了，而模型输出中推理在文本之前，回复保持这个顺序，由 thinking 打头。",
                 matches=lambda answer: list(answer["order"])[:2] == ["text", "thinking"],
                 right=("stop_reason",),
             ),
@@ -67,10 +67,10 @@ add(
         "is tool_use whenever the reply holds calls, whatever ended the sampling.",
         form="a dict {'order': ['<type>', ...], 'stop_reason': '<reason>'}",
         zh={
-            "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块。"
+            "question": "build_reply(model_output, 'stop') 把推理内容、文本和一次工具调用变成 Anthropic 内容块，"
             "这些内容块的类型按什么顺序出来？stop_reason 是什么？",
             "hint": "按 Anthropic 的叫法写出内容块类型，按出来的顺序排列，再写出客户端读到的停止原因。",
-            "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此。只要回复里有调用，"
+            "explanation": "先 thinking，再 text，然后每次调用一个 tool_use，顺序总是如此，而只要回复里有调用，"
             "停止原因就是 tool_use，不管采样是因为什么结束的。",
             "form": "一个字典 {'order': ['<类型>', ...], 'stop_reason': '<原因>'}",
         },
@@ -94,19 +94,19 @@ add(
                 5,
                 "One event per block plus start and stop is too few: each block is opened, filled and closed by "
                 "events of its own.",
-                "每个内容块一个事件、再加开始和结束，这太少了。每个内容块都由自己的事件打开、填充、关闭。",
+                "每个内容块一个事件、再加开始和结束，这太少了，因为每个内容块都由自己的事件打开、填充、关闭。",
             ),
             Mistake(
                 11,
                 "One short. After the last block, the stop reason travels in an event of its own before "
                 "message_stop.",
-                "少了一个。最后一个内容块之后、message_stop 之前，停止原因要用单独一个事件传送。",
+                "少了一个，因为最后一个内容块之后、message_stop 之前，停止原因要用单独一个事件传送。",
             ),
             Mistake(
                 9,
                 "Those are the blocks' events alone. Add what opens the message and what closes it (with the stop "
                 "reason).",
-                "这只是各内容块自己的事件。再加上打开整条消息的事件，以及关闭整条消息的事件（带停止原因）。",
+                "这只是各内容块自己的事件，还要加上打开整条消息的事件，以及关闭整条消息的事件（带停止原因）。",
             ),
         ),
         hint="Each block is opened, filled and closed by events of its own. Count those per block, then add "
@@ -117,7 +117,7 @@ add(
         zh={
             "question": "同一个回复以事件流发出（sse_events）：从 message_start 到 message_stop，"
             "三个内容块一共产生多少个事件？",
-            "hint": "每个内容块都由自己的事件打开、填充、关闭。先数每个内容块的事件，"
+            "hint": "每个内容块都由自己的事件打开、填充、关闭，所以先数每个内容块的事件，"
             "再加上打开和关闭整条消息的事件（停止原因需要单独一个事件）。",
             "explanation": "1 个 message_start，然后每个内容块 3 个事件（content_block_start、"
             "一个 content_block_delta、content_block_stop），再加上 message_delta（带停止原因）和 message_stop，"
@@ -171,23 +171,23 @@ add(
         explanation="the default target drops the id on the call and on the result, so the echoed turn comes "
         "out == manager_message, which is how the trajectory store finds its own turn again.",
         zh={
-            "question": "CLI 把回复作为对话历史发回来，调用上和回应它的结果上都带着 id toolu_0。"
-            "默认目标格式翻译下一个请求时，toolu_0 会怎样？",
+            "question": "CLI 把回复作为对话历史发回来，调用和回应这次调用的结果上都带着 id toolu_0，"
+            "那么默认目标格式翻译下一个请求时，toolu_0 会怎样？",
             "choices": {
-                "a": "它留在调用和 tool 消息上，让模板可以把两者配对。",
-                "b": "它被换成一个新 id，因为生成的 id 只对一次响应有效。",
-                "c": "它被移进 tool 消息的文本里，好让模型仍然能够看出回应的是哪一次调用。",
+                "a": "这个 id 留在调用和 tool 消息上，让模板可以把两者配对。",
+                "b": "这个 id 被换成一个新 id，因为生成的 id 只对一次响应有效。",
+                "c": "这个 id 被移进 tool 消息的文本里，好让模型仍能看出回应的是哪次调用。",
                 "d": "两处都丢掉，回传的历史轮次于是等于记录的 manager_message。",
             },
             "feedback": {
-                "a": "那是 openai 目标格式。默认目标格式完全不保留 id，因为要对上的记录里没有 id（模型从没写过）。",
-                "b": "翻译从不生成 id。只有回到 Anthropic 的方向（to_anthropic）会生成 id，而且只在没有 id 时才生成。",
+                "a": "那是 openai 目标格式的做法，默认目标格式完全不保留 id，因为要对上的记录里没有 id（模型从没写过）。",
+                "b": "翻译从不生成 id，只有回到 Anthropic 的方向（to_anthropic）会生成 id，而且只在没有 id 时才生成。",
                 "c": "tool 消息只携带结果的文本，工具写的内容之外，什么也不会加进去。",
             },
             "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
             "的哪些内容。",
             "explanation": "默认目标格式丢掉调用上和结果上的 id，"
-            "所以回传的历史轮次与 manager_message 用 == 比较相等。轨迹存储正是靠这一点找回自己记录的那一轮。",
+            "所以回传的历史轮次与 manager_message 用 == 比较相等，轨迹存储正是靠这一点找回自己记录的那一轮。",
         },
     )
 )
@@ -233,7 +233,7 @@ add(
                 "b.md",
                 "That is what the client meant, but the default target keeps no ids: without them to_anthropic "
                 "pairs results with calls by position.",
-                "那是客户端的本意，但默认目标格式不保留 id。没有 id 时，to_anthropic 按位置把结果和调用配对。",
+                "那是客户端的本意，但默认目标格式不保留 id，而没有 id 时，to_anthropic 按位置把结果和调用配对。",
             ),
             Mistake(
                 "toolu_a",
@@ -255,7 +255,7 @@ add(
             "hint": "没有 id 时，to_anthropic 会生成新的 id，"
             "并按位置把 tool 消息与前面那条 assistant 消息中的调用配对，第一个结果对第一次调用。",
             "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md，"
-            "于是 b.md 的内容现在自称回应 a.md 那次调用。没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
+            "于是 b.md 的内容现在自称回应 a.md 那次调用，没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
             "form": "一个文件名，照调用里的路径写，带扩展名（例如 'notes.md'）",
         },
     )
@@ -296,20 +296,20 @@ add(
         explanation="to_anthropic raises RequestError at messages[i].content[j]: dropping the audio would "
         "produce a request that looks fine and means something else.",
         zh={
-            "question": "一条聊天消息装着文本和一个 input_audio 部分。Messages API 不接受音频。to_anthropic "
-            "应该怎么做？",
+            "question": "一条聊天消息装着文本和一个 input_audio content part，而 Messages API 不接受音频，"
+            "to_anthropic 应该怎么做？",
             "choices": {
-                "a": "发送文本，去掉音频：消息的其余部分照样值得回答。",
+                "a": "发送文本，去掉音频，因为消息的其余部分照样值得回答。",
                 "b": "用一段占位文本替换音频，就像默认目标格式处理图片那样。",
-                "c": "报错拒绝，错误定位到那个部分：少了它，请求的意思就变了。",
+                "c": "报错拒绝并定位到那个 content part，否则请求的意思就变了。",
                 "d": "把音频作为 document 块发送，这是 API 提供的最接近的类型。",
             },
             "feedback": {
                 "a": "那样模型就会去概括一段自己从没听过的录音，而且任何地方都不会说明原因。",
-                "b": "占位符适合必须保住轮次结构的模板。这里调用方还能修正请求，所以直接告诉调用方更好。",
-                "d": "document 块承载的是 PDF 和文本。用 document 块发送音频字节，要么被 API 拒绝，要么被误读。",
+                "b": "占位符适合必须保住轮次结构的模板，而这里调用方还能修正请求，所以直接告诉调用方更好。",
+                "d": "document 块承载的是 PDF 和文本，用 document 块发送音频字节，要么被 API 拒绝，要么被误读。",
             },
-            "hint": "和第 08 章的两种目标格式比较一下。哪类系统会拒绝？当有调用方可以修正请求时，"
+            "hint": "和第 08 章的两种目标格式比较一下，看看哪类系统会拒绝。当有调用方可以修正请求时，"
             "为什么拒绝是更好的答案？",
             "explanation": "to_anthropic 在 messages[i].content[j] 处抛出 RequestError，"
             "因为丢掉音频会产生一个看似正常、意思却不同的请求。",
@@ -371,22 +371,22 @@ add(
         "order, same signature. Without them only text and tool calls can be rebuilt.",
         zh={
             "question": "response_to_message 把一个带签名的 Anthropic 轮次保存为一条聊天消息（文本在 content 里，"
-            "thinking 在 reasoning_content 里，内容块保存在 'blocks' 下）。用 to_anthropic 发回去时，"
+            "thinking 在 reasoning_content 里，内容块保存在 'blocks' 下），用 to_anthropic 发回去时，"
             "发出的是这个轮次的哪个版本？",
             "choices": {
-                "a": "保存下来的内容块，一字不差：thinking、它的签名、文本和调用。",
-                "b": "由 content 和 tool_calls 重建：text 和 tool_use，不含 thinking。",
+                "a": "保存下来的内容块，一字不差地包括 thinking 及其签名、文本和调用。",
+                "b": "由 content 和 tool_calls 重建的 text 和 tool_use，不含 thinking。",
                 "c": "重建的版本，thinking 文本取自 reasoning_content，配一个新签名。",
-                "d": "只有 thinking：API 只需要带签名的推理内容就能继续这一轮。",
+                "d": "只有 thinking，因为 API 只需要带签名的推理内容就能继续这一轮。",
             },
             "feedback": {
-                "b": "消息里没有保存内容块时才会这样。这里有保存的内容块，所以以保存的为准。",
-                "c": "除了 Anthropic 的服务器，谁也无法生成签名，伪造的签名会被拒绝。"
-                "保存下来的签名是唯一能通过验证的。",
-                "d": "文本和工具调用也是这一轮的一部分。后面的工具结果必须回应的正是那个 tool_use。",
+                "b": "消息里没有保存内容块时才会这样，而这里有保存的内容块，所以以保存的为准。",
+                "c": "除了 Anthropic 的服务器，谁也无法生成签名，伪造的签名会被拒绝，"
+                "所以保存下来的签名是唯一能通过验证的。",
+                "d": "文本和工具调用也是这一轮的一部分，后面的工具结果必须回应的正是那个 tool_use。",
             },
             "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要自己的签名。",
-            "explanation": "有保存的内容块时，这一轮原样发回，内容块、顺序和签名都和 Anthropic 写出的一样。"
+            "explanation": "有保存的内容块时，这一轮原样发回，内容块、顺序和签名都和 Anthropic 写出的一样，"
             "没有保存的内容块时，只能重建文本和工具调用。",
         },
     )
@@ -419,20 +419,20 @@ add(
                 ["text", "image", "text", "document"],
                 "An https URL does not make a part text: both image_url parts are images, one with a base64 "
                 "source, the other with a url source.",
-                "https URL 不会让一个部分变成文本。两个 image_url 部分都是图片，一个用 base64 来源，"
+                "https URL 不会让一个 content part 变成文本，两个 image_url content part 都是图片，一个用 base64 来源，"
                 "另一个用 url 来源。",
                 matches=lambda answer: list(answer)[2] == "text",
             ),
             Mistake(
                 ["text", "image", "image", "file"],
                 "file is the chat shape's name. What does the Messages API call a block that carries a PDF?",
-                "file 是聊天格式的名字。Messages API 把承载 PDF 的内容块叫什么？",
+                "file 是聊天格式的名字，那么 Messages API 把承载 PDF 的内容块叫什么？",
                 matches=lambda answer: list(answer)[-1] in ("file", "pdf"),
             ),
             Mistake(
                 ["text", "image_url", "image_url", "document"],
                 "image_url is the chat shape's part type; the Anthropic block is named otherwise.",
-                "image_url 是聊天格式的部分类型，Anthropic 的内容块另有名字。",
+                "image_url 是聊天格式的 content part 类型，Anthropic 的内容块另有名字。",
                 matches=lambda answer: "image_url" in answer,
             ),
         ),
@@ -444,8 +444,8 @@ add(
         zh={
             "question": "to_anthropic 收到一条聊天格式的 user 消息，内容依次是 text、image_url（data: URL）、"
             "image_url（https URL）和 file（一个 PDF）四个部分。按顺序会产生哪些 Anthropic 内容块类型？",
-            "hint": "两个 image_url 部分都是图片，无论带的是哪种 URL，一个变成 base64 来源，另一个变成 url 来源。"
-            "API 把承载 PDF 的内容块叫什么？",
+            "hint": "两个 image_url content part 都是图片，无论带的是哪种 URL，一个变成 base64 来源，另一个变成 url 来源，"
+            "那么 API 把承载 PDF 的内容块叫什么？",
             "explanation": "text、image（base64 来源，从 data: URL 中拆出）、image（url 来源，由 Anthropic 获取）和 "
             "document（那个 PDF，文件名作为标题）。",
             "form": "内容块类型的列表，例如 ['text', ...]",
