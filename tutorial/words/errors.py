@@ -37,11 +37,11 @@ TEXTS: dict[str, str] = {
     "and the contract can only match keys that are text": f"这个键不是有效的 Unicode：{SURROGATE}，而契约只能匹配文本形式的键",
     "must be valid Unicode text, got {got}: it holds a lone surrogate (half of a UTF-16 pair)":
         f"必须是有效的 Unicode 文本，实际是 {{got}}：{SURROGATE}",
-    "contains itself (a cycle): a JSON value cannot refer back to itself": "包含它自身（形成循环），而 JSON 值不能引用自己",
+    "contains itself (a cycle): a JSON value cannot refer back to itself": "包含自身（形成循环），而 JSON 值不能引用自己",
     "contains itself (a cycle): a JSON value cannot refer back to itself, got {got}":
-        "包含它自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）",
+        "包含自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）",
     # Free values and JSON text (limits.py).
-    "is an integer of more than {n} digits, longer than Python writes as JSON text": "是超过 {n} 位的整数，Python 无法把它写成 JSON 文本",
+    "is an integer of more than {n} digits, longer than Python writes as JSON text": "是超过 {n} 位的整数，Python 无法把这样的整数写成 JSON 文本",
     "must be a finite number: JSON has no NaN or Infinity": "必须是有限的数，JSON 里没有 NaN 和 Infinity",
     "must be a JSON value (object, array, string, number, true, false or null), got {got}":
         "必须是 JSON 值（对象、数组、字符串、数字、true、false 或 null），实际是 {got}",
@@ -60,11 +60,11 @@ TEXTS: dict[str, str] = {
     "the content nests deeper than {n} levels of blocks": "内容块嵌套超过 {n} 层",
     # The openai target (openai_target.py).
     "a block of type {kind} cannot be carried in {where}: it belongs in {places}":
-        "{where}中不能携带类型为 {kind} 的内容块，它应当出现在{places}中",
+        "{where}中不能携带类型为 {kind} 的内容块，这类内容块应当出现在{places}中",
     "a block of type {kind} cannot be carried in {where}: {why}": "{where}中不能携带类型为 {kind} 的内容块：{why}",
-    "is required: a tool_reference names the tool whose schema it loads": "是必填项：tool_reference 要写明加载哪个工具的 schema",
+    "is required: a tool_reference names the tool whose schema it loads": "是必填项，因为 tool_reference 要写明加载哪个工具的 schema",
     "is required for a custom tool by the openai target (the function needs parameters)":
-        "是必填项：openai 目标格式要求自定义工具提供它（function 需要 parameters）",
+        "是必填项（openai 目标格式要求自定义工具带 input_schema，因为 function 需要 parameters）",
     # From chat messages back to a request (round_trip.py).
     "a system message's content must be a string or a list of text parts, got {got}":
         "system 消息的 content 必须是字符串或 text 类型的 content part 列表，实际是 {got}",
@@ -152,7 +152,7 @@ PHRASES: dict[str, str] = {
     "server tools run on Anthropic's servers, not on this engine": "服务器工具在 Anthropic 的服务器上运行，不在这个引擎上",
     "the openai target does not know this block type": "openai 目标格式不认识这种内容块类型",
     "an uploaded file's id means nothing to Anthropic": "上传文件的 id 对 Anthropic 没有意义",
-    "it is required": "它是必填项",
+    "it is required": "这是必填项",
     "a tool_result names the tool_use it answers": "tool_result 要写明它回答的是哪个 tool_use",
     "inside messages, 'system' is accepted too": "在 messages 里也接受 'system'",
     "an image needs a base64, url or file source": "图片需要 base64、url 或 file 类型的 source",
