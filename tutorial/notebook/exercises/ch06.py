@@ -81,7 +81,7 @@ add(
         spelling=_path_function,
         form="a dict {'messages': '<function name>', 'tools': '<function name>'}",
         zh={
-            "question": "问题 1a。哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
+            "question": "问题 1a：哪个函数接收 body['messages']（连同系统提示词），哪个接收 body['tools']？",
             "hint": "_translate 恰好发出两次调用，每条路径一次（第 02 章一开头就是这两次调用）。",
             "explanation": "_translate 把对话历史和系统提示词交给 translate_messages（讲解文档中的 _translate_message"
             "s），把工具定义交给 tools_to_chat_tools。函数名带不带开头的下划线都算对，"
@@ -117,10 +117,10 @@ add(
         "call); a tools_schema entry declares what it may call next (name, description, parameters). One is "
         "history, the other an offer, so they travel separately.",
         zh={
-            "question": "问题 1b。为什么历史中的 tool_calls 与可用的工具定义要分开存放？",
+            "question": "问题 1b：为什么历史中的 tool_calls 与可用的工具定义要分开存放？",
             "choices": {
                 "a": "工具路径必须先运行，所以消息路径还看不到工具列表。",
-                "b": "tool_calls 以 JSON 文本交给引擎；schema 保持字典交给模板。",
+                "b": "tool_calls 以 JSON 文本交给引擎，而 schema 保持字典交给模板。",
                 "c": "数据不同：tool_calls 项是做过的调用，schema 是可调用的工具。",
                 "d": "聊天模板无法在同一个消息列表里，同时接收工具调用和工具的定义。",
             },
@@ -132,7 +132,7 @@ add(
                 "d": "工具调用确实在消息列表里（在 assistant 消息上），模板则在这个列表旁边另外接收 schema。"
                 "这种划分依据的是数据的含义，而不是模板的限制。",
             },
-            "hint": "各取一项比较一下。tool_calls 的一项有名字和一次过去调用的参数，tools_schema 的一项则有名字、"
+            "hint": "各取一项比较一下就能看到，tool_calls 的一项有名字和一次过去调用的参数，tools_schema 的一项则有名字、"
             "描述和参数定义（parameters）。",
             "explanation": "tool_calls 的一项记录模型在历史中做过什么（一次调用的 name + arguments），"
             "tools_schema 的一项则声明模型接下来可以调用什么（name、description、parameters）。一个是历史，"
@@ -167,7 +167,7 @@ add(
         explanation="a chat template has a separate `tool` role, so a tool_result cannot share a message with "
         "the user's text: it becomes a tool message, and the text after it a user message, in the original order.",
         zh={
-            "question": "问题 2。在 README 示例中，携带工具结果的那条 user 消息为什么会变成两条聊天消息？",
+            "question": "问题 2：在 README 示例中，携带工具结果的那条 user 消息为什么会变成两条聊天消息？",
             "choices": {
                 "a": "模板要求 user/assistant 严格交替，所以文本必须移到新的轮次。",
                 "b": "必须保留 tool_use_id，而只有单独一条消息才能携带配对用的 id。",
@@ -175,7 +175,7 @@ add(
                 "d": "聊天格式有 `tool` 角色：结果和用户的文本成为两条消息。",
             },
             "feedback": {
-                "a": "看看角色，依次是 assistant、tool、user。tool 消息夹在两者之间，所以输出并不严格交替，"
+                "a": "看看角色，依次是 assistant、tool、user，tool 消息夹在两者之间，所以输出并不严格交替，"
                 "翻译也从不试图让输出交替。",
                 "b": "默认目标格式丢掉了 tool_use_id（丢失报告列出了这个字段），tool 消息只携带结果的文本。",
                 "c": "flatten_content 接收的是整个列表（把每个内容块的文本连接起来）。"
@@ -217,7 +217,7 @@ add(
                 "_render_token_ids",
                 "_render_token_ids gets the two lists later, from the method that received them. Which method "
                 "calls self._translate(body) and unpacks the tuple?",
-                "_render_token_ids 是之后才从接收这两个列表的方法那里拿到它们的。"
+                "_render_token_ids 是之后才从接收这两个列表的方法那里拿到这两个列表的。"
                 "哪个方法调用 self._translate(body) 并拆开元组？",
                 matches=lambda answer: "render" in _method(answer),
             ),
@@ -236,9 +236,9 @@ add(
         spelling=_receiver,
         form="a string such as 'Class._method'",
         zh={
-            "question": "问题 3a。_translate 返回时，哪个方法接收 `translated` 和 `tools_schema`？（写成 "
-            "Class._method，或者只写 _method。）",
-            "hint": "_translate 是适配器的一个方法。同一个对象的哪个方法调用 _translate 并拆开返回的元组？"
+            "question": "问题 3a：_translate 返回时，哪个方法接收 `translated` 和 `tools_schema`？（写成 "
+            "Class._method，或者只写 _method）",
+            "hint": "_translate 是适配器的一个方法，那么同一个对象的哪个方法调用 _translate 并拆开返回的元组？"
             "第 04 章一开头就是那一行。",
             "explanation": "共用的单轮流水线 BaseAdapter._run_turn 调用 self._translate(body) 并拆开元组。"
             "AnthropicAdapter 继承了 _run_turn，所以 AnthropicAdapter._run_turn 和单写的 _run_turn "
@@ -266,7 +266,7 @@ add(
                 "POST /v1/messages",
                 "That request brought the body in (Action 7) and is answered after sampling; the question asks "
                 "whether another one is made for the hand-over. Answer True or False.",
-                "那个请求带来了请求体（Action 7），在采样之后才得到响应。问题问的是返回时是否另外发出一个请求。"
+                "那个请求带来了请求体（Action 7），在采样之后才得到响应，而问题问的是返回时是否另外发出一个请求，"
                 "请回答 True 或 False。",
                 matches=lambda answer: isinstance(answer, str) and "/v1/messages" in answer,
             ),
@@ -278,7 +278,7 @@ add(
         "(Action 3.5).",
         form="True or False",
         zh={
-            "question": "问题 3b。返回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
+            "question": "问题 3b：返回 `translated` 和 `tools_schema` 时，会另外发出一个 HTTP 请求吗？（True 或 "
             "False）",
             "hint": "_translate 在哪里运行，调用 _translate 的代码又在哪里？两者都是同一个适配器对象的方法。"
             "是哪个 HTTP 请求带来了请求体，这个请求又在什么时候得到响应？",
@@ -381,7 +381,7 @@ add(
             "hint": "把每条消息和请求对照一下，先是系统提示词，然后是用户的字符串。",
             "explanation": "字符串形式的系统提示词原样成为第一条消息的 content，"
                            "user 消息的字符串 content 也原样取用。",
-            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+            "form": "一个消息字典的列表，字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
 )
@@ -419,7 +419,7 @@ add(
             "hint": "user 消息的每个内容块产生一条聊天消息，每段文本原样取用。",
             "explanation": "一条 user 消息的每个内容块产生一条聊天消息，所以两个文本块变成两条相邻的 user 消息。"
             "（openai 目标格式则把两个文本块作为 content part 列表保留在同一条消息里，见第 08 章。）",
-            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+            "form": "一个消息字典的列表，字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
 )
@@ -444,7 +444,7 @@ add(
                 ],
                 "The ids are kept here. Each tool_use goes through tool_call_dict(name, input): which fields of the "
                 "block does that helper take?",
-                "这里保留了 id。每个 tool_use 都经过 tool_call_dict(name, input)，这个辅助函数取内容块的哪些字段？",
+                "你保留了 id，可每个 tool_use 都经过 tool_call_dict(name, input)，这个辅助函数取内容块的哪些字段？",
                 matches=lambda answer: any("id" in call for call in answer[1]["tool_calls"]),
             ),
             Mistake(
@@ -489,10 +489,10 @@ add(
         form=_FORM,
         zh={
             "question": "一个 assistant 轮次调用了两个工具，却什么也没说：translate(body)[0] 是什么列表？",
-            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)。没有文本块时，content 就是 ''。",
+            "hint": "每个 tool_use 按顺序经过 tool_call_dict(name, input)，而没有文本块时，content 就是 ''。",
             "explanation": "两次调用按顺序落进同一条 assistant 消息的 tool_calls，"
-            "每一项都由 tool_call_dict 用 name 和 input（一个字典）构造，所以没有 id。因为没有文本，content 是 ''。",
-            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+            "每一项都由 tool_call_dict 用 name 和 input（一个字典）构造，所以没有 id，又因为没有文本，content 是 ''。",
+            "form": "一个消息字典的列表，字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
 )
@@ -528,7 +528,7 @@ add(
             "hint": "每个内容块一条聊天消息。文本原样保留，然后用某个东西代替图片。",
             "explanation": "每个内容块一条聊天消息。文本原样保留，图片变成 '[image omitted]'，"
             "丢失报告点出 messages[0].content[1]。",
-            "form": "一个消息字典的列表；字符串从请求中取，例如 body['messages'][0]['content']",
+            "form": "一个消息字典的列表，字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )
 )

@@ -135,14 +135,14 @@ add(
         "the openai translation of the echo equals it. The default target's echo equals build_reply's manager "
         "message instead (chapter 08): which translation matches depends on which record a store keeps.",
         zh={
-            "question": "服务器也把每个回复保存为一条聊天消息：capture['reply_as_chat_message']，由 "
+            "question": "服务器也把每个回复保存为一条聊天消息 capture['reply_as_chat_message']，由 "
             "response_to_message（第 09 章）生成。下一个请求把回复作为对话历史发回来（回传的历史轮次）。"
-            "用两种目标格式分别翻译这个回传的历史轮次：哪一个翻译结果用 == 比较时等于保存的消息？",
+            "用两种目标格式分别翻译这个回传的历史轮次，哪一个翻译结果用 == 比较时等于保存的消息？",
             "choices": {
-                "a": "chat_template 的翻译结果：它丢掉 id，和适配器的记录一样。",
-                "b": "openai 的翻译结果：两者都保留 id，arguments 都是 JSON 文本。",
-                "c": "都等于：回传的是同一个轮次，不管用哪种目标格式翻译。",
-                "d": "都不等于：SDK 的响应对象不是普通的 JSON，所以回传的内容和当初发出的不一样。",
+                "a": "chat_template 的翻译结果，因为这种格式丢掉 id，和适配器的记录一样。",
+                "b": "openai 的翻译结果，因为两者都保留 id，arguments 都是 JSON 文本。",
+                "c": "都等于，因为回传的是同一个轮次，不管用哪种目标格式翻译。",
+                "d": "都不等于，因为 SDK 的响应对象不是普通的 JSON，所以回传的内容和当初发出的不一样。",
             },
             "feedback": {
                 "a": "那是第 08 章的记录，也就是 build_reply 返回的本轮记录（manager message）。"
@@ -153,7 +153,7 @@ add(
                 "d": "SDK 会把自己的对象还原成收到的 JSON（本章就在下面检查这一点），所以回传的历史轮次就是那个回复，"
                      "一字不差。",
             },
-            "hint": "看看 response_to_message 怎样处理 tool_use 块。id 保留了吗？arguments 又是怎样写的？",
+            "hint": "看看 response_to_message 怎样处理 tool_use 块，是否保留了 id，arguments 又是怎样写的。",
             "explanation": "response_to_message 保留 id，并把 arguments 写成 JSON 文本，也就是 openai 的格式，"
             "所以回传的历史轮次用 openai 翻译的结果与之相等。"
             "默认目标格式回传的历史轮次则等于 build_reply 返回的本轮记录（第 08 章）。哪种翻译结果对得上，"
@@ -204,8 +204,8 @@ add(
         "block first, so it comes out as a third user message.",
         form="a list of roles, e.g. ['system', 'user']",
         zh={
-            "question": "Claude Code 的第一个请求：一个由三个内容块组成的系统提示词，然后是 messages[0]（user："
-            "两个文本块）和 messages[1]（role 为 system：一个文本块）。服务器的翻译（trace：先 preprocess，"
+            "question": "Claude Code 的第一个请求先是一个由三个内容块组成的系统提示词，然后是 messages[0]（user，"
+            "两个文本块）和 messages[1]（role 为 system，一个文本块）。服务器的翻译（trace，先 preprocess，"
             "再用默认目标格式）按顺序给出哪些角色？",
             "hint": "单独的 translate 会把 system 消息留在列表中间，而很多聊天模板不接受那里出现 system 消息。"
             "服务器先运行 preprocess（第 01 章），那条消息被放到了哪里？",
@@ -257,16 +257,16 @@ add(
         "schema up front. The openai target passes the flag on.",
         zh={
             "question": "Claude Code 的十二个工具之一 DeferredToolPlaceholder 带有 \"defer_loading\": "
-            "true（Anthropic 的工具搜索：延迟加载的工具，其 schema 要等搜索找到它时才加载）。"
-            "默认目标格式怎样处理这个工具？",
+            "true（这是 Anthropic 的工具搜索，延迟加载的工具要等搜索找到时才加载 schema），"
+            "那么默认目标格式怎样处理这个工具？",
             "choices": {
-                "a": "把它排除在 tools_schema 之外：延迟加载的工具不会预先提供。",
-                "b": "像其他十一个一样列出它，丢失报告点出未进入输出的那个标志。",
+                "a": "把这个工具排除在 tools_schema 之外，因为延迟加载的工具不会预先提供。",
+                "b": "像其他十一个一样列出这个工具，丢失报告点出未进入输出的那个标志。",
                 "c": "拒绝整个请求：chat_template 的格式无法表达某个工具是延迟加载的。",
                 "d": "把 defer_loading 保留在函数条目里，交给聊天模板去处理。",
             },
             "feedback": {
-                "a": "工具里没有任何东西要求翻译去掉这个工具，而去掉它会把客户端提供的工具藏起来。"
+                "a": "工具里没有任何东西要求翻译去掉这个工具，而去掉这个工具会把客户端提供的工具藏起来。"
                      "承载不了的只是那个标志。",
                 "c": "只要能承载一部分，默认目标格式就不拒绝，而是承载能承载的部分，并说明哪些未进入输出。",
                 "d": "那是 openai 目标格式，会把标志传给认识这个标志的引擎。聊天模板没有这样的设置，"
@@ -299,7 +299,7 @@ add(
                 ["messages", "system", "thinking", "tools"],
                 "thinking is a setting of the sampling: a chat template's switch for thinking is a keyword argument "
                 "of the call, not a message or a tool.",
-                "thinking 是采样的一项设置。聊天模板的 thinking 开关是调用时的一个关键字参数，既不是消息也不是工具。",
+                "thinking 是采样的一项设置，聊天模板的 thinking 开关是调用时的一个关键字参数，既不是消息也不是工具。",
                 matches=lambda answer: "thinking" in _named(answer),
             ),
             Mistake(
@@ -326,10 +326,10 @@ add(
         zh={
             "question": "Claude Code 的请求有十个顶层字段：model、messages、system、tools、metadata、max_tokens、"
             "thinking、context_management、output_config、stream。其中哪些进入了默认目标格式的输出（translated 或 "
-            "tools_schema）？（一个列表，顺序不限。）",
+            "tools_schema）？",
             "hint": "逐个字段问一问，这个字段是对话、提供的工具，还是采样的一项设置？"
             "聊天模板的 thinking 开关是调用时的一个关键字参数，不是一条消息。",
-            "explanation": "只有对话和提供的工具。system 和 messages 变成 translated，tools 变成 tools_schema。"
+            "explanation": "只有对话和提供的工具进入了输出，system 和 messages 变成 translated，tools 变成 tools_schema。"
             "其余七个是设置或元数据，丢失报告逐一点出并说明原因。",
             "form": "字段名的列表，例如 ['messages']",
         },
