@@ -131,6 +131,7 @@ def page(lang: str = "en") -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231f2328'/%3E%3C/svg%3E">
+<style>@media screen and (max-width: 640px) {{ td, th, code {{ overflow-wrap: anywhere; }} }}</style>
 <!-- {GENERATED} -->
 <title>{words['title']}</title>
 <style>

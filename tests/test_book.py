@@ -304,7 +304,7 @@ def pages_containing(site: Path, edition: str, word: str) -> set[str]:
         if path.name in ("search.html", "genindex.html"):
             continue
         text = path.read_text(encoding="utf-8")
-        main = FOLDED.sub(" ", text[text.find("<main"):text.find("</main>")])
+        main = FOLDED.sub(" ", text[text.find("<article"):text.find("</article>")])  # not the prev/next links
         if word in html.unescape(re.sub(r"<[^>]+>", "", main)):
             found.add(path.name)
     return found
