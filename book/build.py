@@ -480,7 +480,8 @@ LOADED_FOR_SEARCH = re.compile(r'<script src="[^"]*(?:searchtools\.js|language_d
 def lighten(site: Path, edition: str) -> None:
     """What a first visit downloads, and what the theme says in the wrong language:
     - the icon font's 1.5 MB script goes (the theme's stylesheet already draws the same icons
-      with the icon font, 115 kB); source maps go;
+      with the icon font, 115 kB), and so do the stylesheet's rules for icons no page uses;
+      source maps go;
     - the search index and its scripts load on the search page only (the theme loads them on
       every page for search-as-you-type, which this book leaves off);
     - buttons are named by what they show (axe: label-content-name-mismatch);
@@ -493,7 +494,16 @@ def lighten(site: Path, edition: str) -> None:
         if lean != text:
             path.write_text(lean, encoding="utf-8", errors="surrogateescape")
     (site / "_static" / "scripts" / "fontawesome.js").unlink(missing_ok=True)
-    for page in site.rglob("*.html"):
+    pages = list(site.rglob("*.html"))
+    # The stylesheet names ~2,000 icons (66 kB of `.fa-x{--fa:"…"}` rules); the pages use a dozen.
+    used = set().union(*(re.findall(r"\bfa-[\w-]+", page.read_text(encoding="utf-8")) for page in pages))
+    theme_css = site / "_static" / "styles" / "pydata-sphinx-theme.css"
+    if theme_css.is_file():
+        css = theme_css.read_text(encoding="utf-8")
+        icon_rule = re.compile(r'(?:\.fa-[\w-]+,?)+\{--fa:"[^"]*"\}')
+        theme_css.write_text(icon_rule.sub(lambda m: m.group(0) if used & set(re.findall(r"fa-[\w-]+", m.group(0))) else "", css),
+                             encoding="utf-8")
+    for page in pages:
         text = page.read_text(encoding="utf-8")
         text = re.sub(r'<script defer src="[^"]*fontawesome\.js[^"]*"></script>\s*', "", text)
         if page.name != "search.html":
