@@ -351,7 +351,7 @@ def language_of(given: Optional[str] = None) -> str:
         return given
     if os.environ.get("TUTORIAL_LANG") in WORDS:
         return os.environ["TUTORIAL_LANG"]
-    return _load("watch.language", "watch", "language.py").from_locale() or "en"
+    return _load("words", "words", "__init__.py").from_locale() or "en"  # words imports nothing of tutorial
 
 
 def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:

@@ -184,6 +184,18 @@ def tool_loop(turns: int, *, reasoning: bool = True, reminder: bool = False) -> 
     return session, tools
 
 
+def with_reminder(turns: list[dict], text: str = "<system-reminder>文件较短。</system-reminder>") -> list[dict]:
+    """The same session, but the last request's tool result comes with a reminder text beside
+    it, as agent CLIs send it: the translation makes a user message of the text, after the tool
+    message. The last prompt is rendered again (Qwen3, the README example's tools); the
+    answers stay as recorded, so that only the split differs."""
+    changed = [dict(turn) for turn in turns]
+    last = changed[-1]
+    last["prompt_messages"] = [*last["prompt_messages"], {"role": "user", "content": text}]
+    last["prompt_ids"] = canonical_ids(last["prompt_messages"], translate(readme_request())[1])
+    return changed
+
+
 def recorded_sessions() -> dict[str, dict]:
     """The nine sessions Slime's manager was run on: name -> case (see the data's README)."""
     return json.loads(DATA.read_text(encoding="utf-8"))["cases"]
@@ -279,5 +291,5 @@ def strategy_table(sessions: Optional[dict[str, Any]] = None) -> list[dict]:
 
 
 __all__ = ["IncrementalRenderer", "STRATEGIES", "answer_ids", "canonical_ids", "measure", "new_messages_ids",
-           "readme_session", "recorded_sessions", "recomputed_prefix", "slime_trajectory", "strategy_table",
+           "readme_session", "recorded_sessions", "with_reminder", "recomputed_prefix", "slime_trajectory", "strategy_table",
            "tokenize", "tool_loop"]  # fmt: skip

@@ -18,8 +18,10 @@ TEXTS = {
     "right": {"en": "{stage} agrees with tutorial.trajectory on all {count} inputs (the traps, then every turn "
                     "of the nine recorded sessions)",
               "zh": "{stage} 在全部 {count} 个输入上与 tutorial.trajectory 一致（先是陷阱，然后是九个录制会话的每一轮）"},
-    "raised": {"en": "on {case} your function raised {error}{line}. The rule: {rule}",
-               "zh": "在 {case} 上你的函数抛出了 {error}{line}。规则是这样的：{rule}"},
+    "raised": {"en": "on {case}: your function raised {error}{line}. The rule: {rule}",
+               "zh": "在 {case} 上，你的函数抛出了 {error}{line}。规则是这样的：{rule}"},
+    "returned_none": {"en": "on {case}: your function returned None; return the new value. The rule: {rule}",
+                      "zh": "在 {case} 上，你的函数返回了 None，请把新的结果 return 出来。规则是这样的：{rule}"},
     "line": {"en": " (line {line})", "zh": "（第 {line} 行）"},
     "differs": {"en": "on {case}: {where}. The rule: {rule}", "zh": "在 {case} 上，{where}。规则是这样的：{rule}"},
     "missing_key": {"en": "the strip has no {field!r}", "zh": "返回的 strip 里没有 {field!r}"},

@@ -137,6 +137,9 @@ def check_trajectory_stage(stage: str, function: Callable) -> Verdict:
             line = words.text("build13.line", line=place[1]) if place else ""
             return Verdict("wrong", words.text("build13.raised", case=label, error=f"{type(error).__name__}: {error}",
                                                line=line, rule=words.text(f"build13.rule_{stage}_{rule}")))  # fmt: skip
+        if got is None:
+            return Verdict("wrong", words.text("build13.returned_none", case=label,
+                                               rule=words.text(f"build13.rule_{stage}_{rule}")))  # fmt: skip
         if got != expected:
             return Verdict("wrong", words.text("build13.differs", case=label, where=_first_difference(expected, got),
                                                rule=words.text(f"build13.rule_{stage}_{rule}")))  # fmt: skip

@@ -66,17 +66,15 @@ def _never_realign() -> dict:
 
 
 def _reminder_kind() -> str:
+    """What becomes of turn 1's answer in `thinking_in_tool_loop` once its tool result comes
+    with a reminder text: the letter of the kind the manager gives turn 2."""
     from ... import trajectory
-    from ...watch.trajectory_strategies import recorded_sessions
+    from ...watch.trajectory_strategies import recorded_sessions, with_reminder
 
-    turns = recorded_sessions()["tool_result_with_reminder"]["turns"]
-    manager = trajectory.TrajectoryManager()
-    for turn in turns:
-        manager.record_turn("s", turn=_record(turn), prompt_messages=turn["prompt_messages"],
-                            response_message=turn["response_message"])  # fmt: skip
-    manager.get_trajectory("s")
-    kinds = [entry["classified"] for entry in manager.drift_log("s") if "classified" in entry]
-    return {"clean": "a", "realign": "b", "fork": "c"}[kinds[0]]
+    turns = with_reminder(recorded_sessions()["thinking_in_tool_loop"]["turns"])
+    builder = trajectory.SampleBuilder(1024)
+    builder.append(_record(turns[0]), trajectory.CLEAN)
+    return {"clean": "a", "realign": "b", "fork": "c"}[builder.classify(_record(turns[1]))]
 
 
 KINDS = {
@@ -86,7 +84,7 @@ KINDS = {
     "d": "none: a prompt that does not extend the held ids cannot be recorded, so turn 2 is left out",
 }
 KINDS_ZH = {
-    "a": "clean：prompt 接续已持有的 token，追加它剩下的部分，再追加回答",
+    "a": "clean：prompt 接续已持有的 token，先追加 prompt 剩下的部分，再追加回答",
     "b": "realign：用 prompt 自己的 token 覆盖第 1 轮的回答，再追加回答",
     "c": "fork：结束这个样本，从第 2 轮的 prompt 开始一个新样本",
     "d": "都不是：不能接续已持有 token 的 prompt 无法记录，第 2 轮被舍弃",
@@ -122,7 +120,7 @@ add(
         form="True or False",
         zh={
             "question": "第 1 轮结束后，manager 持有第 1 轮的 prompt token，后面接着模型写出的 token。"
-            "第 2 轮的 prompt 是整个 README 请求重新渲染的结果。它是否按顺序以全部已持有的 token 开头？"
+            "第 2 轮的 prompt 是整个 README 请求重新渲染的结果。这个 prompt 是否按顺序以全部已持有的 token 开头？"
             "回答 True 或 False。",
             "hint": "看看模型的回答是怎样开头的，再看重新渲染的历史里这条较早的回答是什么样子。",
             "explanation": "模型的回答以一个空的 think 块开头，而 Qwen3 的模板把较早的回答写进历史时会省掉这个块。"
@@ -158,7 +156,7 @@ add(
                 "a": "clean 要求 prompt 先完整包含所有已持有的 token。这里两者在已持有的 token 结束之前就分开了。",
                 "c": "分开的位置在上一个回答之前，或者新回答很长，Slime 才会 fork。"
                 "请拿题目里的数字逐一核对这两个条件。",
-                "d": "manager 会保留交给它的每一轮，问题只在于这一轮加入哪条 token 串、以什么方式加入。",
+                "d": "交给 manager 的每一轮都会保留下来，问题只在于这一轮加入哪条 token 串、以什么方式加入。",
             },
             "hint": "有两件事起决定作用，一是 prompt 在哪里与已持有的 token 分开，二是新回答有多长。",
             "explanation": "分开的位置在上一个回答之内，新回答又短，所以 manager 把这条 token 串截回到"
@@ -206,7 +204,8 @@ add(
         key="13.families",
         question="The package renders the README example with 11 families' real chat templates. In how many of "
         "them does turn 2's prompt, as text, start with turn 1's prompt followed by the answer as the model "
-        "wrote it?",
+        "wrote it? (Think of the family whose template refuses the example's call ids, chapter 04b, and of "
+        "the families that, like Qwen3 above, open an answer with a think block their history leaves out.)",
         expected=_families,
         mistakes=(
             Mistake(11, "Not every family writes history as its model wrote it; some even refuse these messages.",
@@ -221,7 +220,9 @@ add(
         form="a whole number",
         zh={
             "question": "本包用 11 个模型家族的真实聊天模板渲染 README 示例。其中有几个家族，"
-            "第 2 轮的 prompt 作为文本以第 1 轮的 prompt 加上模型原样写出的回答开头？",
+            "第 2 轮的 prompt 作为文本以第 1 轮的 prompt 加上模型原样写出的回答开头？"
+            "（想一想哪个家族的模板拒绝示例里的调用 id（第 04b 章），以及哪些家族像上面的 Qwen3 一样，"
+            "回答以历史里不保留的 think 块开头。）",
             "hint": "想一想哪些家族的回答以 think 块开头，再想想有没有模板会拒绝示例里的消息。",
             "explanation": "会从历史里去掉推理块的思考型家族在这里分开，有一个家族拒绝这个示例，其余的都能接续。",
             "form": "一个整数",
@@ -234,8 +235,8 @@ add(
         key="13.never_realign",
         question="Never-realign keeps Slime's manager but forks whenever a prompt parts from the held ids. For the "
         "README session, how many samples does it make, and how many prompt tokens does training compute "
-        "twice (a sample's longest prefix shared with an earlier sample)? Answer {'samples': ..., "
-        "'recomputed': ...}.",
+        "twice (the tokens a sample starts with that an earlier sample also starts with)? Answer "
+        "{'samples': ..., 'recomputed': ...}.",
         expected=_never_realign,
         mistakes=(
             Mistake(
@@ -247,7 +248,7 @@ add(
                 {"samples": 2, "recomputed": 0},
                 "Two samples, yes. The second one starts from turn 2's whole prompt: what does it share with "
                 "the first?",
-                "两个样本没错。第二个样本从第 2 轮的完整 prompt 开始，它和第一个样本共享了什么？",
+                "两个样本没错。第二个样本从第 2 轮的完整 prompt 开始，这个样本和第一个样本共享了什么？",
                 matches=lambda answer: answer["samples"] == 2 and answer["recomputed"] == 0,
             ),
         ),
@@ -257,8 +258,8 @@ add(
         form="a dict {'samples': <n>, 'recomputed': <n>}",
         zh={
             "question": "never-realign 沿用 Slime 的 manager，但只要 prompt 与已持有的 token 分开就 fork。"
-            "对 README 会话，它产生几个样本？训练时有多少个 prompt token 被计算了两次"
-            "（一个样本与更早样本共享的最长前缀）？回答 {'samples': ..., 'recomputed': ...}。",
+            "对 README 会话，never-realign 产生几个样本？训练时有多少个 prompt token 被计算了两次"
+            "（一个样本开头与更早样本开头相同的那些 token）？回答 {'samples': ..., 'recomputed': ...}。",
             "hint": "fork 从第 2 轮的完整 prompt 开始一个新样本，共同前缀就是第 1 轮的 prompt。",
             "explanation": "两个样本，第二个样本重复了第 1 轮的整个 prompt。每个生成的 token 都得到训练，"
             "代价是这段前缀要计算两次。",
@@ -270,9 +271,10 @@ add(
 add(
     Exercise(
         key="13.reminder",
-        question="An agent CLI sends the tool result with a short reminder text beside it in the same user "
-        "message, and the translation splits it into a tool message and a user message. Under Qwen3 and "
-        "Slime's manager, what becomes of turn 1's answer now?",
+        question="In the recorded session thinking_in_tool_loop the model reasons in turn 1 and calls read_file; "
+        "turn 2 carries the tool result alone, and all 49 generated ids are trained. Now the client sends the "
+        "same result with a short reminder text beside it, which the translation splits into a tool message and "
+        "a user message. Under Qwen3 and Slime's manager, what becomes of turn 1's answer?",
         choices={
             "a": "turn 1's 31 generated ids stay in the sample and are trained",
             "b": "turn 1's answer is replaced by its re-rendering and is not trained",
@@ -282,32 +284,34 @@ add(
         expected=_reminder_kind,
         wrong="a",
         feedback={
-            "a": "The new user message is a new query to Qwen3's template. What does the template do with "
-            "earlier answers once a new query has come?",
-            "c": "The parting still lies inside turn 1's answer, and the new answer is still short.",
+            "a": "That is the session without the reminder. The new user message is a new query to Qwen3's "
+            "template: what does the template do with the reasoning of answers before it?",
+            "c": "The prompts part inside turn 1's answer, and turn 2's answer is short: no fork.",
             "d": "The manager keeps every turn it is given, whatever messages its prompt holds.",
         },
-        hint="Qwen3's template treats the last user message as the current query; history before it is "
-        "rewritten.",
-        explanation="the reminder becomes a user message, Qwen3 treats it as the current query and writes "
-        "turn 1's answer without its empty think block, so the prompts part inside that answer again.",
+        hint="Qwen3's template writes an earlier answer's reasoning only after the last user query. Where is "
+        "the last user query once the reminder is a user message?",
+        explanation="the reminder becomes a user message after turn 1's answer, Qwen3 takes it as the current "
+        "query and writes turn 1's answer without its reasoning, so the prompts part inside that answer: a "
+        "realign, and 10 of 49 generated ids trained instead of 49.",
         zh={
-            "question": "智能体 CLI 把工具结果和一段简短的提醒文本放在同一条 user 消息里发来，翻译把它拆成一条 "
-            "tool 消息和一条 user 消息。在 Qwen3 和 Slime 的 manager 下，第 1 轮的回答这次会怎样？",
+            "question": "在录制的会话 thinking_in_tool_loop 里，模型在第 1 轮先推理再调用 read_file，第 2 轮只带回工具结果，"
+            "49 个生成的 token 全部参与训练。现在客户端发来同样的结果，旁边附一段简短的提醒文本，翻译把这条消息拆成一条 tool 消息和"
+            "一条 user 消息。在 Qwen3 和 Slime 的 manager 下，第 1 轮的回答会怎样？",
             "choices": {
                 "a": "第 1 轮生成的 31 个 token 留在样本里并参与训练",
-                "b": "第 1 轮的回答被它的重新渲染替换，不参与训练",
+                "b": "第 1 轮的回答被重新渲染的版本替换，不参与训练",
                 "c": "这个会话产生两个样本，两个回答都参与训练",
                 "d": "manager 拒绝这一轮，工具结果之后的两条消息无法安放",
             },
             "feedback": {
-                "a": "新的 user 消息对 Qwen3 的模板来说是一次新提问。有了新提问之后，模板怎样处理更早的回答？",
-                "c": "分开的位置仍在第 1 轮回答之内，新回答也仍然很短。",
-                "d": "不管 prompt 里有哪些消息，manager 都会保留交给它的每一轮。",
+                "a": "这是没有提醒文本时的情形。新的 user 消息对 Qwen3 的模板来说是一次新提问，模板会怎样处理这次提问之前那些回答的推理？",
+                "c": "两个 prompt 在第 1 轮回答之内分开，第 2 轮的回答又很短，所以不会 fork。",
+                "d": "不管 prompt 里有哪些消息，交给 manager 的每一轮都会保留下来。",
             },
-            "hint": "Qwen3 的模板把最后一条 user 消息当作当前提问，它之前的历史会被改写。",
-            "explanation": "提醒文本成为一条 user 消息，Qwen3 把它当作当前提问，写第 1 轮回答时去掉了空的 "
-            "think 块，于是两个 prompt 又在那个回答之内分开。",
+            "hint": "Qwen3 的模板只为最后一次用户提问之后的回答写推理。提醒文本成为 user 消息之后，最后一次用户提问在哪里？",
+            "explanation": "提醒文本在第 1 轮回答之后成为一条 user 消息，Qwen3 把这条消息当作当前提问，写第 1 轮回答时不再带推理，"
+            "于是两个 prompt 在那个回答之内分开。结果是 realign，49 个生成的 token 里只有 10 个参与训练。",
         },
     )
 )

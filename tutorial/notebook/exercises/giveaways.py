@@ -37,9 +37,9 @@ GIVEAWAYS: dict[str, dict[str, list[str]]] = {
     "10.reference": {"en": ["SGLang makes three tool messages"], "zh": ["SGLang 生成三条 tool 消息"]},
     "10.system_join": {"en": ["'Block ABlock B'", '"Block ABlock B"'], "zh": ["'Block ABlock B'", '"Block ABlock B"']},
     "11.cc_roles": {"en": ["['system', 'user', 'user', 'user']"], "zh": ["['system', 'user', 'user', 'user']"]},
+    "13.extends": {"en": ["does not extend", "parts inside turn 1's answer"], "zh": ["不能接续", "在第 1 轮回答之内分开"]},
+    "13.kind": {"en": ["Slime realigns", "turn 2 is a realign"], "zh": ["Slime 于是 realign", "第 2 轮是 realign"]},
+    "13.trained": {"en": ["31 generated tokens are not trained", "none of turn 1's"], "zh": ["31 个 token 没有参与训练"]},
+    "13.families": {"en": ["7 of 11", "seven of eleven"], "zh": ["11 个家族中有 7 个", "11 个家族里有 7 个"]},
+    "13.reminder": {"en": ["10 of 49"], "zh": ["49 个生成的 token 里只有 10 个"]},
 }
-
-
-def words(key: str, lang: str) -> list[str]:
-    """The giveaway words of exercise `key` in `lang` ("en" or "zh"); none when none are listed."""
-    return GIVEAWAYS.get(key, {}).get(lang, [])
