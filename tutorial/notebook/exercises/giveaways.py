@@ -43,3 +43,8 @@ GIVEAWAYS: dict[str, dict[str, list[str]]] = {
     "13.families": {"en": ["7 of 11", "seven of eleven"], "zh": ["11 个家族中有 7 个", "11 个家族里有 7 个"]},
     "13.reminder": {"en": ["10 of 49"], "zh": ["49 个生成的 token 里只有 10 个"]},
 }
+
+
+def words(key: str, lang: str) -> list[str]:
+    """The giveaway words of exercise `key` in `lang` ("en" or "zh"); none when none are listed."""
+    return GIVEAWAYS.get(key, {}).get(lang, [])
