@@ -91,9 +91,9 @@ def parser(lang: str) -> argparse.ArgumentParser:
     translate.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
     grade.add_parser(command, lang)
     command("serve", help=say["serve"], add_help=False)
-    from .trajectory import WORDS as trajectory_words
+    from .trajectory import help_line as trajectory_help
 
-    command("trajectory", help=trajectory_words["help"], add_help=False)
+    command("trajectory", help=trajectory_help(), add_help=False)
     command("drift", help=drift_help(), add_help=False)
     command("doctor", help=say["doctor"], description=say["doctor"])
     return top

@@ -32,6 +32,16 @@ import json
 from pathlib import Path
 from typing import Iterable, Optional
 
+# The top-level --help line, in the language the command line chose.
+HELP_ZH = "token 路径上各会话产生的训练样本（来自 serve --tokens --save FILE 的捕获文件）"
+
+
+def help_line() -> str:
+    from ..words import current
+
+    return HELP_ZH if current() == "zh" else WORDS["help"]
+
+
 # What this command writes for people: few, and all here.
 WORDS = {
     "help": "the training samples the token path's sessions make (captures from serve --tokens --save FILE)",
