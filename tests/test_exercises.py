@@ -168,7 +168,8 @@ def test_a_slip_of_type_gets_a_type_hint(key, lang):
     for slip in slips[0]:
         verdict = repr(ex.check(key, slip))
         named = [m for m in exercise.mistakes if m.made_by(slip)]
-        assert verdict.startswith("✗") and (slips[1] in verdict or named), (slip, verdict)
+        form = exercise.text("form", lang) if exercise.form else None  # a form names the kind itself
+        assert verdict.startswith("✗") and (slips[1] in verdict or (form and form in verdict) or named), (slip, verdict)
 
 
 def _generic_wrong(value, at=()):
@@ -195,7 +196,11 @@ def test_a_generic_wrong_answer_is_told_a_place_that_really_differs(key, lang):
         pytest.skip("a named mistake covers this answer")
     verdict = repr(ex.check(key, wrong))
     written = "".join(f"[{p}]" if isinstance(p, int) else f'["{p}"]' for p in place)
-    assert verdict.startswith("✗") and f" {written}" in verdict, verdict
+    if lang == "zh" and len(place) == 1:  # one step in: the key by its name, the item counted from 1
+        shown = f"第 {place[0] + 1} 项" if isinstance(place[0], int) else f"{ex.python_literal(place[0])} 这一项"
+        assert verdict.startswith("✗") and shown in verdict, verdict
+    else:
+        assert verdict.startswith("✗") and f" {written}" in verdict, verdict
     # exactly that place: not a place above it, nor one before it that is right
     assert ex.first_difference(wrong, exercise.expected(), exercise.spelling)[0] == written
 
@@ -283,6 +288,19 @@ def test_every_text_is_there_in_chinese(key):
         assert CJK.search(mistake.zh), f"{key}: a mistake's hint is not in Chinese"
 
 
+def test_a_verdict_counts_items_from_one_and_says_the_form_once():
+    """zh review 2026-12-03 M6, M7, in English too: "[1]" is said with the item's number, any
+    wrong order of case C's three names gets the hint about order, and a wrong kind of answer
+    names the form once."""
+    ex.set_language("en")
+    try:
+        assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ not yet: your answer differs at [1] (item 2).")
+        assert repr(ex.check("08.losses", 3)).startswith(
+            "✗ not yet: answer with a dict {'chat_template': <count>, 'openai': <count>}, not an integer.")
+    finally:
+        ex.set_language(None)
+
+
 def test_the_chinese_verdicts_are_chinese_sentences():
     """Issue 24: a verdict reads as a sentence, with full-width punctuation around its own words,
     and an option letter looks the same in the question, the feedback and the answer: （a）."""
@@ -291,9 +309,14 @@ def test_the_chinese_verdicts_are_chinese_sentences():
         assert repr(ex.check("02.count", ...)) == "… 尚未作答：把 ... 换成你的答案（一个整数）。"
         short = repr(ex.check("02.split_roles", ["tool"]))
         assert short.startswith("✗ 还不对：答案的项数不对，你写了 1 项，请再数一遍。"), short
-        assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ 还不对：答案在 [1] 处不对。")
+        assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ 还不对：答案的第 2 项不对。")
         assert repr(ex.check("02.system_message", {"role": "system"})).startswith("✗ 还不对：答案缺了一个键。")
-        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3，而不是文本。")
+        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3，而你给的是文本。")
+        # zh review 2026-12-03 M6, M7: a key by its name, an item counted from 1, a form said once
+        assert repr(ex.check("08.case_b", {"schema": True, "text before": True, "text after": False})).startswith(
+            "✗ 还不对：答案中 'text before' 这一项不对。")
+        assert repr(ex.check("08.losses", 3)).startswith(
+            "✗ 还不对：答案应当是一个字典 {'chat_template': <数量>, 'openai': <数量>}，而你给的是整数。")
         assert repr(ex.check("02.pairing", "e")) == '✗ 还不对：请从 a、b、c、d 中选一个字母，写成字符串作答，例如 "a"。'
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):

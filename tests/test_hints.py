@@ -163,15 +163,21 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
     if what == "mistake":
         return "✗ " + text["mistake"].format(hint=exercise.mistakes[kind[1]].text(lang))
     if what == "type":
-        form = text["type_form"].format(form=exercise.text("form", lang)) if exercise.form and kind[1] in ("str", "list", "dict") else ""
-        given = text["given"][GIVEN[type(answer)]]
-        return "✗ " + text["type"].format(kind=text["kinds"][kind[1]], given=given, form=form, hint=hint)
+        form = exercise.text("form", lang) if exercise.form and kind[1] in ("str", "list", "dict") else ""
+        given = text["given"][GIVEN[type(answer)]]  # the form, when there is one, names the kind itself
+        return "✗ " + text["type"].format(kind=form or text["kinds"][kind[1]], given=given, hint=hint)
     if what == "form":
         return "✗ " + text["form_wanted"].format(form=exercise.text("form", lang), hint=hint)
     if what in ("place", "past"):
         return "✗ " + text["place_differs" if what == "place" else "place_long"].format(written=kind[1], hint=hint)
     if what in ("differs", "count"):
-        place = text["where"].format(place=kind[1]) if kind[1] else text["at_top"]
+        item, key = re.fullmatch(r"\[(\d+)\]", kind[1] or ""), re.fullmatch(r'\["([^"]+)"\]', kind[1] or "")
+        if item:  # one step in: the item counted from 1, the key by its name
+            place = text["item_there"].format(place=kind[1], number=int(item[1]) + 1)
+        elif key:
+            place = text["key_there"].format(place=kind[1], key=repr(key[1]))
+        else:
+            place = text["where"].format(place=kind[1]) if kind[1] else text["at_top"]
         if what == "count":
             detail = text["count_one" if kind[2] == 1 else "count"].format(count=kind[2])
         else:

@@ -1,5 +1,8 @@
 """Exercises a learner answers in a chapter, each with a verdict.
 
+Over 600 lines, kept as one idea that reads better whole: what an exercise is, how an answer is
+checked, and how a wrong one is told where it parts from the right one.
+
 A chapter asks, the learner edits one line, and `check` answers in one line:
 
     my_answer = ...  # edit this line
@@ -174,11 +177,13 @@ MESSAGES = {
         "unknown_choice": "not yet: answer with one of the letters {letters}, as a string such as \"a\"",
         "letters": ", ",
         "mistake": "not yet. {hint}",
-        "type": "not yet: answer with {kind}, not {given}{form}. {hint}",
+        "type": "not yet: answer with {kind}, not {given}. {hint}",
         "type_form": " ({form})",
         "form_wanted": "not yet: answer with {form}. {hint}",
         "differs": "not yet: your answer differs at {place}{detail}. {hint}",
         "where": "{place}",
+        "key_there": "{place}",
+        "item_there": "{place} (item {number})",
         "collection": "not yet: {sentence}. {hint}",
         "wrong": "not yet. {hint}",
         "hidden": "set show=True in this cell to see the answer",
@@ -229,11 +234,13 @@ MESSAGES = {
         "unknown_choice": "还不对：请从 {letters} 中选一个字母，写成字符串作答，例如 \"a\"。",
         "letters": "、",
         "mistake": "还不对。{hint}",
-        "type": "还不对：答案应当是{kind}，而不是{given}{form}。{hint}",
+        "type": "还不对：答案应当是{kind}，而你给的是{given}。{hint}",
         "type_form": "（{form}）",
         "form_wanted": "还不对：请按这个形式作答：{form}。{hint}",
         "differs": "还不对：答案{place}{detail}。{hint}",
         "where": "在 {place} 处",
+        "key_there": "中 {key} 这一项",
+        "item_there": "的第 {number} 项",
         "collection": "还不对：{sentence}。{hint}",
         "wrong": "还不对。{hint}",
         "hidden": "把本单元格中的 show 改为 True，即可查看答案。",
@@ -387,8 +394,8 @@ def _verdict(key: str, answer: Any) -> Verdict:
     if slip:
         form = exercise.text("form", lang) if exercise.form and slip in ("str", "list", "dict") else ""
         given = text["given"].get(_given_kind(answer), text["given"]["other"])
-        shown_form = text["type_form"].format(form=form) if form else ""
-        return Verdict("wrong", text["type"].format(kind=text["kinds"][slip], given=given, form=shown_form, hint=hint))
+        # the form, when there is one, says the kind already ("a dict {'chat_template': <count>, ...}")
+        return Verdict("wrong", text["type"].format(kind=form or text["kinds"][slip], given=given, hint=hint))
     if exercise.any_order and isinstance(answer, (list, tuple, set)):
         odd = [item for item in answer if not exercise.written_as_asked(item)]
         if odd:
@@ -403,9 +410,19 @@ def _verdict(key: str, answer: Any) -> Verdict:
     found = _first_place(answer, expected, exercise.spelling) if _has_places(answer, expected) else None
     if found:
         place, detail = _said(answer, *found)
-        where = text["where"].format(place=place) if found[0] else text["at_top"]
+        where = _where(found[0], place, text) if found[0] else text["at_top"]
         return Verdict("wrong", text["differs"].format(place=where, detail=detail, hint=hint))
     return Verdict("wrong", text["wrong"].format(hint=hint))
+
+
+def _where(location: tuple, place: str, text: dict) -> str:
+    """A place one step into the answer in human terms: the key by its name, an item by its
+    number counted from 1 (a learner reads "[1]" as the first); deeper places as a path."""
+    if len(location) == 1 and isinstance(location[0], int):
+        return text["item_there"].format(place=place, number=location[0] + 1)
+    if len(location) == 1 and isinstance(location[0], str):
+        return text["key_there"].format(place=place, key=python_literal(location[0]))
+    return text["where"].format(place=place)
 
 
 def _place_verdict(steps: list[tuple[Any, str]], right: list[tuple[Any, str]], answer: Any, text: dict) -> str:
