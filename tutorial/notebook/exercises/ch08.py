@@ -457,6 +457,8 @@ add(
                 "All three are there, but not in this order: the split keeps the tool's order, and each message "
                 "is judged by its own first part.",
                 "三者都在，但顺序不是这样。拆分保留了工具写出的顺序，每条消息按自己的第一个 content part 来判断。",
+                matches=lambda answer: isinstance(answer, (list, tuple)) and len(answer) == 3,  # any order of three
+                right=(lambda answer, expected: sorted(map(str, answer)) == sorted(map(str, expected)),),  # all three there
             ),
             Mistake(
                 ["text before", "text after"],
