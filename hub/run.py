@@ -355,6 +355,21 @@ def stop_requested(signum, frame):
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
+def visible_to_learners() -> list[str]:
+    """Folders a learner's sandbox shows read-only: the project, the Python its .venv was made from,
+    and wherever the project's own top-level links lead (a clone may share another checkout's .venv)."""
+    folders = [ROOT, Path(sys.base_prefix).resolve()]
+    for entry in sorted(ROOT.iterdir()):
+        target = entry.resolve()
+        if entry.is_symlink() and target.is_dir() and not target.is_relative_to(ROOT):
+            folders.append(target)
+    kept = []
+    for folder in sorted(folders, key=lambda f: len(f.parts)):  # one inside another needs no bind of its own
+        if not any(folder.is_relative_to(other) for other in kept):
+            kept.append(folder)
+    return [str(folder) for folder in kept]
+
+
 def main(argv: list[str]) -> int:
     given = options(argv)
     state = Path(given.state).resolve()
@@ -385,7 +400,7 @@ def main(argv: list[str]) -> int:
     os.umask(old_mask)
     sandbox = {"hidden": str(state), "shown": {str(repository): str(repository), str(gitconfig): str(gitconfig)},
                "private_home": str(Path.home()),
-               "visible": [str(ROOT), str(Path(sys.base_prefix).resolve())],
+               "visible": visible_to_learners(),
                "class_user": class_user, "tmp_bytes": size_in_bytes(given.tmp_size)}
     env = {**os.environ, "PATH": os.pathsep.join([str(PYTHON.parent), os.environ.get("PATH", "")])}
     for secret in ("CLASS_HUB_CODE", "CLASS_HUB_INSTRUCTOR_PASSWORD"):

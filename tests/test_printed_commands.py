@@ -189,6 +189,12 @@ SKIPS = {
                                   "is run on chapter 00 as `python3 tasks.py notebooks [NN ...]`",
     "python3 tasks.py bench": "every benchmark: minutes of both cores at full load (hub load with Chromium, "
                               "the engine's latency); its figures are the README's speed table",
+    ".venv/bin/python -m tutorial trajectory FILE": "reads the captures a `serve --engine --tokens --save FILE` "
+                                                   "session wrote: tests/test_engine_tokens.py runs it, both forms, "
+                                                   "on the file a real Claude Code session saved",
+    ".venv/bin/python -m tutorial.serve.recorded_session update": "records chapter 13's Claude Code session again "
+                                                                 "(rewrites the recording): tests/test_engine_tokens.py "
+                                                                 "runs the same session, run_session, against the engine",
 }
 LONG_RUNNING = re.compile(r"tasks\.py (lab|app|serve|hub)\b|-m tutorial serve\b|-m tutorial\.llama_cpp\.engine\b")
 

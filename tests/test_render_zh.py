@@ -22,7 +22,8 @@ import pytest
 
 import tutorial
 from tutorial.llama_cpp import sdist
-from tutorial.watch import families, jsondiff, language
+from tutorial import words
+from tutorial.watch import families, jsondiff
 from tutorial.watch.jsondiff import ABSENT, differences, shown
 from tutorial.watch.rendering import RenderError, render, template_source
 
@@ -49,13 +50,13 @@ def zh(monkeypatch):
     try:
         yield
     finally:
-        language._chosen = None
+        words._chosen = None
 
 
 @pytest.fixture
 def en(monkeypatch):
     monkeypatch.delenv("TUTORIAL_LANG", raising=False)
-    language._chosen = None
+    words._chosen = None
 
 
 def assert_chinese(text: str, *quoted: str) -> None:
@@ -98,7 +99,7 @@ def test_the_same_refusal_in_english_is_unchanged(en):
 
 def test_the_language_is_the_one_current_when_the_error_is_made(zh):
     made_in_chinese = refused(SYSTEM_FIRST, SYSTEM_LAST)
-    language._chosen = None
+    words._chosen = None
     assert str(made_in_chinese).startswith("聊天模板（直接传入的文本）：")  # an error keeps its words
     assert str(refused(SYSTEM_FIRST, SYSTEM_LAST)).startswith("chat template given as text: refused the messages: ")
 
@@ -109,7 +110,7 @@ def test_render_takes_a_language_of_its_own(en):
     try:
         english = refused(SYSTEM_FIRST, SYSTEM_LAST, lang="en")
     finally:
-        language._chosen = None
+        words._chosen = None
     assert str(english) == "chat template given as text: refused the messages: System message must be at the beginning."
     assert RenderError("'chatml'", "x", lang="zh").args[0] == "聊天模板 'chatml'：x"
     with pytest.raises(ValueError):

@@ -1,4 +1,4 @@
-"""`python -m tutorial trajectory CAPTURES... [--json]`: the training samples of the token path's sessions.
+"""`.venv/bin/python -m tutorial trajectory CAPTURES... [--json]`: the training samples of the token path's sessions.
 
     python -m tutorial serve --engine --tokens --save turns.jsonl     (a client runs its session)
     python -m tutorial trajectory turns.jsonl                         each session, each sample, what is trained

@@ -10,7 +10,7 @@ runs of the CLI make one conversation: `claude -p FIRST --allowedTools Read` (th
 Read, the CLI sends the file back, the model answers), then `claude -c -p SECOND` (the same
 conversation continued with a new question). Every request goes through the token path, and
 the recording keeps, per turn, what the engine read and wrote, and the samples Slime's rules
-make of the session (`python -m tutorial trajectory`'s JSON).
+make of the session (`.venv/bin/python -m tutorial trajectory`'s JSON).
 
 `run_session` is also what tests/test_engine_tokens.py runs, so the recording and the test
 are one session made the same way. Needs the engine (`python3 tasks.py engine`), the serve
