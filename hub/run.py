@@ -356,9 +356,15 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def visible_to_learners() -> list[str]:
-    """Folders a learner's sandbox shows read-only: the project, the Python its .venv was made from,
-    and wherever the project's own top-level links lead (a clone may share another checkout's .venv)."""
-    folders = [ROOT, Path(sys.base_prefix).resolve()]
+    """Folders a learner's sandbox shows read-only: the project, its .venv and the Python that was
+    made from, the `tutorial` the .venv imports, and wherever the project's own top-level links lead
+    (a clone under /tmp may share another checkout's .venv, installed editable from that checkout)."""
+    import importlib.util
+
+    folders = [ROOT, Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()]
+    spec = importlib.util.find_spec("tutorial")
+    if spec is not None and spec.origin:
+        folders.append(Path(spec.origin).resolve().parent.parent)
     for entry in sorted(ROOT.iterdir()):
         target = entry.resolve()
         if entry.is_symlink() and target.is_dir() and not target.is_relative_to(ROOT):
