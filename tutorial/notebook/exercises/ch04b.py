@@ -243,7 +243,7 @@ RECALL["04b"] = (
         "through alternation). Qwen3-Coder and Qwen3.5 fail on text arguments; Qwen3 prints them as they are; "
         "Qwen2.5 encodes them twice without an error, as DeepSeek-V3.1, gpt-oss, Kimi-K2, Llama 3.3 and "
         "Mistral-Small-3.2 do.",
-        "哪些 Qwen 模板会拒绝列表中间的 system 消息？哪些遇到写成文本的参数会失败？",
+        "哪些 Qwen 模板会拒绝列表中间的 system 消息，哪些遇到写成文本的参数会失败？",
         "Qwen 系列里只有 Qwen3.5 拒绝中间的 system 消息（Mistral-Small-3.2 也拒绝，因为这个模板要求角色交替），"
         "而遇到写成文本的参数，Qwen3-Coder 和 Qwen3.5 会失败，Qwen3 原样输出，Qwen2.5 不报错却编码两次，"
         "DeepSeek-V3.1、gpt-oss、Kimi-K2、Llama 3.3 和 Mistral-Small-3.2 与 Qwen2.5 相同。",
