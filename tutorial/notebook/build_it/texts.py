@@ -63,19 +63,19 @@ TEXT: dict[str, dict[str, Any]] = {
     },
     "zh": {
         "unwritten": "{name} 还没有写：把 ... 换成你的代码，再运行这个单元格。",
-        "not_function": "还不对：{name} 应该是函数，这里却是 {kind} 类型的值。",
-        "no_function": "这段代码没有定义任何函数（应当定义 {name}）。",
+        "not_function": "还不对：{name} 应该是一个函数，而这里拿到的却是 {kind} 类型的值。",
+        "no_function": "这段代码里没有定义任何函数，而这里应当定义的是 {name}。",
         "right": "{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
-        "{generated} 个生成的变体）。规则：{rule}",
+        "{generated} 个生成的变体），符合这一阶段的规则。{rule}",
         "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。第一个是{label}：\n"
         "    {name}({args})\n  {problem}\n  规则：{rule}",
-        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，请先改 {helper}。"
-                        "{helper} 的检查结果如下。\n  {verdict}",
+        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，"
+                        "请先按下面的检查结果改好 {helper}。\n  {verdict}",
         "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先把 {helper} 写出来。",
         "returned_none": "还不对：{name} 对全部 {total} 个输入都返回 None，是不是漏写了 return？"
-        "例如{label}：{name}({args})，本包返回的是 {expected}。",
-        "stopped": "还不对：{name} 在{label}上没有运行结束，检查停在了这里：\n    {name}({args})\n  {problem}",
-        "timed_out": "函数在 {seconds:g} 秒内没有结束（是死循环吗？）",
+        "对{label}调用 {name}({args}) 时，本包返回的是 {expected}，而你的函数返回 None。",
+        "stopped": "还不对：{name} 在{label}上没有运行结束，检查就停在这一个输入上。\n    {name}({args})\n  {problem}",
+        "timed_out": "你的函数在 {seconds:g} 秒内没有结束，是不是写出了死循环？",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
         "raised": "你的函数抛出 {error}: {message}，本包返回的是 {expected}",
@@ -100,12 +100,12 @@ TEXT: dict[str, dict[str, Any]] = {
         "extra_items": " {count} 项",
         "unshowable": "<一个无法显示的 {kind}>",
         "yours_unwritten": "你的 translate 还没有写，交互练习场只显示本包的翻译结果。",
-        "yours_error": "交互练习场中的请求还无法翻译：{error}",
+        "yours_error": "交互练习场中的请求还无法翻译（{error}）",
         "yours_target": "你的 translate 构造的是 chat_template 的格式，而交互练习场当前设为 {target!r}",
         "preset": "预设“{preset}”",
         "this_request": "这个请求",
-        "yours_differs": "还不对：在{which}上，你的 translate 与本包的结果不同。{problem}",
-        "yours_agree": "在{which}上，你的 translate 给出的输出与本包完全相同。",
+        "yours_differs": "还不对：在{which}上，你的 translate 给出的结果与本包的结果不同。{problem}",
+        "yours_agree": "在{which}上，你的 translate 给出的输出与本包的输出完全相同。",
         "pane": "你的 translate：",
         "summary_rule": "{rule}",
     },
@@ -131,17 +131,18 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "same tool_call_id, in the original order; a lone text part collapses to a string.",
     },
     "zh": {
-        "flatten_content": "None 得到 \"\"，字符串保持原样，列表取各项的文本，跳过空的，用换行符连接。图片换成一个占位符，不写图片的字节。",
+        "flatten_content": "None 得到 \"\"，字符串保持原样，列表取各项的文本，跳过空的，用换行符连接，其中的图片换成一个占位符，"
+                           "不写图片的字节。",
         "user_block_message": "文本块原样取用，tool_result 变成一条不带 id 的 tool 消息，其他内容块变成一条 user 消息，"
                               "内容是块里的文本，没有文本时是写明类型的占位符。",
         "assistant_message": "每个 assistant 轮次产生一条消息，各段文本连接成 content，thinking 连接成 reasoning_content，"
                              "每次调用变成一个不带 id 的字典，而且只在确实有内容可放时才加上对应的键。",
         "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
-        "tools_to_chat_tools": "没有工具时得到 None 而不是 []。每个工具包装成函数，input_schema 改名为 parameters，"
+        "tools_to_chat_tools": "没有工具时得到 None 而不是 []，有工具时每个工具包装成函数，input_schema 改名为 parameters，"
                                "缺失时分别补上空的 object schema 和空的 description。",
         "translate": "两条相互独立的路径，先处理消息，再作为元组一起返回。本包的版本还会检查请求体并查找目标格式，所以源码更长。",
         "tool_result_messages": "按引用与非引用把各个 content part 切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
-                                "保持原来的顺序。一段只有一个文本 content part 时，content 就是那段文本。",
+                                "保持原来的顺序。一段只有一个文本 content part 时，这条消息的 content 就是那段文本本身。",
     },
 }
 
@@ -363,28 +364,28 @@ SOURCE_ZH: dict[str, str] = {
     'contract nests far less than `limits.MAX_DEPTH`; a value given directly\n    could contain itself, so past that '
     'depth it is refused instead of recursing forever.\n    """':
     '"""任意内容值 -> 一个字符串，供模板只接受纯文本的角色使用。\n\n    None 得到 ""，字符串原样返回，单个内容块当作只有一项的列表，'
-    '\n    列表则把各项的非空文本用换行连接。\n\n    `depth` 记录一层套一层正在展平的内容值有几层。通过契约检查的请求体，'
-    '\n    嵌套远浅于 `limits.MAX_DEPTH`，而直接传进来的值可能包含自身，\n    所以超过这个深度就拒绝，不会无限递归下去。\n    """',
+    '列表则把各项的非空文本用换行连接。\n\n    `depth` 记录一层套一层正在展平的内容值有几层，\n    通过契约检查的请求体嵌套远浅于 `limits.MAX_DEPTH`，'
+    '\n    而直接传进来的值可能包含自身，所以超过这个深度就拒绝，不会无限递归下去。\n    """',
     "# A text-only template cannot show pixels; a placeholder keeps the turn's shape.":
     "# 纯文本模板显示不了图像，放一个占位符，这一轮的结构就保持不变。",
     "# taken directly, no flattening": "# 直接取出，不用展平",
     '# ChatML/Qwen-style templates pair results with calls by position, so tool_use_id\n# is not kept '
     '(Mistral-style templates need ids: the "openai" target keeps them).':
-    '# ChatML/Qwen 风格的模板按位置把结果和调用配对，所以不保留 tool_use_id\n'
-    '# （Mistral 风格的模板需要 id，由 "openai" 目标格式保留）。',
+    '# ChatML/Qwen 风格的模板按位置把结果和调用配对，所以不保留 tool_use_id，\n'
+    '# 而 Mistral 风格的模板需要 id，这种模板由 "openai" 目标格式负责，那里会保留 id。',
     "# Images, documents and block types this module does not know: whatever text they\n# carry, else a "
     "placeholder that names the type (never the raw block with its data).":
     "# 图片、文档和本模块不认识的内容块类型，有文本就取文本，\n# 否则放一个写明类型的占位符，绝不把带着数据的原始内容块写进去。",
     '"""Text blocks -> content, thinking -> reasoning_content, tool_use -> tool_calls."""':
-    '"""text 块 -> content，thinking -> reasoning_content，tool_use -> tool_calls。"""',
+    '"""把各个 text 块连接成 content，thinking 块连接成 reasoning_content，tool_use 块变成 tool_calls。"""',
     '"""One historical tool call, in the shape a chat template iterates over.\n\n    The call\'s id is not a '
     'parameter: it is dropped on purpose. Ids are minted fresh for\n    every response, and the rollout adapter '
     'matches a sampled turn against the same\n    turn echoed back in the next request by dict equality, so an id '
     'would break the\n    match. For the same reason the arguments stay a dict, not JSON text: a template\n    '
     'wants a mapping, and dicts compare equal whatever their key order.\n    """':
-    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 不是参数，这是有意丢掉的。id 为每次响应新生成，'
-    '\n    而 rollout 适配器在下一个请求回传的历史轮次里用字典相等找回采样出的那一轮，\n    带上 id 就对不上了。'
-    '出于同样的原因，arguments 保持为字典而不是 JSON 文本，\n    因为模板要的是映射，而字典不管键的顺序如何都能比较相等。\n    """',
+    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 有意不作为参数，因为 id 在每次响应时新生成，'
+    '\n    而 rollout 适配器在下一个请求回传的历史轮次里用字典相等找回采样出的那一轮，带上 id 就对不上了。'
+    '\n    出于同样的原因，arguments 保持为字典而不是 JSON 文本，\n    因为模板要的是映射，而字典不管键的顺序如何都能比较相等。\n    """',
     "# the signature is dropped: a local model neither checks nor makes one": "# 签名丢弃，本地模型既不检查签名，也不生成签名",
     "# Any other block (redacted thinking, server-tool blocks) has no place in this shape.":
     "# 其他内容块（redacted thinking、服务端工具的内容块）在这种结构里没有位置。",
@@ -392,36 +393,38 @@ SOURCE_ZH: dict[str, str] = {
     '"""按顺序遍历对话历史，每条输入消息产生零条或多条聊天消息。"""',
     '"""The top-level system prompt becomes the first message (absent, "" or [] -> none)."""':
     '"""顶层的系统提示词成为第一条消息（没有、"" 或 [] 时不产生消息）。"""',
-    "# a system message still inside the list (preprocess folds them)": "# 夹在 messages 列表里的 system 消息（preprocess 会把它们折叠掉）",
+    "# a system message still inside the list (preprocess folds them)": "# 夹在 messages 列表里的 system 消息（preprocess 会把这种消息折叠掉）",
     "# A user message gives one chat message per block. The chat template has a `tool`\n# role for results, so a "
     "tool_result cannot share a message with the user's text:\n# [tool_result, text] becomes a tool message followed "
     "by a user message.":
-    "# user 消息的每个内容块各产生一条聊天消息。聊天模板为结果准备了 `tool` 角色，\n"
-    "# 所以 tool_result 不能和用户的文本共用一条消息，\n# [tool_result, text] 变成一条 tool 消息，后面跟一条 user 消息。",
+    "# user 消息的每个内容块各产生一条聊天消息，聊天模板又为结果准备了 `tool` 角色，\n"
+    "# 所以 tool_result 不能和用户的文本共用一条消息，\n"
+    "# 于是 [tool_result, text] 变成一条 tool 消息，后面再跟一条 user 消息。",
     '"""Available tools -> function tools. A different kind of data from `tool_calls`:\n    these declare what '
     'the model may call next, not what it called before.\n\n    A toolset (an entry without a name, such as '
     '`mcp_toolset`) names no function, so it is\n    left out (the loss report says so); with nothing left, there are '
     'no tools."""':
-    '"""可用的工具 -> function 工具。它和 `tool_calls` 是两种数据，\n    声明的是模型接下来可以调用什么，而不是之前调用过什么。'
-    '\n\n    工具集（没有名字的条目，如 `mcp_toolset`）不对应任何函数，所以被略去，\n    丢失报告会写明。什么都不剩时，就是没有工具。"""',
+    '"""把请求里可用的工具变成 function 工具，这和 `tool_calls` 是两种数据。\n    这里声明的是模型接下来可以调用什么，而不是之前调用过什么。'
+    '\n\n    工具集（没有名字的条目，如 `mcp_toolset`）不对应任何函数，\n    所以被略去并写进丢失报告，一个工具都不剩时，结果就是没有工具。"""',
     "# Server tools (e.g. web_search_20250305) are kept in the same shape; only\n# Anthropic's servers could run "
     "them, which the loss report says. A client tool\n# Anthropic defines (bash_20250124, ...) has no schema in the "
     "request: the model is\n# told the one Anthropic documents for its version (client_tools.py).":
-    "# 服务端工具（如 web_search_20250305）保持同样的结构。只有 Anthropic 的服务器\n"
-    "# 能运行这些工具，丢失报告会写明这一点。Anthropic 定义的客户端工具\n"
-    "# （bash_20250124 等）在请求里没有 schema，模型拿到的是 Anthropic\n# 为该版本公布的那一份（client_tools.py）。",
+    "# 服务端工具（如 web_search_20250305）保持同样的结构，\n"
+    "# 但只有 Anthropic 的服务器能运行这些工具，丢失报告会写明这一点。\n"
+    "# Anthropic 定义的客户端工具（bash_20250124 等）在请求里没有 schema，\n# 模型拿到的是 Anthropic 为该工具版本公布的那一份 schema（client_tools.py）。",
     '"""Action 2: `body` -> `(translated, tools_schema)`.\n\n    `tools_schema` is None when the request has no '
     'usable tools. Raises `RequestError`\n    (located, e.g. at `messages[2].content[0].tool_use_id`) before '
     'producing anything.\n    """':
-    '"""Action 2：`body` -> `(translated, tools_schema)`。\n\n    请求里没有可用的工具时，`tools_schema` 为 None。'
-    '出错时在产出任何结果之前\n    抛出 `RequestError`，并指明位置（例如 `messages[2].content[0].tool_use_id`）。\n    """',
+    '"""Action 2 这一步把请求体 `body` 翻译成 `(translated, tools_schema)` 这个元组，交给调用方。\n\n    请求里没有可用的工具时，`tools_schema` 为 None，而不是空列表。'
+    '\n    出错时，在产出任何结果之前就抛出 `RequestError`，并指明位置（例如 `messages[2].content[0].tool_use_id`）。\n    """',
     "# structure first, so errors point into the body as sent": "# 先查结构，这样错误指向的是原样发来的请求体",
     "# then what this target cannot carry": "# 再查这种目标格式承载不了的内容",
     '"""One tool_result -> one tool message per run of reference / non-reference parts,\n    all with the same '
     'tool_call_id, in the original order. Empty text parts carry\n    nothing and are skipped first, so the runs on '
     'either side of one join up."""':
-    '"""一个 tool_result -> 按引用 / 非引用把 content part 分段，每段一条 tool 消息，\n    tool_call_id 都相同，'
-    '保持原来的顺序。空文本的 content part 不携带任何内容，\n    先行跳过，这样它两侧的段就能连成一段。"""',
+    '"""把一个 tool_result 按引用与非引用的 content part 分段，每段变成一条 tool 消息，'
+    '\n    各条消息带着相同的 tool_call_id，并保持各个 content part 原来的顺序。'
+    '\n    空文本的 content part 不携带任何内容，所以先行跳过，让两侧的段连成一段。"""',
     "# The usual result, one text part, is one plain-string tool message (as below).":
     "# 最常见的结果只有一个文本 content part，成为一条内容为纯字符串的 tool 消息（见下）。",
     "# A lone text part is sent as a plain string, as most clients write it.":
