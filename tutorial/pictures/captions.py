@@ -1,7 +1,7 @@
 """Every caption and title the pictures write, in one place, per language.
 
-`words(lang)` gives a dict: a value is either a string or a function of a number or a
-name (for plurals and titles). Code names (translate_messages, tool_call_dict, a body
+`words()` gives a dict, in the current language: a value is either a string or a function
+of a number or a name (for plurals and titles). Code names (translate_messages, tool_call_dict, a body
 path) stay as they are in every language: they are what a reader types.
 
 Adding a language: copy the "en" dict, translate the values, add it to `CAPTIONS`.
@@ -9,9 +9,7 @@ Adding a language: copy the "en" dict, translate the values, add it to `CAPTIONS
 
 from __future__ import annotations
 
-from typing import Optional
-
-from ..watch import language
+from ..words import current
 
 
 def _n(count: int, one: str, many: str) -> str:
@@ -19,7 +17,6 @@ def _n(count: int, one: str, many: str) -> str:
 
 
 EN: dict = {
-    "lang": "en",  # which language these captions are: loss reasons follow it
     # reading a trace
     "a string": "a string",
     "n text blocks": lambda n: _n(n, "text block", "text blocks"),
@@ -179,7 +176,6 @@ EN: dict = {
 
 ZH: dict = {
     **EN,
-    "lang": "zh",
     "a string": "字符串",
     "n text blocks": lambda n: f"{n} 个文本块",
     "gives no message": "不产生消息",
@@ -317,11 +313,6 @@ ZH: dict = {
 CAPTIONS = {"en": EN, "zh": ZH}
 
 
-def words(lang: Optional[str] = None) -> dict:
-    """The captions for `lang` ("en" or "zh"; None: the current language, see tutorial.language)."""
-    if lang is None:
-        lang = language.current()
-    try:
-        return CAPTIONS[lang]
-    except KeyError:
-        raise ValueError(f"unknown lang {lang!r}; choose one of: {', '.join(CAPTIONS)}") from None
+def words() -> dict:
+    """The captions in the current language (`tutorial.words.current()`)."""
+    return CAPTIONS[current()]

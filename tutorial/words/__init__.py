@@ -97,10 +97,13 @@ def from_locale(environ: Optional[Mapping[str, str]] = None) -> Optional[str]:
 
 
 def for_a_command(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
-    """The language of a command: its --lang, else use_language's choice, else TUTORIAL_LANG,
-    else the locale, else English."""
+    """The language of a command: its --lang, else the `using` block it runs in (the command
+    line that ran it chose), else use_language's choice, else TUTORIAL_LANG, else the locale,
+    else English."""
     if flag in LANGUAGES:
         return flag
+    if _inside.get() is not None:
+        return _inside.get()
     if _chosen is not None:
         return _chosen
     environ = os.environ if environ is None else environ
@@ -136,6 +139,12 @@ def text(key: str, **values: Any) -> str:
     """The text `key` ("room.name") in the current language, its {placeholders} filled."""
     room, _, name = key.partition(".")
     return table(room)[name][current()].format(**values)
+
+
+def words_for(table_: Mapping[str, Mapping[str, str]], key: str, **values: Any) -> str:
+    """`table_[current language][key]`, its {placeholders} filled: the lookup for a module that
+    keeps its own texts per language (`WORDS = {"en": {key: ...}, "zh": {key: ...}}`)."""
+    return table_[current()][key].format(**values)
 
 
 def table(room: str) -> Mapping[str, Mapping[str, str]]:
