@@ -46,6 +46,7 @@ from tutorial.pictures import reading
 from tutorial.pictures import text as t
 from tutorial.examples import agent_request
 from tutorial.pictures.turn import STAGES
+from tutorial.words import using
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "diagrams"
@@ -247,11 +248,13 @@ def test_a_request_without_tools_or_tool_results_still_draws():
 
 
 def test_captions_come_in_chinese_too():
-    source = local_flow(trace(readme_request()), lang="zh")
-    assert "translated：5 条消息的列表" in source and "文本直接取用" in source
-    assert "一轮" in vertical_flow(lang="zh") and "改名为 parameters" in tools_path(trace(readme_request()), lang="zh")
+    with using("zh"):
+        source = local_flow(trace(readme_request()))
+        assert "translated：5 条消息的列表" in source and "文本直接取用" in source
+        assert "一轮" in vertical_flow() and "改名为 parameters" in tools_path(trace(readme_request()))
     with pytest.raises(ValueError, match="lang"):
-        local_flow(trace(readme_request()), lang="fr")
+        with using("fr"):
+            local_flow(trace(readme_request()))
 
 
 # ---------------------------------------------------------------------------
@@ -314,11 +317,7 @@ def english_words(source: str, data: set, skip_after: tuple = ()) -> list[str]:
 def chinese_pictures(lang: str) -> list[tuple[str, str, set, tuple]]:
     """(name, DOT, the data it may quote, lines after which a quotation follows) for every
     picture the chapters draw, drawn in `lang`."""
-    from test_way_back_diagrams import MODEL_OUTPUT, next_turn
-
-    from tutorial import translate
-    from tutorial.pictures.families import families_picture
-    from tutorial.pictures.way_back import echo_flow, reply_flow, wire_flow
+    from test_way_back_diagrams import next_turn
 
     readme = readme_request()
     chat, openai = trace(readme), trace(readme, target="openai")
@@ -331,30 +330,42 @@ def chinese_pictures(lang: str) -> list[tuple[str, str, set, tuple]]:
                                      {"type": "hologram", "frames": 24}, {"type": "text", "text": "看"}]}]
     long = agent_request(300)
     mixed = mixed_result_request()
-    words = __import__("tutorial.pictures.captions", fromlist=["words"]).words(lang)
-    made = [
-        ("vertical_flow", vertical_flow(lang=lang), readme),
-        ("local_flow", local_flow(chat, lang=lang), readme),
-        ("local_flow openai", local_flow(openai, lang=lang), readme),
-        ("hand_back", local_flow(chat, highlight="hand_back", lang=lang), readme),
-        ("focus", local_flow(chat, highlight="messages[2]", focus=True, lang=lang), readme),
-        ("tools_path", tools_path(chat, lang=lang), readme),
-        ("lossy", local_flow(trace(lossy), lang=lang), lossy),
-        ("lossy tools", tools_path(trace(lossy), lang=lang), lossy),
-        ("long", local_flow(trace(long), highlight="messages[150]", lang=lang), long),
-        ("split", mixed_result_split(trace(mixed, target="openai"), lang=lang), mixed),
-        ("split chat_template", mixed_result_split(trace(mixed), lang=lang), mixed),
-        ("no tools", local_flow(trace({"messages": [{"role": "user", "content": "你好"}]}), lang=lang), {}),
-        ("reply_flow", reply_flow(MODEL_OUTPUT, "stop", reply, events, lang=lang), MODEL_OUTPUT),
-        ("echo_flow", echo_flow(reply[2], body, lang=lang), body),
-        ("echo_flow openai", echo_flow(reply[2], body, target="openai", lang=lang), body),
-        ("wire_flow", wire_flow(translate(body)[0], lang=lang), body),
-        ("wire_flow openai", wire_flow(translate(body, target="openai")[0], lang=lang), body),
-        ("families", families_picture(chat.translated, chat.tools_schema, lang=lang),
-         [readme, list(__import__("tutorial").template_families())]),  # the families' names
-    ]
+    with using(lang):
+        words = __import__("tutorial.pictures.captions", fromlist=["words"]).words()
+        made = _pictures(readme, chat, openai, lossy, long, mixed, reply, events, body)
     return [(name, source, data_words(data, trace(readme).translated), (words["refused"],))
             for name, source, data in made]
+
+
+def _pictures(readme, chat, openai, lossy, long, mixed, reply, events, body) -> list:
+    """The pictures `chinese_pictures` checks, drawn in the current language."""
+    from test_way_back_diagrams import MODEL_OUTPUT
+
+    from tutorial import translate
+    from tutorial.pictures.families import families_picture
+    from tutorial.pictures.way_back import echo_flow, reply_flow, wire_flow
+
+    return [
+        ("vertical_flow", vertical_flow(), readme),
+        ("local_flow", local_flow(chat), readme),
+        ("local_flow openai", local_flow(openai), readme),
+        ("hand_back", local_flow(chat, highlight="hand_back"), readme),
+        ("focus", local_flow(chat, highlight="messages[2]", focus=True), readme),
+        ("tools_path", tools_path(chat), readme),
+        ("lossy", local_flow(trace(lossy)), lossy),
+        ("lossy tools", tools_path(trace(lossy)), lossy),
+        ("long", local_flow(trace(long), highlight="messages[150]"), long),
+        ("split", mixed_result_split(trace(mixed, target="openai")), mixed),
+        ("split chat_template", mixed_result_split(trace(mixed)), mixed),
+        ("no tools", local_flow(trace({"messages": [{"role": "user", "content": "你好"}]})), {}),
+        ("reply_flow", reply_flow(MODEL_OUTPUT, "stop", reply, events), MODEL_OUTPUT),
+        ("echo_flow", echo_flow(reply[2], body), body),
+        ("echo_flow openai", echo_flow(reply[2], body, target="openai"), body),
+        ("wire_flow", wire_flow(translate(body)[0]), body),
+        ("wire_flow openai", wire_flow(translate(body, target="openai")[0]), body),
+        ("families", families_picture(chat.translated, chat.tools_schema),
+         [readme, list(__import__("tutorial").template_families())]),  # the families' names
+    ]
 
 
 def test_every_label_of_a_chinese_picture_is_chinese():
@@ -643,7 +654,9 @@ def test_every_readme_picture_a_chapter_shows_fits(dot_program, highlight, targe
     _fits(run_dot(dot_program, local_flow(traced, highlight=highlight)), f"{target} {highlight}")
     if highlight is not None:
         _fits(run_dot(dot_program, local_flow(traced, highlight=highlight, focus=True)), f"{target} {highlight} focused")
-    _fits(run_dot(dot_program, local_flow(traced, highlight=highlight, lang="zh")), f"{target} {highlight} in Chinese")
+    with using("zh"):
+        chinese = local_flow(traced, highlight=highlight)
+    _fits(run_dot(dot_program, chinese), f"{target} {highlight} in Chinese")
 
 
 def test_every_committed_dot_file_renders(dot_program):
@@ -692,10 +705,12 @@ def test_show_without_the_graphviz_package_gives_text(monkeypatch, readme_chat):
 
 def test_the_install_hints_in_chinese(monkeypatch, tmp_path, readme_chat):
     monkeypatch.setenv("PATH", str(tmp_path))
-    first = repr(show(readme_chat, lang="zh")).partition("\n\n")[0]
+    with using("zh"):
+        first = repr(show(readme_chat)).partition("\n\n")[0]
     assert first.startswith("没有找到 Graphviz 的 `dot` 程序") and "apt-get install graphviz" in first
     monkeypatch.setitem(sys.modules, "graphviz", None)
-    assert repr(show(readme_chat, lang="zh")).startswith("没有安装 Python 包 `graphviz`")
+    with using("zh"):
+        assert repr(show(readme_chat)).startswith("没有安装 Python 包 `graphviz`")
 
 
 def test_python_dash_m_writes_the_files(dot_program, tmp_path):

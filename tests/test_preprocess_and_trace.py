@@ -274,7 +274,8 @@ def test_every_loss_reason_reads_in_chinese(monkeypatch):
         reason = loss.reason
         assert isinstance(reason, losses.Reason) and reason == reason.zh, (loss.path, reason)
         assert CJK.search(reason) and CJK.search(repr(reason)) and CJK.search(json.dumps(reason, ensure_ascii=False)), (loss.path, reason)
-        assert not CJK.search(reason.en) and losses.reason_in(reason, "en") == reason.en
+        with language.using("en"):
+            assert not CJK.search(reason.en) and losses.reason_in(reason) == reason.en
         names.add(next((name for name, en, _zh in losses._PLAIN if en.fullmatch(reason.en)), None))  # which reason
     assert seen > 1000
     assert names - {None} == set(losses._WHY), f"reasons no body here gives: {sorted(set(losses._WHY) - names)}"
@@ -283,19 +284,25 @@ def test_every_loss_reason_reads_in_chinese(monkeypatch):
 def test_reasons_are_english_by_default_and_either_language_on_request(readme):
     reason = trace(readme).losses[0].reason
     assert reason == reason.en and reason.startswith("tool-call ids are minted anew")
-    assert losses.reason_in(reason, "zh") == reason.zh and CJK.search(reason.zh)
+    with language.using("zh"):
+        assert losses.reason_in(reason) == reason.zh and CJK.search(reason.zh)
     # a reason read back as a plain string (a capture's JSON) is recognised in either language
-    assert losses.reason_in(str(reason), "zh") == reason.zh and losses.reason_in(reason.zh, "en") == reason.en
+    with language.using("zh"):
+        assert losses.reason_in(str(reason)) == reason.zh
+    with language.using("en"):
+        assert losses.reason_in(reason.zh) == reason.en
     plain = "an assistant 'redacted_thinking' block has no place in the chat_template shape: dropped"
-    assert losses.reason_in(plain, "zh") == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置：丢弃"
-    assert losses.reason_in("something else", "zh") == "something else"
-    assert losses.report(preprocess(readme), "chat_template", lang="zh")[0].reason == reason.zh
+    with language.using("zh"):
+        assert losses.reason_in(plain) == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置：丢弃"
+        assert losses.reason_in("something else") == "something else"
+        assert losses.report(preprocess(readme), "chat_template")[0].reason == reason.zh
 
 
 def test_a_reason_survives_copy_and_pickle(readme):
     import copy
     import pickle
 
-    reason = losses.report(preprocess(readme), "chat_template", lang="zh")[0].reason
+    with language.using("zh"):
+        reason = losses.report(preprocess(readme), "chat_template")[0].reason
     for again in (copy.deepcopy(reason), pickle.loads(pickle.dumps(reason))):
         assert again == reason and (again.en, again.zh) == (reason.en, reason.zh)

@@ -112,7 +112,8 @@ def test_render_takes_a_language_of_its_own(en):
     finally:
         words._chosen = None
     assert str(english) == "chat template given as text: refused the messages: System message must be at the beginning."
-    assert RenderError("'chatml'", "x", lang="zh").args[0] == "聊天模板 'chatml'：x"
+    with words.using("zh"):
+        assert RenderError("'chatml'", "x").args[0] == "聊天模板 'chatml'：x"
     with pytest.raises(ValueError):
         render([], template="chatml", lang="fr")
 
@@ -202,13 +203,15 @@ def test_helpers_that_name_a_family_or_a_vocabulary_answer_in_chinese(zh):
 
 def test_no_vocabulary_follows_the_language():
     kimi = families.family("kimi-k2")
-    assert kimi.no_vocabulary_in("en") == "the sdist ships no vocabulary for it (a tiktoken vocabulary)"
-    assert kimi.no_vocabulary_in("zh") == "sdist 没有附带它的词表（tiktoken 词表）"
-    assert families.family("qwen3").no_vocabulary_in("zh") == ""
-    for name in families.template_families():
-        why = families.family(name).no_vocabulary_in("zh")
-        if why:
-            assert_chinese(why)
+    with words.using("en"):
+        assert kimi.no_vocabulary == "the sdist ships no vocabulary for it (a tiktoken vocabulary)"
+    with words.using("zh"):
+        assert kimi.no_vocabulary == "sdist 没有附带它的词表（tiktoken 词表）"
+        assert families.family("qwen3").no_vocabulary == ""
+        for name in families.template_families():
+            why = families.family(name).no_vocabulary
+            if why:
+                assert_chinese(why)
 
 
 # ---------------------------------------------------------------------------
@@ -221,12 +224,12 @@ def test_absent_is_one_object_and_is_shown_in_chinese(zh):
     rows = [{"where": list(where), "a": a, "b": b} for where, a, b in found]
     assert shown(rows) == [{"where": ["id"], "a": "（没有这个键）", "b": "toolu_0"}]
     assert json.dumps(shown(rows), ensure_ascii=False).count("（没有这个键）") == 1
-    assert ABSENT.text_in() == "（没有这个键）" and repr(ABSENT) == "(absent)"
+    assert ABSENT.text() == "（没有这个键）" and repr(ABSENT) == "(absent)"
 
 
 def test_absent_in_english_is_unchanged(en):
     rows = [{"a": ABSENT}]
-    assert shown(rows) is rows and ABSENT == "(absent)" and ABSENT.text_in() == "(absent)"
+    assert shown(rows) is rows and ABSENT == "(absent)" and ABSENT.text() == "(absent)"
     assert jsondiff.ABSENT_TEXT["en"] == "(absent)"
 
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from tutorial import build_reply, counting_ids, readme_request, sse_events, translate
 from tutorial.pictures import FONT, svg_size
 from tutorial.pictures.way_back import differences, echo_flow, reply_flow, wire_flow
+from tutorial.words import using
 
 GOLDEN = Path(__file__).parent / "data" / "way_back_diagrams"
 
@@ -222,19 +223,23 @@ def test_the_way_back_in_chinese_says_every_word_in_chinese():
     """Issue 24: "no id" beside 「没有 id」 in chapter 09's picture. In Chinese every caption is
     Chinese; code names (tool_call, id, content) and the values stay as they are."""
     reply, events, body = next_turn()
-    source = reply_flow(MODEL_OUTPUT, "stop", reply, events, lang="zh")
+    with using("zh"):
+        source = reply_flow(MODEL_OUTPUT, "stop", reply, events)
     manager = text_of(source, "manager")
     assert "tool_call read_file · 没有 id" in manager and "no id" not in source
     assert "thinking · 没有签名" in text_of(source, "reply") and "unsigned" not in source
     assert "新 id toolu_0" in source and "fresh id" not in source
-    openai = echo_flow(reply[2], body, target="openai", lang="zh")
+    with using("zh"):
+        openai = echo_flow(reply[2], body, target="openai")
     assert 'tool_calls[0].id: （没有这个键） ≠ "toolu_0"' in text_of(openai, "verdict") and "(absent)" not in openai
-    wire = wire_flow(translate(body)[0], lang="zh")
+    with using("zh"):
+        wire = wire_flow(translate(body)[0])
     assert wire.count("没有 id") >= 2 and "no id" not in wire and "回到传输格式" in wire
     blocks = [{"type": "thinking", "thinking": "想一想", "signature": "c2ln"}, {"type": "text", "text": "好"}]
     saved = {"role": "assistant", "content": "好", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {}}}] * 5,
              "blocks": {"format": "anthropic-content", "data": blocks}}  # fmt: skip
-    source = wire_flow([{"role": "user", "content": "问"}, saved], lang="zh")
+    with using("zh"):
+        source = wire_flow([{"role": "user", "content": "问"}, saved])
     assert "blocks：anthropic-content（保存了 2 个）" in source and "… 还有 2 个 tool_calls" in source
     assert "thinking · 有签名" in source and "saved" not in source and "more" not in source
 

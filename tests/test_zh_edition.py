@@ -141,6 +141,7 @@ def test_every_loss_reason_has_chinese():
     gives for the SDK's bodies and the chapters' requests has a translation."""
     import tutorial
     from tutorial.watch.losses import reason_in
+    from tutorial.words import using
 
     data = json.loads((ROOT / "tutorial" / "examples" / "sdk" / "bodies.json").read_text(encoding="utf-8"))
     bodies = [entry["body"] if isinstance(entry, dict) and "body" in entry else entry for entry in data.values()]
@@ -154,8 +155,9 @@ def test_every_loss_reason_has_chinese():
                 continue
             for loss in losses:
                 seen += 1
-                if not CJK.search(reason_in(loss.reason, "zh")):
-                    untranslated.add(loss.reason)
+                with using("zh"):
+                    if not CJK.search(reason_in(loss.reason)):
+                        untranslated.add(loss.reason)
     assert seen > 100
     assert not untranslated, sorted(untranslated)
 

@@ -10,7 +10,6 @@ sdist in the cache; without it the picture is one note saying how to fetch it.
 from __future__ import annotations
 
 import datetime
-from typing import Optional
 
 from ..llama_cpp import sdist
 from ..watch import families
@@ -24,8 +23,8 @@ DAY = datetime.datetime(2026, 1, 1)
 REFUSAL_CHARS = 48  # the start of a refusal; the chapter prints it whole
 
 
-def families_picture(messages: list, tools: list, *, lang: Optional[str] = None) -> Dot:
-    w = words(lang)
+def families_picture(messages: list, tools: list) -> Dot:
+    w = words()
     graph = Graph("real_templates", [w["families title"]], rankdir="LR")
     graph.node("messages", [w["families messages"](len(messages)), w["families tools"](len(tools or []))], INPUT)
     if not sdist.is_fetched():

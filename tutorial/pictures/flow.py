@@ -57,7 +57,7 @@ LOST_FILL = "#f7f7f7"
 
 
 def local_flow(
-    trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None, lang: Optional[str] = None
+    trace: Trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None
 ) -> Dot:
     """The data flow of one request as DOT, top to bottom (see the module's docstring for
     the names `highlight` accepts). Works for any valid request and both targets.
@@ -70,8 +70,8 @@ def local_flow(
     after it, the count of messages, the tools path and the hand-back are left out, so a
     picture drawn under a question answers that question and no later one."""
     if upto is not None:
-        return _up_to(trace, highlight, upto, focus, lang)
-    w = words(lang)
+        return _up_to(trace, highlight, upto, focus)
+    w = words()
     reading = r.Reading(trace)
     keep = r.wanted_indexes(highlight, reading)
     keep["focus"] = focus
@@ -91,7 +91,7 @@ def local_flow(
     return g.text(LOCAL_STAGES + HELPERS["chat_template"] + HELPERS["openai"])
 
 
-def _up_to(trace: Trace, highlight: Optional[str], upto: str, focus: bool, lang: Optional[str]) -> Dot:
+def _up_to(trace: Trace, highlight: Optional[str], upto: str, focus: bool) -> Dot:
     """The messages path of the body cut after stage `upto`, traced again: what the
     translation makes of the stages before it is the same, since each message is translated
     on its own."""
@@ -107,7 +107,7 @@ def _up_to(trace: Trace, highlight: Optional[str], upto: str, focus: bool, lang:
     body = {key: value for key, value in trace.body.items() if key != "tools"}
     body["messages"] = list(trace.body.get("messages", []))[:kept]
     cut = run_trace(body, target=trace.target)
-    w = words(lang)
+    w = words()
     reading = r.Reading(cut)
     keep = r.wanted_indexes(highlight, reading)
     keep["focus"] = focus
@@ -166,7 +166,7 @@ def _add_piece(g: Graph, box_: r.Box, piece: r.Piece, port: str, w: dict, header
         name = format_location(inner) if inner else format_location(loss.location)
         tags_ = ("losses", format_location(loss.location))
         head = f"✂ {t.fit(name, 20)} {t.one(loss.value, 20)}"
-        text = t.prose(r.short_reason(loss.reason, w["lang"]), 44, 2)
+        text = t.prose(r.short_reason(loss.reason), 44, 2)
         box_.rows.append([Cell([head, *text], colspan=2, colour=LOST_TEXT, fill=LIT_FILL if g.lights(tags_) else LOST_FILL)])
     if len(piece.losses) > MOST_LOSSES:
         box_.rows.append([Cell([w["and more"](len(piece.losses) - MOST_LOSSES)], colspan=2, colour=LOST_TEXT, fill=LOST_FILL)])
@@ -350,7 +350,7 @@ def _body_losses(g: Graph, reading: r.Reading, w: dict) -> None:
     for loss in losses[:MOST_LOSSES]:
         name = t.where(loss.location, 16)
         lines.append(f"✂ {name} {t.one(loss.value, 36 - t.cells(name))}")
-        lines += t.prose(r.short_reason(loss.reason, w["lang"]), 40, 1)
+        lines += t.prose(r.short_reason(loss.reason), 40, 1)
     if len(losses) > MOST_LOSSES:
         lines.append(w["and more"](len(losses) - MOST_LOSSES))
     tags = ("losses", *(format_location(loss.location) for loss in losses))

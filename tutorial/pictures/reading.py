@@ -66,9 +66,9 @@ class Box:
         self.tags: tuple = ()  # what lights the whole box
 
 
-def short_reason(reason: str, lang: str = "en") -> str:
-    """The first clause of a loss's reason, in `lang`: the loss report has the rest."""
-    return re.split("[;；]", reason_in(reason, lang), maxsplit=1)[0]
+def short_reason(reason: str) -> str:
+    """The first clause of a loss's reason, in the current language: the loss report has the rest."""
+    return re.split("[;；]", reason_in(reason), maxsplit=1)[0]
 
 
 def unique(names) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..watch import language
+from ..words import current
 
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found, so the diagram is shown as DOT source. Install Graphviz "
@@ -79,11 +79,10 @@ class DotText:
         printer.text(repr(self))
 
 
-def show(dot: str, *, lang: str | None = None):
+def show(dot: str):
     """For notebooks: the diagram as SVG, or — without Graphviz — its DOT text and how
-    to install Graphviz (in `lang`, the current language by default). Never raises for a
-    missing `dot` program."""
-    hints = HINTS[language.resolve(lang)]
+    to install Graphviz (in the current language). Never raises for a missing `dot` program."""
+    hints = HINTS[current()]
     try:
         import graphviz
     except ImportError:

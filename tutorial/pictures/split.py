@@ -11,8 +11,6 @@ out.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..errors import format_location
 from ..watch.losses import reason_in
 from ..watch.trace import Trace
@@ -95,10 +93,10 @@ def _is_tool_result(body: dict, location: tuple) -> bool:
     return isinstance(value, dict) and value.get("type") == "tool_result"
 
 
-def mixed_result_split(trace: Trace, *, lang: Optional[str] = None) -> Dot:
+def mixed_result_split(trace: Trace) -> Dot:
     """Each tool_result of the request (the first few, those that split first) and the
     tool messages it became."""
-    w = words(lang)
+    w = words()
     split = trace.target == "openai"
     title = w["split title openai"] if split else w["split title chat"]
     g = Graph("mixed_result_split", [title], None, rankdir="LR", nodesep="0.3", compound="true", mclimit="0", remincross="false")
@@ -188,7 +186,7 @@ def _draw_one_result(g: Graph, trace: Trace, n: int, produced, split: bool, lost
             if produced.location + ("content", k) in lost:
                 if len(members) == 1:
                     loss = lost[produced.location + ("content", k)]
-                    g.node(f"r{n}_lost{k}", [t.where(loss.location, 36), *t.prose(reason_in(loss.reason, w["lang"]), 36, 3)], LOST)
+                    g.node(f"r{n}_lost{k}", [t.where(loss.location, 36), *t.prose(reason_in(loss.reason), 36, 3)], LOST)
                     g.edge(node_id, f"r{n}_lost{k}", **LOST_EDGE)
                 continue
             if k not in run_of:

@@ -26,7 +26,7 @@ import unicodedata
 from typing import Any, Iterator
 
 from ..errors import format_location
-from ..watch.language import columns as cells  # display width: CJK takes two columns
+from ..words import columns as cells  # display width: CJK takes two columns
 
 WIDTH = 30  # columns of one label line in most pictures
 

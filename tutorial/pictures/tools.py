@@ -42,9 +42,9 @@ def _tool_rows(tool: dict, w: dict) -> tuple[list, dict]:
     return rows, ports
 
 
-def tools_path(trace: Trace, *, lang: Optional[str] = None) -> Dot:
+def tools_path(trace: Trace) -> Dot:
     """The tools path alone: each tool definition and the function tool it became."""
-    w = words(lang)
+    w = words()
     tools = trace.preprocessed.get("tools") or []
     title = [w["tools title"](trace.target), PATHS[trace.target][1]]
     g = Graph("tools_path", title, None, rankdir="LR", nodesep="0.3", ranksep="0.9", mclimit="0", remincross="false")
@@ -76,7 +76,7 @@ def tools_path(trace: Trace, *, lang: Optional[str] = None) -> Dot:
         for n, loss in enumerate(lost.get(i, [])[:4]):
             field_port = ports.get(loss.location[2]) if len(loss.location) > 2 else None
             inner = loss.location[2:] or loss.location
-            lines = [t.where(inner, 24) + " " + t.one(loss.value, 12), *t.prose(short_reason(loss.reason, w["lang"]), 30, 2)]
+            lines = [t.where(inner, 24) + " " + t.one(loss.value, 12), *t.prose(short_reason(loss.reason), 30, 2)]
             g.node(f"tool{i}_lost{n}", lines, LOST)
             g.edge(f"tool{i}:{field_port or 'head'}:e", f"tool{i}_lost{n}", **LOST_EDGE)
             right.append(f"tool{i}_lost{n}")
@@ -181,7 +181,7 @@ def tool_rows(g: Graph, reading: r.Reading, keep: dict, rows: Rows, w: dict) -> 
         ])  # fmt: skip
         for loss in piece.losses[:MOST_LOSSES]:
             inner = format_location(loss.location[2:]) or format_location(loss.location)
-            text = [f"✂ {t.fit(inner, 20)} {t.one(loss.value, 20)}", *t.prose(short_reason(loss.reason, w["lang"]), 44, 2)]
+            text = [f"✂ {t.fit(inner, 20)} {t.one(loss.value, 20)}", *t.prose(short_reason(loss.reason), 44, 2)]
             box_.rows.append([Cell(text, colspan=2, colour=LOST_TEXT, fill=LOST_FILL)])
         lit_ = g.lights(tags + tuple(format_location(loss.location) for loss in piece.losses) + (("losses",) if piece.losses else ()))
         g.node(node_id, box(box_.rows, INPUT, lit_=lit_, dashed=not one), {})

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .captions import words
+from .captions import CAPTIONS, words
 from .dot import BLUE, CODE, INPUT, NOTE, OUTPUT, Dot, Graph
 
-STAGES = dict(words("en")["stages"])
+STAGES = dict(CAPTIONS["en"]["stages"])
 """Stage id -> (what runs, one line about it), in pipeline order (English captions)."""
 
 
-def vertical_flow(highlight: Optional[str] = "translate", *, answers: bool = True, lang: Optional[str] = None) -> Dot:
+def vertical_flow(highlight: Optional[str] = "translate", *, answers: bool = True) -> Dot:
     """The whole turn as DOT, top to bottom; `highlight` names one of `STAGES` (or None).
 
     `answers=False` leaves out the captions that answer a chapter's question (how the two
@@ -24,7 +24,7 @@ def vertical_flow(highlight: Optional[str] = "translate", *, answers: bool = Tru
     learner sees before those chapters (chapter 00)."""
     if highlight is not None and highlight not in STAGES:
         raise ValueError(f"unknown stage {highlight!r}; stages: {', '.join(STAGES)}")
-    w = words(lang)
+    w = words()
     stages = w["stages"]
     if not answers:
         stages = {**stages, **{name: stages[name][:1] for name in ("preprocess", "sampling")}}

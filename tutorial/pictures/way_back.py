@@ -31,7 +31,7 @@ from ..translation import translate, translate_messages
 from ..watch.jsondiff import ABSENT, differences
 from . import reading as r
 from . import text as t
-from .captions import words
+from .captions import CAPTIONS, words
 from .dot import CODE, EQUAL, INPUT, OUTPUT, UNEQUAL, Cell, Collapsed, Dot, Graph, Rows, box, span
 from .render import render_svg, show
 
@@ -57,7 +57,7 @@ def _via_cell(lines: list[str], port: str, colour: str = "#555555") -> Cell:
 
 def _block_line(block: Any, width: int = LINE, w: Optional[dict] = None) -> str:
     """An Anthropic block (or a chat content part) on one line (`w`: the captions)."""
-    w = w or words("en")
+    w = w or CAPTIONS["en"]
     if not isinstance(block, dict):
         return _dumps(block, width)
     kind = block.get("type")
@@ -114,11 +114,11 @@ def _chat_lines(header: str, message: Any, w: dict) -> list[str]:
 #    sse_events -> the stream
 
 
-def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None, *, lang: Optional[str] = None) -> Dot:
+def reply_flow(parsed: dict, finish_reason: Optional[str], reply: tuple, events: Optional[list] = None) -> Dot:
     """Action 3.5 as DOT, top to bottom: the parsed model output beside what `build_reply`
     returned for it (`reply` = its tuple), then manager_message, and — when `events`
     (what `sse_events` returned for those blocks) is given — the stream, an event a line."""
-    w = words(lang)
+    w = words()
     blocks, stop_reason, manager = reply
     g = Graph("reply_flow", [w["reply title"]], None, **GRAPH)
     uses = list(parsed.get("tool_uses") or [])
@@ -236,11 +236,11 @@ def _event_lines(events: list, w: dict) -> list[str]:
 # 2. The echo: the next request carries the reply as history
 
 
-def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template", *, lang: Optional[str] = None) -> Dot:
+def echo_flow(manager_message: dict, next_body: dict, target: str = "chat_template") -> Dot:
     """The next request's last assistant message (the reply, echoed by the CLI) ->
     `translate(next_body, target=target)` -> the message for that turn, compared with the
     `manager_message` recorded at Action 3.5: equal, or the places where it differs."""
-    w = words(lang)
+    w = words()
     messages, system = next_body["messages"], next_body.get("system")
     turns = [i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
     if not turns:
@@ -360,13 +360,13 @@ def _wire_via(message: dict, wire_message: dict, joined: bool, w: dict) -> list[
     return w["string stays"] if isinstance(message.get("content"), str) else w["parts become"]
 
 
-def wire_flow(messages: list, *, lang: Optional[str] = None) -> Dot:
+def wire_flow(messages: list) -> Dot:
     """Chat messages -> `to_anthropic(messages)`, top to bottom, each chat message beside
     the wire message it went into: system messages lifted to the top-level system, tool
     messages turned into tool_result blocks of one user message, and each call's id kept,
     minted or paired by position. A long list is drawn with its first and last messages
     and one summary row per run between them (`Dot.collapsed`)."""
-    w = words(lang)
+    w = words()
     request = to_anthropic(messages)
     wire = request["messages"]
     g = Graph("wire_flow", [w["wire title"]], None, **GRAPH)

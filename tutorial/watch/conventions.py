@@ -24,11 +24,11 @@ import jinja2.nodes
 import jinja2.utils
 from jinja2.sandbox import SecurityError
 
-from . import language
+from ..words import words_for
 
-__all__ = ["as_apply_chat_template_does", "frozen_today", "globals_and_extensions", "message_language", "strftime_now"]
+__all__ = ["as_apply_chat_template_does", "frozen_today", "globals_and_extensions", "strftime_now"]
 
-# What these helpers say when a template misuses them, per language (tutorial.watch.language).
+# What these helpers say when a template misuses them, per language (tutorial.words picks which).
 WORDS = {
     "en": {"format": "strftime_now takes a format string of at most 200 characters",
            "namespace": "a namespace may not hold a name starting with '_' ({name!r})"},
@@ -37,26 +37,13 @@ WORDS = {
 }  # fmt: skip
 
 
-# The language of the render under way (`render(..., lang=...)` sets it), None outside one.
-RENDER_LANG: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar("render_lang", default=None)
-
-
-def message_language() -> str:
-    """The language a message is written in now: the render's, else the current one."""
-    return RENDER_LANG.get() or language.current()
-
-
-def _say(key: str, **values: Any) -> str:
-    return WORDS[message_language()][key].format(**values)
-
-
 _TODAY: contextvars.ContextVar[Optional[datetime.datetime]] = contextvars.ContextVar("render_today", default=None)
 
 
 def strftime_now(format: str) -> str:  # noqa: A002 - the name templates call it with
     """`{{ strftime_now("%Y-%m-%d") }}`: today, as transformers gives it (gpt-oss and Mistral print the date)."""
     if not isinstance(format, str) or len(format) > 200:  # a format cannot build a long string
-        raise ValueError(_say("format"))
+        raise ValueError(words_for(WORDS, "format"))
     return (_TODAY.get() or datetime.datetime.now()).strftime(format)
 
 
@@ -97,7 +84,7 @@ class _Namespace(jinja2.utils.Namespace):
     @staticmethod
     def _check_name(name: Any) -> None:
         if isinstance(name, str) and name.startswith("_"):
-            raise SecurityError(_say("namespace", name=name))
+            raise SecurityError(words_for(WORDS, "namespace", name=name))
 
 
 class _Generation(jinja2.ext.Extension):

@@ -56,7 +56,8 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ..translation import translate, translate_messages
-from . import families, language
+from ..words import columns, current, pad, words_for
+from . import families
 from .conventions import frozen_today
 from .drift_scenarios import SCENARIOS, requests, scenario_names
 from .rendering import RenderError, render
@@ -377,7 +378,7 @@ def summary(scenario: str = "readme", family_names: Optional[list[str]] = None) 
 # ---------------------------------------------------------------------------
 # The table in words (the command line, chapter 13)
 
-# Everything this module writes for people, per language (tutorial.watch.language).
+# Everything this module writes for people, per language (tutorial.words picks which).
 WORDS = {
     "en": {
         "title": "Does turn k+1's prompt start with turn k's prompt + the answer the model wrote? "
@@ -434,21 +435,12 @@ WORDS = {
 }  # fmt: skip
 
 
-def say(key: str, **values: Any) -> str:
-    """The text `key` of WORDS in the current language, its {placeholders} filled."""
-    return _say(key, **values)
-
-
-def _say(key: str, **values: Any) -> str:
-    return WORDS[language.current()][key].format(**values)
-
-
 SYMBOLS = {EXTENDS: "✓", PARTS: "✗", None: "·"}
 
 
 def _mark(one: Cell) -> str:
     if one.text == REFUSED:
-        return _say("refused")
+        return words_for(WORDS, "refused")
     return f"{SYMBOLS[one.text]} {SYMBOLS[one.tokens]}"
 
 
@@ -460,9 +452,9 @@ def _shown(text: str) -> str:
 def summary_line(scenario: str = "readme", family_names: Optional[list[str]] = None) -> str:
     """One sentence: "the README example (b): turn 2 extends turn 1 + answer in 7 of 11 families as text; ..."."""
     found = summary(scenario, family_names)
-    refused = _say("summary refused", count=len(found["refused"])) if found["refused"] else ""
-    name = _say("readme") if scenario == "readme" else scenario
-    return _say("summary", scenario=name, letter=SCENARIOS[scenario].letter, text=len(found["text_extends"]),
+    refused = words_for(WORDS, "summary refused", count=len(found["refused"])) if found["refused"] else ""
+    name = words_for(WORDS, "readme") if scenario == "readme" else scenario
+    return words_for(WORDS, "summary", scenario=name, letter=SCENARIOS[scenario].letter, text=len(found["text_extends"]),
                 families=found["families"], refused=refused, tokens=len(found["tokens_extend"]),
                 vocabularies=found["with_vocabulary"])  # fmt: skip
 
@@ -470,25 +462,25 @@ def summary_line(scenario: str = "readme", family_names: Optional[list[str]] = N
 def report(family_names: Optional[list[str]] = None, scenarios: Optional[list[str]] = None) -> str:
     """The table as a terminal shows it: families × scenarios, the legend, the README count,
     then where each cell that does not extend parts (or what its template said)."""
-    lang = language.current()
+    lang = current()
     names = family_names or families.template_families()
     chosen = scenarios or scenario_names()
     cells = {(c.family, c.scenario): c for c in table(names, chosen)}
-    first = max(language.columns(_say("family")), *(len(name) for name in names)) + 2
-    width = max(language.columns(_say("refused")), 3) + 2
-    lines = [_say("title"), _say("key", refused=_say("refused")), ""]
-    heading = [_say("family")] + [SCENARIOS[s].letter for s in chosen]
+    first = max(columns(words_for(WORDS, "family")), *(len(name) for name in names)) + 2
+    width = max(columns(words_for(WORDS, "refused")), 3) + 2
+    lines = [words_for(WORDS, "title"), words_for(WORDS, "key", refused=words_for(WORDS, "refused")), ""]
+    heading = [words_for(WORDS, "family")] + [SCENARIOS[s].letter for s in chosen]
     for row in [heading] + [[name] + [_mark(cells[name, s]) for s in chosen] for name in names]:
-        lines.append((language.pad(row[0], first) + "".join(language.pad(mark, width) for mark in row[1:])).rstrip())
+        lines.append((pad(row[0], first) + "".join(pad(mark, width) for mark in row[1:])).rstrip())
     lines.append("")
     for s in chosen:
-        lines.append(f"{SCENARIOS[s].letter}  {language.pad(s, 12)}{SCENARIOS[s].words[lang]}")
+        lines.append(f"{SCENARIOS[s].letter}  {pad(s, 12)}{SCENARIOS[s].words[lang]}")
     lines.append("")
     if "readme" in chosen and len(names) > 1:
         lines += [summary_line("readme", names), ""]
     details = [line for name in names for s in chosen for line in _details(cells[name, s])]
-    lines.append(_say("where"))
-    lines += details or [_say("none part")]
+    lines.append(words_for(WORDS, "where"))
+    lines += details or [words_for(WORDS, "none part")]
     return "\n".join(lines) + "\n"
 
 
@@ -496,32 +488,32 @@ def _details(one: Cell) -> list[str]:
     letter = SCENARIOS[one.scenario].letter
     if one.text == REFUSED:
         where, turn = one.refused_in
-        return [_say("refused cell", family=one.family, letter=letter, scenario=one.scenario, turn=turn,
-                     within=_say(where), words=one.refusal)]  # fmt: skip
+        return [words_for(WORDS, "refused cell", family=one.family, letter=letter, scenario=one.scenario, turn=turn,
+                     within=words_for(WORDS, where), words=one.refusal)]  # fmt: skip
     if one.text == EXTENDS and one.tokens != PARTS:
         return []
     turn = one.turn
-    lines = [_say("cell", family=one.family, letter=letter, scenario=one.scenario, turn=turn, next=turn + 1)]
+    lines = [words_for(WORDS, "cell", family=one.family, letter=letter, scenario=one.scenario, turn=turn, next=turn + 1)]
     part = one.text_part
     if part is not None:
-        held, new = _say("held", turn=turn), _say("new", next=turn + 1)
-        label = max(language.columns(held), language.columns(new)) + 2
-        lines.append("  " + _say("text part", offset=part.offset, turn=turn, within=_say(part.within)))
-        lines.append("    " + language.pad(held, label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
-        lines.append("    " + language.pad(new, label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
+        held, new = words_for(WORDS, "held", turn=turn), words_for(WORDS, "new", next=turn + 1)
+        label = max(columns(held), columns(new)) + 2
+        lines.append("  " + words_for(WORDS, "text part", offset=part.offset, turn=turn, within=words_for(WORDS, part.within)))
+        lines.append("    " + pad(held, label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
+        lines.append("    " + pad(new, label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
         if one.new_line:
             line = one.new_line
-            lines.append("    " + _say("line new", number=line.number, next=turn + 1, source=line.source))
+            lines.append("    " + words_for(WORDS, "line new", number=line.number, next=turn + 1, source=line.source))
         if one.held_line:
-            lines.append("    " + _say("line held", number=one.held_line.number, turn=turn, within=_say(part.within),
+            lines.append("    " + words_for(WORDS, "line held", number=one.held_line.number, turn=turn, within=words_for(WORDS, part.within),
                                      source=one.held_line.source))  # fmt: skip
         elif part.within != "prompt":
-            lines.append("    " + _say("model stop"))
+            lines.append("    " + words_for(WORDS, "model stop"))
     else:
-        lines.append("  " + _say("text extends"))
+        lines.append("  " + words_for(WORDS, "text extends"))
     token = one.token_part
     if token is not None:
-        lines.append("  " + _say("token part", offset=token.offset, turn=token.turn, within=_say(token.within)))
+        lines.append("  " + words_for(WORDS, "token part", offset=token.offset, turn=token.turn, within=words_for(WORDS, token.within)))
         shared = " ".join(map(repr, token.shared))
         lines.append(f"    {shared} ▸ {' '.join(map(repr, token.held))} …")
         lines.append(f"    {shared} ▸ {' '.join(map(repr, token.new))} …")

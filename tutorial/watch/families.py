@@ -21,7 +21,7 @@ as soon as a message holds a tool call.
 
 `vocabulary` names an entry of `tutorial.watch.tokenizer.VOCABULARIES` when the sdist ships
 that model's vocabulary, else None and `no_vocabulary` says why, in the current language
-(`tutorial.use_language`; `no_vocabulary_in(lang)` for another).
+(`tutorial.use_language`; `with tutorial.words.using(lang):` for another).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..llama_cpp import sdist
-from . import language
+from ..words import current
 
 __all__ = ["FAMILIES", "Family", "family", "template_families"]
 
@@ -48,10 +48,7 @@ class Family:
     @property
     def no_vocabulary(self) -> str:
         """Why the sdist ships no vocabulary for this family ("" when it ships one), in the current language."""
-        return self.no_vocabulary_in()
-
-    def no_vocabulary_in(self, lang: Optional[str] = None) -> str:
-        return self.no_vocabulary_words.get(language.resolve(lang), "")
+        return self.no_vocabulary_words.get(current(), "")
 
     @property
     def template_path(self):
@@ -116,7 +113,7 @@ def template_families() -> list[str]:
 
 def family(name: str) -> Family:
     if name not in FAMILIES:
-        if language.current() == "zh":
+        if current() == "zh":
             raise KeyError(f"没有名为 {name!r} 的模型家族；模型家族有：{'、'.join(template_families())}")
         raise KeyError(f"no template family {name!r}; families: {', '.join(template_families())}")
     return FAMILIES[name]

@@ -3,11 +3,11 @@ way-back diagrams and the notebooks share."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
-from . import language
+from ..words import current
 
-# What ABSENT reads as, per language (tutorial.watch.language).
+# What ABSENT reads as, per language (tutorial.words picks which).
 ABSENT_TEXT = {"en": "(absent)", "zh": "（没有这个键）"}
 
 
@@ -18,28 +18,28 @@ class _Absent(str):
     def __repr__(self) -> str:
         return "(absent)"
 
-    def text_in(self, lang: Optional[str] = None) -> str:
-        """"(absent)" in English, "（没有这个键）" in Chinese (`lang` None: the current language)."""
-        return ABSENT_TEXT[language.resolve(lang)]
+    def text(self) -> str:
+        """"(absent)" in English, "（没有这个键）" in Chinese: in the current language."""
+        return ABSENT_TEXT[current()]
 
 
 ABSENT = _Absent("(absent)")
 
 
-def shown(value: Any, lang: Optional[str] = None) -> Any:
-    """`value` with every ABSENT in it (at any depth) written in `lang`, for display.
+def shown(value: Any) -> Any:
+    """`value` with every ABSENT in it (at any depth) written in the current language, for display.
 
     `differences` always gives the one ABSENT object, so that code can test `value is ABSENT`
     in either language; a display shows what it found through `shown`. Under English the
     value comes back unchanged (the same object)."""
-    if language.resolve(lang) == "en":
+    if current() == "en":
         return value
     if value is ABSENT:
-        return ABSENT.text_in(lang)
+        return ABSENT.text()
     if isinstance(value, dict):
-        return {key: shown(item, lang) for key, item in value.items()}
+        return {key: shown(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(shown(item, lang) for item in value)
+        return type(value)(shown(item) for item in value)
     return value
 
 

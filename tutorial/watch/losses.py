@@ -6,7 +6,7 @@ does this target carry? The rest is reported — so nothing is lost silently.
 
 The line on why is a `Reason`: a `str` in the current language (`tutorial.use_language`),
 so a Chinese chapter prints Chinese reasons however it prints them, that also holds the
-other language (`reason.en`, `reason.zh`, `reason_in(reason, lang)`). Tests compare the
+other language (`reason.en`, `reason.zh`, `reason_in(reason)` under `using(lang)`). Tests compare the
 English.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Optional
 from .. import client_tools, limits
 from ..errors import RequestError, format_location
 from ..translation import flatten_content
-from . import language
+from ..words import current
 
 
 class Loss(NamedTuple):
@@ -135,58 +135,69 @@ _FIELDS = ("id", "tool_use_id", "signature", "cache_control", "is_error", "citat
 
 
 class Reason(str):
-    """A loss's reason: the text in the language the report was made in (a `str`, so it
+    """A loss's reason: the text in the language current when it was made (a `str`, so it
     prints, compares and goes into JSON as that text), with both languages at hand in
-    `.en` and `.zh`. `reason_in(reason, lang)` gives either."""
+    `.en` and `.zh`. `reason_in(reason)` gives the one current now."""
 
     en: str
     zh: str
 
-    def __new__(cls, en: str, zh: str, lang: str = "en"):
-        made = super().__new__(cls, zh if lang == "zh" else en)
-        made.en, made.zh, made.lang = en, zh, lang
+    def __new__(cls, en: str, zh: str):
+        chinese = current() == "zh"
+        made = super().__new__(cls, zh if chinese else en)
+        made.en, made.zh, made.chinese = en, zh, chinese
         return made
 
-    def __reduce__(self):  # copy and pickle keep both languages
-        return (Reason, (self.en, self.zh, self.lang))
+    def __reduce__(self):  # copy and pickle keep both languages, and which one it reads as
+        return (_remade, (self.en, self.zh, self.chinese))
+
+
+def _remade(en: str, zh: str, chinese: bool) -> Reason:
+    made = str.__new__(Reason, zh if chinese else en)
+    made.en, made.zh, made.chinese = en, zh, chinese
+    return made
 
 
 @functools.lru_cache(maxsize=4096)
-def _why(name: str, lang: str, **values: str) -> Reason:
-    """The reason called `name`, its values filled in, in both languages (made once each)."""
+def _texts(name: str, **values: str) -> tuple[str, str]:
+    """The reason called `name`, its values filled in, in both languages (formatted once each)."""
     en, zh = _WHY[name]
-    return Reason(en.format(**values), zh.format(**values), lang)
+    return en.format(**values), zh.format(**values)
 
 
-def _field_reason(key: Any, lang: str) -> Optional[Reason]:
-    return _why(key, lang) if isinstance(key, str) and key in _FIELDS else None
+def _why(name: str, **values: Any) -> Reason:
+    try:
+        return Reason(*_texts(name, **values))
+    except TypeError:  # a value that cannot be a cache key: made afresh
+        return Reason(*_texts.__wrapped__(name, **values))
+
+
+def _field_reason(key: Any) -> Optional[Reason]:
+    return _why(key) if isinstance(key, str) and key in _FIELDS else None
 
 
 def _is_file_image(block: dict) -> bool:
     return block["type"] == "image" and block["source"].get("type") == "file"
 
 
-def report(body: dict, target: str, lang: Optional[str] = None) -> list[Loss]:
+def report(body: dict, target: str) -> list[Loss]:
     """The losses of translating a (valid, preprocessed) body to `target`, in body order.
-    Each reason is a `Reason`: written in `lang` (the current language by default), with
-    the other language at hand (`reason_in`)."""
-    walk = _Walk(_CHAT if target == "chat_template" else _OPENAI, target, language.resolve(lang))
+    Each reason is a `Reason`: written in the current language, with the other language at
+    hand (`reason_in`)."""
+    walk = _Walk(_CHAT if target == "chat_template" else _OPENAI, target)
     walk.body(body)
     return walk.found
 
 
 class _Walk:
-    def __init__(self, carried: dict, target: str, lang: str):
-        self.carried, self.target, self.lang, self.found = carried, target, lang, []
+    def __init__(self, carried: dict, target: str):
+        self.carried, self.target, self.found = carried, target, []
 
     def why(self, name: str, **values: Any) -> Reason:
-        try:
-            return _why(name, self.lang, **values)
-        except TypeError:  # a value that cannot be a cache key: made afresh
-            return _why.__wrapped__(name, self.lang, **values)
+        return _why(name, **values)
 
     def field_why(self, key: Any, otherwise: Reason) -> Reason:
-        return _field_reason(key, self.lang) or otherwise
+        return _field_reason(key) or otherwise
 
     def lose(self, location: tuple, value: Any, reason: str) -> None:
         # What the report hands on is plain JSON within the limits, like every free value:
@@ -335,16 +346,15 @@ def _recognised(reason: str) -> Optional[Reason]:
         for pattern in (en, zh):
             found = pattern.fullmatch(reason)
             if found:
-                return _why(name, "en", **found.groupdict())
+                return _why(name, **found.groupdict())
     return None
 
 
-def reason_in(reason: str, lang: Optional[str] = None) -> str:
-    """A loss's reason in `lang` (the current language by default). A `Reason` carries both
-    languages; a plain string is recognised by its template (else given back as it is)."""
-    lang = language.resolve(lang)
+def reason_in(reason: str) -> str:
+    """A loss's reason in the current language. A `Reason` carries both languages; a plain
+    string is recognised by its template (else given back as it is)."""
     if not isinstance(reason, Reason):
         reason = _recognised(reason) or reason
         if not isinstance(reason, Reason):
             return reason
-    return reason.zh if lang == "zh" else reason.en
+    return reason.zh if current() == "zh" else reason.en

