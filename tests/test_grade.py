@@ -21,6 +21,7 @@ import tutorial
 from tutorial.cli import main
 from tutorial.notebook.build_it import TranslatorError, load_translator, replay, save_translator
 from tutorial.notebook.build_it.replay import compare_request
+from tutorial.words import using
 
 ROOT = Path(__file__).resolve().parent.parent
 LEARNER = ROOT / "tests" / "data" / "learner" / "my_translator.py"
@@ -237,10 +238,12 @@ def test_the_translator_reports_what_went_wrong_in_one_located_line(tmp_path):
 
 
 def test_replaying_the_recorded_requests_locates_the_first_difference_per_request(tmp_path):
-    right = replay(load_translator(LEARNER), lang="en")
+    with using("en"):
+        right = replay(load_translator(LEARNER))
     assert right.agree and len(right.rows) == 95 and len(right.compared) == 95
     assert right.summary() == "95 of 95 requests translate exactly as the package's (0 left out)"
-    wrong = replay(load_translator(variant(tmp_path, *KEEPS_ID)), lang="en")
+    with using("en"):
+        wrong = replay(load_translator(variant(tmp_path, *KEEPS_ID)))
     differing = [row for row in wrong.rows if row.state == "differs"]
     assert [row.name for row in differing][-1] == "Claude Code request 2"
     assert all(row.difference.place.endswith('["tool_calls"][0]["id"]') for row in differing)

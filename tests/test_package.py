@@ -279,6 +279,7 @@ def test_doctor_in_chinese_says_every_fix_in_chinese(monkeypatch, capsys):
     import importlib.metadata
 
     from tutorial.cli import doctor
+    from tutorial.words import using
 
     def not_installed(name):
         raise importlib.metadata.PackageNotFoundError(name)
@@ -288,7 +289,8 @@ def test_doctor_in_chinese_says_every_fix_in_chinese(monkeypatch, capsys):
     monkeypatch.setattr(doctor, "CHROMIUM", "/nowhere/chromium")
     for system in ("Linux", "Darwin", "Windows"):
         monkeypatch.setattr(doctor, "SYSTEM", system)
-        assert doctor.main(lang="zh") == 1
+        with using("zh"):
+            assert doctor.main([]) == 1
         out = capsys.readouterr().out
         lines = [line for line in out.splitlines() if line.strip() and not line.startswith("✓ Python ")]
         assert len(lines) > 20 and all(CJK.search(line) for line in lines), out

@@ -26,6 +26,7 @@ import tutorial  # noqa: E402
 from tutorial import serve  # noqa: E402
 from tutorial.serve.captures import CaptureStore, visible_headers, visible_path  # noqa: E402
 from tutorial.serve.running import is_loopback, warn_unless_loopback  # noqa: E402
+from tutorial.words import using  # noqa: E402
 
 SECRET = "sk-ant-api03-SECRET-do-not-store-0123456789"
 CLIENT_LOGGERS = ("httpx", "httpcore", "anthropic")  # the test's own clients log the URLs they call
@@ -666,6 +667,7 @@ def test_the_command_line_serves_in_chinese(tmp_path, how):
 
 
 def test_warnings_about_binding_in_chinese(capsys):
-    warn_unless_loopback("0.0.0.0", "zh")
+    with using("zh"):
+        warn_unless_loopback("0.0.0.0")
     err = capsys.readouterr().err
     assert err.startswith("警告：tutorial 服务器绑定在 0.0.0.0") and english_sentences(err) == []

@@ -33,7 +33,9 @@ from ..errors import RequestError
 from ..examples import readme_request
 from ..limits import MAX_TEXT_BYTES, read_json
 from ..targets import names as target_names
+from ..words import current, os_problem, using, words_for
 from . import grade, words
+from .words import WORDS
 from .drift import help_line as drift_help, main as drift
 
 BAD_INPUT = 2
@@ -43,36 +45,35 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Run one command; the exit status. Never raises (but SystemExit), never prints a traceback."""
     _utf8_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
-    lang = "en"
-    try:
-        lang = words.lang_of(argv)
-        with words.speaking(lang):
-            status = _run(argv, lang)
-        sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at exit
-        return status
-    except BrokenPipeError:
-        # The reader went away (`| head -1`). Python's docs ("Note on SIGPIPE"): point
-        # stdout at devnull, so the flush at exit does not raise a second time.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except RecursionError:
-        return _fail(words.say(lang, "too_deep"), lang=lang)
-    except MemoryError:
-        return _fail(words.say(lang, "memory"), lang=lang)
-    except Exception as error:  # noqa: BLE001 - a bug, but still one line, not a traceback
-        return _fail(words.say(lang, "bug", kind=type(error).__name__, detail=_first_line(error)), status=1, lang=lang)
+    with using(words.lang_of(argv)):  # everything the command calls speaks its language
+        try:
+            status = _run(argv)
+            sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at exit
+            return status
+        except BrokenPipeError:
+            # The reader went away (`| head -1`). Python's docs ("Note on SIGPIPE"): point
+            # stdout at devnull, so the flush at exit does not raise a second time.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 1
+        except KeyboardInterrupt:
+            return 130
+        except RecursionError:
+            return _fail(words_for(WORDS, "too_deep"))
+        except MemoryError:
+            return _fail(words_for(WORDS, "memory"))
+        except Exception as error:  # noqa: BLE001 - a bug, but still one line, not a traceback
+            return _fail(words_for(WORDS, "bug", kind=type(error).__name__, detail=_first_line(error)), status=1)
 
 
-def parser(lang: str) -> argparse.ArgumentParser:
-    """The command line's parser, its help in `lang` (build it inside `words.argparse_in(lang)`)."""
-    say = words.WORDS[lang]
-    formatter = words.formatter(lang)
-    file_metavar = say["file_metavar"]
-    top = argparse.ArgumentParser(prog="python -m tutorial", description=say["description"], formatter_class=formatter)
-    top.add_argument("--lang", choices=words.LANGUAGES, default=None, help=say["lang"])
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser, its help in the current language (build it inside
+    `words.argparse_words()`)."""
+    texts = WORDS[current()]
+    formatter = words.formatter()
+    file_metavar = texts["file_metavar"]
+    top = argparse.ArgumentParser(prog="python -m tutorial", description=texts["description"], formatter_class=formatter)
+    top.add_argument("--lang", choices=words.LANGUAGES, default=None, help=texts["lang"])
     choices = "{walk,translate,grade,serve,trajectory,drift,doctor}"  # named so in "the following arguments are required"
     commands = top.add_subparsers(dest="command", required=True, metavar=choices)
 
@@ -80,62 +81,62 @@ def parser(lang: str) -> argparse.ArgumentParser:
         made = commands.add_parser(name, formatter_class=formatter, **options)
         if options.get("add_help", True):
             # SUPPRESS: a --lang before the command is not undone by this one's default
-            made.add_argument("--lang", choices=words.LANGUAGES, default=argparse.SUPPRESS, help=say["lang"])
+            made.add_argument("--lang", choices=words.LANGUAGES, default=argparse.SUPPRESS, help=texts["lang"])
         return made
 
-    walk = command("walk", help=say["walk"], description=say["walk"])
-    walk.add_argument("file", nargs="?", metavar=file_metavar, help=say["walk_file"])
-    walk.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
-    translate = command("translate", help=say["translate"], description=say["translate"])
-    translate.add_argument("file", nargs="?", metavar=file_metavar, help=say["walk_file"])
-    translate.add_argument("--target", choices=target_names(), default="chat_template", help=say["target"])
-    grade.add_parser(command, lang)
-    command("serve", help=say["serve"], add_help=False)
+    walk = command("walk", help=texts["walk"], description=texts["walk"])
+    walk.add_argument("file", nargs="?", metavar=file_metavar, help=texts["walk_file"])
+    walk.add_argument("--target", choices=target_names(), default="chat_template", help=texts["target"])
+    translate = command("translate", help=texts["translate"], description=texts["translate"])
+    translate.add_argument("file", nargs="?", metavar=file_metavar, help=texts["walk_file"])
+    translate.add_argument("--target", choices=target_names(), default="chat_template", help=texts["target"])
+    grade.add_parser(command)
+    command("serve", help=texts["serve"], add_help=False)
     from .trajectory import help_line as trajectory_help
 
     command("trajectory", help=trajectory_help(), add_help=False)
     command("drift", help=drift_help(), add_help=False)
-    command("doctor", help=say["doctor"], description=say["doctor"])
+    command("doctor", help=texts["doctor"], description=texts["doctor"])
     return top
 
 
-def _run(argv: list[str], lang: str) -> int:
+def _run(argv: list[str]) -> int:
     rest = _after_top_options(argv)
     if rest[:1] == ["serve"]:
-        return _serve(rest[1:], lang)  # its own options, parsed by the serve package
+        return _serve(rest[1:])  # its own options, parsed by the serve package
     if rest[:1] == ["trajectory"]:
         from .trajectory import main as trajectory
 
-        return trajectory(rest[1:], lambda message: _fail(message, lang=lang))
+        return trajectory(rest[1:], _fail)
     if rest[:1] == ["drift"]:
-        with words.argparse_in(lang):
-            return drift(rest[1:], lambda message: _fail(message, lang=lang))
-    with words.argparse_in(lang):
-        arguments = parser(lang).parse_args(argv)
+        with words.argparse_words():
+            return drift(rest[1:], _fail)
+    with words.argparse_words():
+        arguments = parser().parse_args(argv)
 
     if arguments.command == "doctor":
         from .doctor import main as doctor
 
-        return doctor(lang=lang)
+        return doctor()
     if arguments.command == "grade":
-        return grade.run(arguments, lambda message: _fail(message, lang=lang), lang)
+        return grade.run(arguments, _fail)
     try:
-        body = _read_body(arguments.file, lang)
+        body = _read_body(arguments.file)
     except _BadText as error:
-        return _fail(str(error), lang=lang)
+        return _fail(str(error))
     try:
         if arguments.command == "walk":
             from ..notebook.walk import walk_text
             from ..watch.trace import trace
 
-            sys.stdout.write(walk_text(trace(body, target=arguments.target), lang=lang))
+            sys.stdout.write(walk_text(trace(body, target=arguments.target)))
         else:
             from ..translation import translate as run_translate
 
             translated, tools_schema = run_translate(body, target=arguments.target)
             print(json.dumps({"translated": translated, "tools_schema": tools_schema}, ensure_ascii=False, indent=2))
     except RequestError as error:
-        return _fail(words.say(lang, "request", message=error), lang=lang, framed=lang != "zh")  # 「请求无效：…」 is the frame
+        return _fail(words_for(WORDS, "request", message=error), framed=current() != "zh")  # 「请求无效：…」 is the frame
     return 0
 
 
@@ -152,11 +153,11 @@ def _after_top_options(argv: list[str]) -> list[str]:
     return argv[at:]
 
 
-def _read_body(source: Optional[str], lang: str = "en") -> dict:
+def _read_body(source: Optional[str]) -> dict:
     """The request from a file, from stdin ("-"), or the README example (None)."""
     if source is None:
         return readme_request()
-    name = words.say(lang, "stdin") if source == "-" else source
+    name = words_for(WORDS, "stdin") if source == "-" else source
     try:
         if source == "-":
             data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
@@ -164,30 +165,31 @@ def _read_body(source: Optional[str], lang: str = "en") -> dict:
             with open(source, "rb") as file:
                 data = file.read(MAX_TEXT_BYTES + 1)
     except OSError as error:
-        raise _BadText(words.say(lang, "cannot_read", name=name, why=words.os_problem(error, lang))) from None
+        raise _BadText(words_for(WORDS, "cannot_read", name=name, why=os_problem(error))) from None
     try:
         return read_json(data, name)
     except RequestError as error:  # about the text, not a place in a body: no "body: " before it
-        raise _BadText(words.text_problem(data, name, lang) or error.problem) from None
+        raise _BadText(words.text_problem(data, name) or error.problem) from None
 
 
 class _BadText(Exception):
     """The request could not be read, or is not JSON text within the limits."""
 
 
-def _serve(argv: list[str], lang: str) -> int:
+def _serve(argv: list[str]) -> int:
     try:
         from ..serve.cli import main as serve
     except ImportError as error:
-        missing = getattr(error, "name", None) or words.say(lang, "a_module")
-        return _fail(words.say(lang, "no_serve", missing=missing), lang=lang)
-    return serve(argv, lang=lang)
+        missing = getattr(error, "name", None) or words_for(WORDS, "a_module")
+        return _fail(words_for(WORDS, "no_serve", missing=missing))
+    return serve(argv)  # in this command's language: a --lang before `serve` holds there too
 
 
-def _fail(message: str, status: int = BAD_INPUT, lang: str = "en", framed: bool = True) -> int:
-    """Print `message` as one line on stderr ("error: ..." unless `framed` is False); the status."""
+def _fail(message: str, status: int = BAD_INPUT, framed: bool = True) -> int:
+    """Print `message` as one line on stderr ("error: ..." unless `framed` is False), in the
+    current language; the status."""
     line = " ".join(str(message).splitlines())
-    print(words.say(lang, "error", message=line) if framed else line, file=sys.stderr)
+    print(words_for(WORDS, "error", message=line) if framed else line, file=sys.stderr)
     return status
 
 

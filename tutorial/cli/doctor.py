@@ -8,7 +8,6 @@ works before anything is installed. `python -m tutorial doctor` runs the same ch
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import platform
 import shutil
 import subprocess
@@ -166,70 +165,86 @@ SETUP = WORDS["en"]["setup"]
 PACKAGES = WORDS["en"]["purposes"]  # package -> what it is for; the first is the core's only dependency
 
 
-def _say(lang: str, key: str, **fields) -> str:
-    return WORDS[lang][key].format(**fields)
+def _words_room():
+    """tutorial.words, the one place the language is set and read (loaded from its file when
+    this runs as a file; once, so a `using` block holds for every check)."""
+    global _room
+    if _room is None:
+        _room = _load("words", "words", "__init__.py")  # words imports nothing of tutorial
+    return _room
 
 
-def _install(lang: str, what: str) -> str:
-    return WORDS[lang][what].get(SYSTEM, WORDS[lang][what]["Linux"])
+_room = None
 
 
-def check_python(lang: str = "en") -> tuple[bool, str]:
+def _lang() -> str:
+    return _words_room().current()
+
+
+def _say(key: str, **fields) -> str:
+    return _words_room().words_for(WORDS, key, **fields)
+
+
+def _install(what: str) -> str:
+    return WORDS[_lang()][what].get(SYSTEM, WORDS[_lang()][what]["Linux"])
+
+
+def check_python() -> tuple[bool, str]:
     version = ".".join(map(str, sys.version_info[:3]))
     if sys.version_info >= (3, 11):
-        return True, _say(lang, "python_ok", version=version)
-    return False, _say(lang, "python_old", version=version)
+        return True, _say("python_ok", version=version)
+    return False, _say("python_old", version=version)
 
 
-def check_package(name: str, purpose: str, lang: str = "en") -> tuple[bool, str]:
+def check_package(name: str, purpose: str) -> tuple[bool, str]:
     try:
-        return True, _say(lang, "package_ok", name=name, version=importlib.metadata.version(name), purpose=purpose)
+        return True, _say("package_ok", name=name, version=importlib.metadata.version(name), purpose=purpose)
     except importlib.metadata.PackageNotFoundError:
-        return False, _say(lang, "package_missing", name=name, purpose=purpose, setup=WORDS[lang]["setup"])
+        return False, _say("package_missing", name=name, purpose=purpose, setup=WORDS[_lang()]["setup"])
 
 
-def check_dot(lang: str = "en") -> tuple[bool, str]:
+def check_dot() -> tuple[bool, str]:
     dot = shutil.which("dot")
     if not dot:
-        return False, _say(lang, "no_dot", install=_install(lang, "install_dot"))
+        return False, _say("no_dot", install=_install("install_dot"))
     version = subprocess.run([dot, "-V"], capture_output=True, text=True).stderr.strip()
-    return True, _say(lang, "dot_ok", version=version or "dot", path=dot)
+    return True, _say("dot_ok", version=version or "dot", path=dot)
 
 
-def check_cjk_font(lang: str = "en") -> tuple[bool, str]:
+def check_cjk_font() -> tuple[bool, str]:
     if SYSTEM in ("Darwin", "Windows"):
-        return True, _say(lang, "font_shipped", install=_install(lang, "install_font"))
+        return True, _say("font_shipped", install=_install("install_font"))
     if not shutil.which("fc-list"):
-        return False, _say(lang, "no_fc_list", install=_install(lang, "install_font"))
+        return False, _say("no_fc_list", install=_install("install_font"))
     fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout.split("\n")
     families = sorted({line.split(",")[0].strip() for line in fonts if line.strip()})
     if not families:
-        return False, _say(lang, "no_font", install=_install(lang, "install_font"))
-    note = "" if FONT in families else _say(lang, "font_other", font=FONT)
-    return True, _say(lang, "font_ok", families=WORDS[lang]["font_join"].join(families[:3]), note=note)
+        return False, _say("no_font", install=_install("install_font"))
+    note = "" if FONT in families else _say("font_other", font=FONT)
+    return True, _say("font_ok", families=WORDS[_lang()]["font_join"].join(families[:3]), note=note)
 
 
-def check_widgets(lang: str = "en") -> tuple[bool, str]:
+def check_widgets() -> tuple[bool, str]:
     """ipywidgets 8 needs the jupyterlab_widgets extension in the same environment."""
     try:
         version = importlib.metadata.version("jupyterlab_widgets")
     except importlib.metadata.PackageNotFoundError:
-        return False, _say(lang, "no_widgets", setup=WORDS[lang]["setup"])
+        return False, _say("no_widgets", setup=WORDS[_lang()]["setup"])
     extension = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter-widgets" / "jupyterlab-manager"
     if not extension.exists():
-        return False, _say(lang, "widget_files", version=version, folder=extension.parent)
-    return True, _say(lang, "widgets_ok", version=version)
+        return False, _say("widget_files", version=version, folder=extension.parent)
+    return True, _say("widgets_ok", version=version)
 
 
-def check_chromium(lang: str = "en") -> tuple[bool, str]:
+def check_chromium() -> tuple[bool, str]:
     if Path(CHROMIUM).exists():
-        return True, _say(lang, "chromium_ok", path=CHROMIUM)
+        return True, _say("chromium_ok", path=CHROMIUM)
     if SYSTEM != "Linux":
-        return False, _say(lang, "chromium_debian", path=CHROMIUM)
-    return False, _say(lang, "no_chromium", path=CHROMIUM)
+        return False, _say("chromium_debian", path=CHROMIUM)
+    return False, _say("no_chromium", path=CHROMIUM)
 
 
-def check_trust(lang: str = "en") -> tuple[bool, str] | None:
+def check_trust() -> tuple[bool, str] | None:
     """Untrusted notebooks show their stored diagrams as text; set-up signs them for this user."""
     paths = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
     if not paths:
@@ -238,22 +253,22 @@ def check_trust(lang: str = "en") -> tuple[bool, str] | None:
         import nbformat
         from nbformat.sign import NotebookNotary
     except ImportError:
-        return False, _say(lang, "trust_unknown", setup=WORDS[lang]["setup"])
+        return False, _say("trust_unknown", setup=WORDS[_lang()]["setup"])
     notary = NotebookNotary()
     untrusted = [p.name for p in paths if not notary.check_signature(nbformat.read(p, as_version=4))]
     if untrusted:
-        return False, _say(lang, "untrusted", untrusted=len(untrusted), total=len(paths))
-    return True, _say(lang, "trusted", total=len(paths))
+        return False, _say("untrusted", untrusted=len(untrusted), total=len(paths))
+    return True, _say("trusted", total=len(paths))
 
 
-def check_agent_cli(lang: str = "en") -> tuple[bool, str] | None:
+def check_agent_cli() -> tuple[bool, str] | None:
     if not (ROOT / "tasks.py").exists():
         return None
     found = sorted((ROOT / ".agent-cli" / "node_modules" / ".bin").glob("claude*"))
     if found:
-        return True, _say(lang, "agent_ok", path=found[0])
-    how = WORDS[lang]["agent_npm" if shutil.which("npm") else "agent_no_npm"]
-    return False, _say(lang, "no_agent", how=how)
+        return True, _say("agent_ok", path=found[0])
+    how = WORDS[_lang()]["agent_npm" if shutil.which("npm") else "agent_no_npm"]
+    return False, _say("no_agent", how=how)
 
 
 def _load(name: str, *parts: str):
@@ -271,10 +286,10 @@ def _load(name: str, *parts: str):
         return module
 
 
-def check_sdist(lang: str = "en") -> tuple[bool, str]:
+def check_sdist() -> tuple[bool, str]:
     """llama.cpp's sdist: the real chat templates and vocabularies (`render(template="qwen3")`)."""
     sdist = _load("llama_cpp.sdist", "llama_cpp", "sdist.py")
-    if lang != "zh":
+    if _lang() != "zh":
         return sdist.status()
     if sdist.is_fetched():
         count = len(list(sdist.templates_dir().glob("*.jinja")))
@@ -284,13 +299,13 @@ def check_sdist(lang: str = "en") -> tuple[bool, str]:
                    f"{command}   （下载 llama.cpp 的真实聊天模板和词表）")  # fmt: skip
 
 
-def check_engine(lang: str = "en") -> tuple[bool, str] | None:
+def check_engine() -> tuple[bool, str] | None:
     """llama.cpp's server, built from the sdist (`python3 tasks.py engine`): the real engine behind the bridge."""
     try:
         from tutorial.llama_cpp import build, sdist
     except ImportError:  # before the package is installed: the sdist line says what to do first
         return None
-    if lang != "zh":
+    if _lang() != "zh":
         return build.status()
     if build.is_built():
         return True, f"llama.cpp 的 {build.TARGET} {sdist.VERSION} 已构建：{build.binary()}"
@@ -302,27 +317,28 @@ def check_engine(lang: str = "en") -> tuple[bool, str] | None:
 OPTIONAL = {"chromium", "agent cli", "engine"}  # only some tests need them: reported, not counted as a failure
 
 
-def check_project_python(lang: str = "en") -> tuple[bool, str] | None:
+def check_project_python() -> tuple[bool, str] | None:
     """Run by another Python while the checkout has its .venv (the system's python3 running this
     file, say): every package would look missing, so say which Python this is instead."""
     venv = ROOT / ".venv"
     if not (venv / "pyvenv.cfg").is_file() or Path(sys.prefix).resolve() == venv.resolve():
         return None
     project = venv / ("Scripts/python.exe" if SYSTEM == "Windows" else "bin/python")
-    return False, _say(lang, "not_the_venv", python=sys.executable, venv=project)
+    return False, _say("not_the_venv", python=sys.executable, venv=project)
 
 
-def checks(lang: str = "en") -> list[tuple[str, bool, str]]:
-    results = [("python", *check_python(lang))]
-    elsewhere = check_project_python(lang)
+def checks() -> list[tuple[str, bool, str]]:
+    """Every check, in the current language."""
+    results = [("python", *check_python())]
+    elsewhere = check_project_python()
     if elsewhere is not None:
         results.insert(0, (".venv", *elsewhere))
-    results += [(name, *check_package(name, purpose, lang)) for name, purpose in WORDS[lang]["purposes"].items()]
-    results += [("dot", *check_dot(lang)), ("cjk font", *check_cjk_font(lang)), ("widgets", *check_widgets(lang)),
-                ("chromium", *check_chromium(lang))]  # fmt: skip
-    results.append(("llama.cpp sdist", *check_sdist(lang)))
+    results += [(name, *check_package(name, purpose)) for name, purpose in WORDS[_lang()]["purposes"].items()]
+    results += [("dot", *check_dot()), ("cjk font", *check_cjk_font()), ("widgets", *check_widgets()),
+                ("chromium", *check_chromium())]  # fmt: skip
+    results.append(("llama.cpp sdist", *check_sdist()))
     for name, check in (("trusted notebooks", check_trust), ("agent cli", check_agent_cli), ("engine", check_engine)):
-        result = check(lang)
+        result = check()
         if result is not None:
             results.append((name, *result))
     return results
@@ -345,37 +361,36 @@ def read_arguments(argv: list[str]) -> tuple[Optional[str], bool, Optional[str]]
     return lang, wants_help, None
 
 
-def language_of(given: Optional[str] = None) -> str:
-    """`given` (--lang), else TUTORIAL_LANG, else the locale, else English, as the command line decides."""
-    if given in WORDS:
-        return given
-    if os.environ.get("TUTORIAL_LANG") in WORDS:
-        return os.environ["TUTORIAL_LANG"]
-    return _load("words", "words", "__init__.py").from_locale() or "en"  # words imports nothing of tutorial
-
-
-def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
-    """Print one line per check; 1 when something must be fixed. Run as a file it reads its own
-    arguments (`--lang zh`, `-h`); `python -m tutorial doctor` has read them and passes `lang`."""
+def main(argv: Optional[list[str]] = None) -> int:
+    """Print one line per check; 1 when something must be fixed. It reads its own arguments
+    (`--lang zh`, `-h`) when run as a file; `python -m tutorial doctor` has read them and runs
+    it inside `using(the language)` with none. Without --lang: the `using` block it runs in,
+    else TUTORIAL_LANG, else the locale, else English, as the command line decides."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
-    if argv is None and lang is None:
+    if argv is None:
         argv = sys.argv[1:]
-    given, wants_help, unknown = read_arguments(list(argv or []))
-    lang = lang or language_of(given)
+    given, wants_help, unknown = read_arguments(list(argv))
+    room = _words_room()
+    with room.using(room.for_a_command(given)):
+        return _report(wants_help, unknown)
+
+
+def _report(wants_help: bool, unknown: Optional[str]) -> int:
+    words = WORDS[_lang()]
     if unknown is not None:
-        print(_say(lang, "bad_argument", argument=unknown), file=sys.stderr)
+        print(_say("bad_argument", argument=unknown), file=sys.stderr)
         return 2
     if wants_help:
-        print(WORDS[lang]["usage"])
+        print(words["usage"])
         return 0
-    results = checks(lang)
+    results = checks()
     for name, ok, message in results:
         print(f"{'✓' if ok else ('·' if name in OPTIONAL else '✗')} {message}")
     failed = [name for name, ok, _ in results if not ok and name not in OPTIONAL]
-    names = WORDS[lang]["font_join"].join(WORDS[lang]["names"].get(name, name) for name in failed)
-    print("\n" + (_say(lang, "all_good") if not failed else _say(lang, "to_fix", count=len(failed), names=names)))
+    names = words["font_join"].join(words["names"].get(name, name) for name in failed)
+    print("\n" + (_say("all_good") if not failed else _say("to_fix", count=len(failed), names=names)))
     return 1 if failed else 0
 
 

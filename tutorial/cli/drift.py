@@ -17,7 +17,7 @@ import argparse
 import json
 from typing import Callable, Optional
 
-from ..watch import language
+from ..words import LANGUAGES, current, words_for
 
 # What this command writes for people, per language (the table's own words: watch/drift.py).
 WORDS = {
@@ -42,13 +42,9 @@ WORDS = {
 }  # fmt: skip
 
 
-def say(key: str, **values) -> str:
-    return WORDS[language.current()][key].format(**values)
-
-
 def help_line() -> str:
     """The command's one line in `python -m tutorial --help`."""
-    return say("help")
+    return words_for(WORDS, "help")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,15 +53,15 @@ def _parser() -> argparse.ArgumentParser:
 
     from . import words  # the CLI's help formatter: Chinese lines wrapped by their width on screen
 
-    made = argparse.ArgumentParser(prog="python -m tutorial drift", description=say("help"),
-                                   formatter_class=words.formatter(language.current()))  # fmt: skip
-    made.add_argument("--json", action="store_true", help=say("json help"))
+    made = argparse.ArgumentParser(prog="python -m tutorial drift", description=words_for(WORDS, "help"),
+                                   formatter_class=words.formatter())  # fmt: skip
+    made.add_argument("--json", action="store_true", help=words_for(WORDS, "json help"))
     made.add_argument("--family", action="append", metavar="FAMILY",
-                      help=say("family help", names=", ".join(template_families())))  # fmt: skip
+                      help=words_for(WORDS, "family help", names=", ".join(template_families())))  # fmt: skip
     made.add_argument("--scenario", action="append", metavar="SCENARIO",
-                      help=say("scenario help", names=", ".join(scenario_names())))  # fmt: skip
+                      help=words_for(WORDS, "scenario help", names=", ".join(scenario_names())))  # fmt: skip
     # --lang was read by the command line before it came here (cli/__init__.py); accepted, not shown
-    made.add_argument("--lang", choices=language.LANGUAGES, default=None, help=argparse.SUPPRESS)
+    made.add_argument("--lang", choices=LANGUAGES, default=None, help=argparse.SUPPRESS)
     return made
 
 
@@ -79,11 +75,11 @@ def main(argv: list[str], fail: Callable[[str], int]) -> int:
     names = arguments.family or None
     for name in names or ():
         if name not in template_families():
-            return fail(say("no family", name=name, names=", ".join(template_families())))
+            return fail(words_for(WORDS, "no family", name=name, names=", ".join(template_families())))
     scenarios = _scenarios(arguments.scenario, SCENARIOS)
     if isinstance(scenarios, str):
         known = ", ".join(f"{s.letter} {s.name}" for s in SCENARIOS.values())
-        return fail(say("no scenario", name=scenarios, names=known))
+        return fail(words_for(WORDS, "no scenario", name=scenarios, names=known))
     try:
         from ..watch import drift
 
@@ -94,7 +90,7 @@ def main(argv: list[str], fail: Callable[[str], int]) -> int:
     except sdist.SdistMissing as error:
         return fail(str(error))
     except ImportError:
-        return fail(say("need real"))
+        return fail(words_for(WORDS, "need real"))
     return 0
 
 
@@ -116,7 +112,7 @@ def _as_json(names: Optional[list[str]], scenarios: Optional[list[str]]) -> dict
     from ..watch import drift
     from ..watch.drift_scenarios import SCENARIOS, scenario_names
 
-    lang = language.current()
+    lang = current()
     shown = scenarios or scenario_names()
     found = {
         "scenarios": [{"name": s, "letter": SCENARIOS[s].letter, "about": SCENARIOS[s].words[lang]} for s in shown],

@@ -23,6 +23,8 @@ import contextlib
 import io
 from typing import Optional
 
+from ..words import current
+
 AGREE, DIFFER, BAD_FILE = 0, 1, 2
 CALL_SECONDS = 5.0  # one call of one of the learner's functions on one input
 
@@ -85,24 +87,24 @@ WORDS = {
 }
 
 
-def add_parser(command, lang: str = "en") -> None:
+def add_parser(command) -> None:
     """The grade command's arguments. `command(name, **options)` makes a subcommand's parser
-    (with `--lang`, see cli/__init__.py); its help is written in `lang`."""
-    words = WORDS[lang]
+    (with `--lang`, see cli/__init__.py); its help is written in the current language."""
+    words = WORDS[current()]
     grade = command("grade", help=words["help"], description=words["help"])
     grade.add_argument("file", metavar=words["file_metavar"], help=words["file_help"])
     grade.add_argument("--timeout", type=float, default=CALL_SECONDS, metavar=words["seconds"],
                        help=words["timeout_help"].format(seconds=CALL_SECONDS))  # fmt: skip
 
 
-def run(arguments: argparse.Namespace, fail, lang: Optional[str] = None) -> int:
-    """Load, check, print; the exit status. `fail(message)` prints a located error (status 2)."""
+def run(arguments: argparse.Namespace, fail) -> int:
+    """Load, check, print, in the current language; the exit status. `fail(message)` prints a
+    located error (status 2)."""
     from ..notebook.build_it import TranslatorError, load_translator
-    from ..watch import language
 
-    lang = language.resolve(lang)
+    words = WORDS[current()]
     if not arguments.timeout > 0:
-        return fail(WORDS[lang]["bad_timeout"].format(seconds=arguments.timeout))
+        return fail(words["bad_timeout"].format(seconds=arguments.timeout))
     swallowed = io.StringIO()
     try:
         with contextlib.redirect_stdout(swallowed):
@@ -110,20 +112,19 @@ def run(arguments: argparse.Namespace, fail, lang: Optional[str] = None) -> int:
     except TranslatorError as error:
         return fail(str(error))
     with contextlib.redirect_stdout(swallowed):
-        lines, agree = report(translator, lang, arguments.timeout)
-    print(WORDS[lang]["heading"].format(file=translator.origin))
+        lines, agree = report(translator, arguments.timeout)
+    print(words["heading"].format(file=translator.origin))
     for line in lines:
         print(line)
-    words = WORDS[lang]
     print(words["verdict_right"].format(file=arguments.file) if agree else words["verdict_wrong"])
     return AGREE if agree else DIFFER
 
 
-def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[str], bool]:
-    """The lines of the report and whether everything agrees."""
+def report(translator, seconds: float = CALL_SECONDS) -> tuple[list[str], bool]:
+    """The lines of the report (in the current language) and whether everything agrees."""
     from ..notebook.build_it import CHAPTER_FUNCTIONS, examine
 
-    words = WORDS[lang]
+    words = WORDS[current()]
     lines, agree = [], True
     namespace = translator.functions
     findings = {}
@@ -132,7 +133,7 @@ def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[s
         if function is None:
             lines.append(words["line"].format(mark="–", name=name, text=words["unwritten"] if name in translator.stubs else words["missing"]))
             continue
-        found = findings[name] = examine(name, function, lang, seconds=seconds)
+        found = findings[name] = examine(name, function, seconds=seconds)
         if found.verdict.ok:
             lines.append(words["line"].format(mark="✓", name=name, text=words["right"].format(total=found.total)))
             continue
@@ -141,22 +142,22 @@ def report(translator, lang: str, seconds: float = CALL_SECONDS) -> tuple[list[s
             key = "helper_unwritten" if found.blamed_unwritten else "helper"
             lines.append(words["line"].format(mark="✗", name=name, text=words[key].format(helper=found.blamed)))
         else:
-            lines.append(words["line"].format(mark="✗", name=name, text=_first(found, lang)))
-    for line, ok in _recorded(translator, lang, findings):
+            lines.append(words["line"].format(mark="✗", name=name, text=_first(found)))
+    for line, ok in _recorded(translator, findings):
         lines.append(line)
         agree = agree and ok
     return lines, agree
 
 
-def _first(found, lang: str) -> str:
+def _first(found) -> str:
     from ..notebook.build_it.checker import label_in, short
 
-    words = WORDS[lang]
+    words = WORDS[current()]
     case = found.case
-    label = label_in(case.label, lang)
+    label = label_in(case.label)
     if case.kind == "trap":
         label = words["trap"].format(label=label)
-    call = f"{found.stage}({', '.join(short(arg, 120, lang) for arg in case.args)})"
+    call = f"{found.stage}({', '.join(short(arg, 120) for arg in case.args)})"
     return words["stopped" if found.stopped else "first"].format(failed=found.failed, total=found.total, label=label, call=call,
                                  problem=found.problem, rule=found.rule)  # fmt: skip
 
@@ -179,12 +180,12 @@ def _blamed(difference, translator, findings: dict):
     return dataclasses.replace(difference, rule=findings[wrong[0]].rule, stage=wrong[0])
 
 
-def _recorded(translator, lang: str, findings: Optional[dict] = None) -> list[tuple[str, bool]]:
+def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bool]]:
     """One line for the SDK bodies, one for the Claude Code session; a difference cites the
     rule of the learner's function that `findings` (name -> its check) blame for it."""
     from ..notebook.build_it.replay import recorded_requests, replay
 
-    words = WORDS[lang]
+    words = WORDS[current()]
     requests = recorded_requests()
     groups = [
         (words["sdk"], [(name, body) for name, body in requests if name.startswith("SDK ")]),
@@ -192,7 +193,7 @@ def _recorded(translator, lang: str, findings: Optional[dict] = None) -> list[tu
     ]
     found = []
     for what, group in groups:
-        replayed = replay(translator, group, lang)
+        replayed = replay(translator, group)
         compared = replayed.compared
         title = words["recorded"].format(what=what.format(count=len(group)))
         problems = [row for row in compared if row.state != "same"]
@@ -203,7 +204,7 @@ def _recorded(translator, lang: str, findings: Optional[dict] = None) -> list[tu
             continue
         first = problems[0]
         difference = _blamed(first.difference, translator, findings or {}) if first.difference else None
-        detail = difference.line(lang) if difference else first.note
+        detail = difference.line() if difference else first.note
         if replayed.stopped:
             line = words["stopped_replay"].format(name=first.name, detail=detail)
         else:

@@ -3,15 +3,16 @@
     python -m tutorial --lang zh doctor          every line a user reads is Chinese
     LANG=zh_CN.UTF-8 python -m tutorial --help   the same, from the locale
 
-The language is `--lang` wherever it stands on the line, else the one `tutorial.use_language`
-chose in this process, else `TUTORIAL_LANG`, else the locale (LC_ALL, LC_MESSAGES, LANG,
-LANGUAGE), else English. argparse writes its own words ("usage:", "options", "the following
-arguments are required") through gettext's `_`; `argparse_in("zh")` puts a small table in its
-place while the parser is built and used, so help and errors are Chinese with no catalogue
-installed. The lesson's located errors keep their location and give their reason in the
+The language is `--lang` wherever it stands on the line, else the `using` block the command
+runs in, else the one `tutorial.use_language` chose in this process, else `TUTORIAL_LANG`,
+else the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else English. argparse writes its own
+words ("usage:", "options", "the following arguments are required") through gettext's `_`;
+`argparse_words()` puts a small table in its place while the parser is built and used, so
+help and errors are Chinese with no catalogue installed. The lesson's located errors keep their location and give their reason in the
 command's language: 「请求无效：messages[2].content[0].tool_use_id: 是必填项（…）」.
 
-Standard library and `tutorial.watch.language` only: the server's command line uses it too.
+Standard library and `tutorial.words` only: the server's command line uses it too. A command
+runs inside `using(its language)`; what it calls reads `current()`.
 """
 
 from __future__ import annotations
@@ -19,26 +20,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import re
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
-from ..watch import language
-
-LANGUAGES = language.LANGUAGES
-
-
-def choose(flag: Optional[str] = None, environ: Optional[Mapping[str, str]] = None) -> str:
-    """The language of the command line (see the module's docstring)."""
-    if flag in LANGUAGES:
-        return flag
-    chosen = language.chosen()  # tutorial.use_language(...) in this process
-    if chosen is not None:
-        return chosen
-    environ = os.environ if environ is None else environ
-    if environ.get("TUTORIAL_LANG", "") in LANGUAGES:
-        return environ["TUTORIAL_LANG"]
-    return language.from_locale(environ) or "en"
+from .. import words
+from ..words import LANGUAGES, current, for_a_command as choose  # noqa: F401  (choose: the command line's language)
 
 
 def flag_in(argv: Sequence[str]) -> Optional[str]:
@@ -57,14 +43,6 @@ def flag_in(argv: Sequence[str]) -> Optional[str]:
 
 def lang_of(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> str:
     return choose(flag_in(argv), environ)
-
-
-@contextlib.contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """`lang` as the process's language while a command runs (what it calls writes in it), then
-    back to what it was: `main()` may be called from a notebook or a test."""
-    with language.using(lang):
-        yield
 
 
 # ---------------------------------------------------------------------------
@@ -105,10 +83,10 @@ ARGPARSE_ZH = {
 
 
 @contextlib.contextmanager
-def argparse_in(lang: str) -> Iterator[None]:
-    """While inside, argparse writes its own words in `lang`: its module's `_` and `ngettext`
-    (looked up when a message is made) are replaced by the table above, then put back."""
-    if lang != "zh":
+def argparse_words() -> Iterator[None]:
+    """While inside, argparse writes its own words in the current language: its module's `_`
+    and `ngettext` (looked up when a message is made) are replaced by the table above, then put back."""
+    if current() != "zh":
         yield
         return
     saved = {name: getattr(argparse, name) for name in ("_", "ngettext") if hasattr(argparse, name)}
@@ -130,7 +108,7 @@ _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30
 _UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff]+")
 
 
-width = language.columns  # columns on a terminal: two for a wide (CJK) character
+width = words.columns  # columns on a terminal: two for a wide (CJK) character
 
 
 def wrap(text: str, columns: int) -> list[str]:
@@ -190,8 +168,9 @@ class ChineseHelpFormatter(argparse.HelpFormatter):
         return "\n".join(line[:-1] + "：" if line.endswith(":") and _WIDE.search(line[-2:-1]) else line for line in lines)
 
 
-def formatter(lang: str) -> type:
-    return ChineseHelpFormatter if lang == "zh" else argparse.HelpFormatter
+def formatter() -> type:
+    """argparse's help formatter for the current language."""
+    return ChineseHelpFormatter if current() == "zh" else argparse.HelpFormatter
 
 
 # ---------------------------------------------------------------------------
@@ -241,12 +220,8 @@ WORDS = {
 }
 
 
-def say(lang: str, key: str, **fields) -> str:
-    return WORDS[lang][key].format(**fields)
-
-
-OS_ERRORS_ZH = language.OS_ERRORS_ZH
-os_problem = language.os_problem
+OS_ERRORS_ZH = words.OS_ERRORS_ZH
+os_problem = words.os_problem
 
 
 def subject(name: str) -> str:
@@ -257,12 +232,12 @@ def subject(name: str) -> str:
 # ---------------------------------------------------------------------------
 # JSON text that cannot be read, in Chinese
 
-def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
-    """Why `data` is not JSON text within the limits, in `lang`, naming `name` ("stdin",
-    "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
+def text_problem(data: Union[bytes, str], name: str) -> str:
+    """Why `data` is not JSON text within the limits, in the current language, naming `name`
+    ("stdin", "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
     from .. import limits
 
-    if lang != "zh":
+    if current() != "zh":
         try:
             limits.read_json(data, name)
         except limits.RequestError as error:
@@ -281,7 +256,7 @@ def text_problem(data: Union[bytes, str], name: str, lang: str = "zh") -> str:
         json.loads(text)
     except json.JSONDecodeError as error:
 
-        what = language.json_message(error.msg, "zh")
+        what = words.json_message(error.msg)
         return f"{who}不是有效的 JSON：第 {error.lineno} 行第 {error.colno} 列，{what}"
     except RecursionError:
         offset = limits.deep_bracket(text)

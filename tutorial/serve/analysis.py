@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Optional
+from typing import Any
 
 import tutorial
 from tutorial.watch.losses import Reason, reason_in
 
-from . import words
-
 TARGETS = ("chat_template", "openai")
 
 
-def analyse(body: Any, lang: Optional[str] = None) -> dict:
-    """`lang`: the language of the loss reasons (default: the request's, see words.py); each
-    is a `Reason`, so the other language stays at hand (`tutorial.watch.losses.reason_in`)."""
-    lang = words.current(lang)
+def analyse(body: Any) -> dict:
+    """The loss reasons are in the current language (the request's, see words.py); each is a
+    `Reason`, so the other language stays at hand (`tutorial.watch.losses.reason_in`)."""
     translated: dict = {}
     losses: dict = {}
     for target in TARGETS:
@@ -36,12 +33,12 @@ def analyse(body: Any, lang: Optional[str] = None) -> dict:
             losses[target] = None
         else:
             translated[target] = {"translated": traced.translated, "tools_schema": traced.tools_schema}
-            losses[target] = [{"path": loss.path, "value": loss.value, "reason": _in(loss.reason, lang)} for loss in traced.losses]
+            losses[target] = [{"path": loss.path, "value": loss.value, "reason": _in(loss.reason)} for loss in traced.losses]
     return {"translated": translated, "losses": losses}
 
 
-def _in(reason: str, lang: str) -> str:
-    return Reason(reason.en, reason.zh, lang) if isinstance(reason, Reason) else reason_in(reason, lang)
+def _in(reason: str) -> str:
+    return Reason(reason.en, reason.zh) if isinstance(reason, Reason) else reason_in(reason)
 
 
 def located(error: tutorial.RequestError) -> dict:

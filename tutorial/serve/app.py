@@ -37,14 +37,14 @@ from starlette.routing import Route
 
 import tutorial
 from tutorial.limits import read_json
-from tutorial.watch import language
+from tutorial.words import check, current, use_language_here, words_for
 
 from .analysis import analyse, prompt_tokens, refusal
 from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
 from . import words
 from .responder import Reply, Responder, describe, run_responder, teaching_reply, teaching_responder, text_reply, translator_line
 from .wire import ApiError, bad_request, message_object, sse_text, stream_events
-from .words import count, say
+from .words import WORDS, count
 
 if TYPE_CHECKING:
     from .forward import Forwarder  # imported for real only when forwarding: it needs httpx
@@ -89,7 +89,7 @@ def create_app(
     )
     endpoints.translator = translator
     endpoints.body_timeout = body_timeout
-    endpoints.lang = None if lang is None else language.resolve(lang)
+    endpoints.lang = None if lang is None else check(lang)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -139,7 +139,7 @@ class Endpoints:
     def _speak(self, request: Request) -> str:
         """Answer `request` in the language it asks for (words.py), and return it."""
         lang = words.choose(request.headers.get("accept-language"), self.lang)
-        words.answer_in(lang)
+        use_language_here(lang)
         return lang
 
     # --- the Messages API ----------------------------------------------------
@@ -161,7 +161,7 @@ class Endpoints:
         if self.translator is not None:  # the learner's translation, beside the package's
             from tutorial.notebook.build_it.replay import compare_request
 
-            capture["yours"] = await run_in_threadpool(compare_request, self.translator, body, words.current())
+            capture["yours"] = await run_in_threadpool(compare_request, self.translator, body)  # the thread runs in this request's context
         message_id, model = f"msg_{capture['id']}", body.get("model") or DEFAULT_MODEL
         if session is not None:
             return await self._token_turn(body, analysis, capture, message_id, model, session)
@@ -177,7 +177,7 @@ class Endpoints:
         try:
             events = stream_events(reply, message_id=message_id, model=model)
         except tutorial.RequestError as error:
-            raise ApiError(500, say("not_streamable", error=error))
+            raise ApiError(500, words_for(WORDS, "not_streamable", error=error))
         return StreamingResponse(_chunks(events), media_type="text/event-stream", headers={"cache-control": "no-cache"})
 
     def _record_reply(self, body: dict, analysis: dict, capture: dict, reply: Reply, message_id: str, model: str) -> dict:
@@ -186,7 +186,7 @@ class Endpoints:
         try:  # the way back's last step: the reply as the chat message a trajectory store keeps
             capture["reply_as_chat_message"] = tutorial.response_to_message(message)
         except tutorial.RequestError as error:
-            raise ApiError(500, say("not_a_message", error=error))
+            raise ApiError(500, words_for(WORDS, "not_a_message", error=error))
         capture["summary"] = summary(body, analysis, reply)
         return message
 
@@ -194,7 +194,7 @@ class Endpoints:
         await self._analyse(body, capture)
         counted = {"input_tokens": prompt_tokens(body)}
         capture["reply"] = counted
-        capture["summary"] = say("summary_count_tokens", tokens=count(counted["input_tokens"], "input token"))
+        capture["summary"] = words_for(WORDS, "summary_count_tokens", tokens=count(counted["input_tokens"], "input token"))
         return JSONResponse(counted)
 
     async def _analyse(self, body: dict, capture: dict) -> dict:
@@ -203,12 +203,12 @@ class Endpoints:
         capture.update(analysis)
         refused = refusal(analysis, "chat_template")
         if refused:
-            raise ApiError(400, say("invalid_request", message=refused))
+            raise ApiError(400, words_for(WORDS, "invalid_request", message=refused))
         return analysis
 
     def _respond(self, body: dict, analysis: dict, yours: Optional[dict] = None) -> Reply:
         if self.responder is teaching_responder and yours is not None:  # and what the learner's made of it
-            text = f"{describe(analysis)}\n\n{say('yours', line=translator_line(yours))}"
+            text = f"{describe(analysis)}\n\n{words_for(WORDS, 'yours', line=translator_line(yours))}"
             return run_responder(lambda _body: text_reply(text), body)
         if self.responder is teaching_responder:  # the same reply, without translating the body again
             return run_responder(lambda _body: teaching_reply(analysis), body)
@@ -216,7 +216,7 @@ class Endpoints:
             return run_responder(self.responder, body)
         except Exception as error:
             # A responder that fails on this body fails again on it: tell the client not to retry.
-            raise ApiError(500, say("responder_failed", kind=type(error).__name__, error=error), retry=False) from error
+            raise ApiError(500, words_for(WORDS, "responder_failed", kind=type(error).__name__, error=error), retry=False) from error
 
     async def _forwarded(self, body: dict, analysis: dict, capture: dict) -> Reply:
         record = self._engine_record(body, analysis, capture)
@@ -228,7 +228,7 @@ class Endpoints:
 
         refused = refusal(analysis, "openai")
         if refused:  # the engine would get nothing sensible: refuse as its /v1/messages would
-            raise ApiError(400, say("invalid_request", message=refused))
+            raise ApiError(400, words_for(WORDS, "invalid_request", message=refused))
         record = capture["forward"] = {"url": self.forwarder.url, "left_behind": left_behind(body)}
         try:
             record["request"] = self.forwarder.engine_request(body)
@@ -249,14 +249,14 @@ class Endpoints:
                     self._record_reply(body, analysis, capture, reply, message_id, model)
                 elif failure is not None:
                     capture["reply"] = failure.envelope()
-                    capture["summary"] = say("summary_mid_stream", kind=failure.kind, message=failure.message[:200])
-                    ending = say("log_mid_stream", kind=failure.kind, message=failure.message[:200])
+                    capture["summary"] = words_for(WORDS, "summary_mid_stream", kind=failure.kind, message=failure.message[:200])
+                    ending = words_for(WORDS, "log_mid_stream", kind=failure.kind, message=failure.message[:200])
                 else:
-                    capture["summary"] = say("summary_gone")
-                    ending = say("log_gone")
+                    capture["summary"] = words_for(WORDS, "summary_gone")
+                    ending = words_for(WORDS, "log_gone")
             except ApiError as error:
-                capture["summary"] = say("summary_error", kind=error.kind, message=error.message[:200])
-                ending = say("log_mid_stream", kind=error.kind, message=error.message[:200])
+                capture["summary"] = words_for(WORDS, "summary_error", kind=error.kind, message=error.message[:200])
+                ending = words_for(WORDS, "log_mid_stream", kind=error.kind, message=error.message[:200])
             await self._keep(capture, 200, response.started, ending)
 
         response = RelayedResponse(stream.sse(on_end), media_type="text/event-stream", headers={"cache-control": "no-cache"})
@@ -281,11 +281,11 @@ class Endpoints:
                 path.keep(done)  # sent whole: the turn joins the trajectory
             elif failure is not None:
                 capture["reply"] = failure.envelope()
-                capture["summary"] = say("summary_mid_stream", kind=failure.kind, message=failure.message[:200])
-                ending = say("log_mid_stream", kind=failure.kind, message=failure.message[:200])
+                capture["summary"] = words_for(WORDS, "summary_mid_stream", kind=failure.kind, message=failure.message[:200])
+                ending = words_for(WORDS, "log_mid_stream", kind=failure.kind, message=failure.message[:200])
             else:
-                capture["summary"] = say("summary_gone")
-                ending = say("log_gone")
+                capture["summary"] = words_for(WORDS, "summary_gone")
+                ending = words_for(WORDS, "log_gone")
             await self._keep(capture, 200, response.started, ending)
 
         events = path.sse(body, turn, message_id=message_id, model=model, on_end=on_end)
@@ -305,7 +305,7 @@ class Endpoints:
             response = self._failed(error, capture)
         except Exception as error:  # a bug here must still reach the client as an envelope
             self._log_exception(error)
-            response = self._failed(ApiError(500, say("internal", kind=type(error).__name__)), capture)
+            response = self._failed(ApiError(500, words_for(WORDS, "internal", kind=type(error).__name__)), capture)
         if isinstance(response, RelayedResponse):
             response.started = started  # its capture is kept when the stream ends
             return response
@@ -318,20 +318,20 @@ class Endpoints:
             body = read_json(raw, "the request body")  # not UTF-8, not JSON, too deep: located
         except tutorial.RequestError as error:
             capture["body_text"] = raw[:4096].decode("utf-8", "replace")
-            if words.current() == "zh":  # about the text, not a place in a body: said in Chinese
+            if current() == "zh":  # about the text, not a place in a body: said in Chinese
                 from tutorial.cli.words import text_problem
 
-                problem = text_problem(raw, "请求体", "zh")
-                raise ApiError(400, f"body：{problem}" if problem else say("invalid_request", message=error))
+                problem = text_problem(raw, "请求体")
+                raise ApiError(400, f"body：{problem}" if problem else words_for(WORDS, "invalid_request", message=error))
             raise ApiError(400, str(error))
         capture["body"] = body
         if not isinstance(body, dict):
-            raise ApiError(400, say("not_an_object", kind=type(body).__name__))
+            raise ApiError(400, words_for(WORDS, "not_an_object", kind=type(body).__name__))
         return body
 
     def _failed(self, error: ApiError, capture: dict) -> Response:
         capture["reply"] = error.envelope()
-        capture.setdefault("summary", say("summary_error", kind=error.kind, message=error.message[:200]))
+        capture.setdefault("summary", words_for(WORDS, "summary_error", kind=error.kind, message=error.message[:200]))
         return JSONResponse(error.envelope(), status_code=error.status, headers=error.headers())
 
     async def _keep(self, capture: dict, status: int, started: float, ending: str = "") -> None:
@@ -341,7 +341,7 @@ class Endpoints:
         if self.log:
             self.log(f"{capture['id']} {capture['method']} {capture['path']} -> {status} ({capture['duration_ms']:.0f} ms){ending}")
             if "yours" in capture:
-                self.log(say("log_yours", line=translator_line(capture["yours"])))
+                self.log(words_for(WORDS, "log_yours", line=translator_line(capture["yours"])))
 
     def _log_exception(self, error: BaseException) -> None:
         if self.log:
@@ -378,7 +378,7 @@ class Endpoints:
         capture = self.store.get(capture_id)
         if capture is None:
             self._speak(request)
-            error = ApiError(404, say("no_capture", id=capture_id, kept=self.store.max_captures))
+            error = ApiError(404, words_for(WORDS, "no_capture", id=capture_id, kept=self.store.max_captures))
             return JSONResponse(error.envelope(), status_code=404, headers=error.headers())
         return JSONResponse(capture)
 
@@ -388,9 +388,9 @@ class Endpoints:
         """Starlette's own 404 (no such route) and 405 (wrong method), as envelopes."""
         self._speak(request)
         if error.status_code == 404:
-            api_error = ApiError(404, say("no_route", method=request.method, path=request.url.path))
+            api_error = ApiError(404, words_for(WORDS, "no_route", method=request.method, path=request.url.path))
         elif error.status_code == 405:
-            api_error = ApiError(405, say("no_method", method=request.method, path=request.url.path))
+            api_error = ApiError(405, words_for(WORDS, "no_method", method=request.method, path=request.url.path))
         else:
             api_error = ApiError(error.status_code, str(error.detail))
         if request.url.path.startswith("/v1/"):
@@ -403,7 +403,7 @@ class Endpoints:
     async def internal_error(self, request: Request, error: Exception) -> Response:
         self._log_exception(error)
         self._speak(request)
-        envelope = ApiError(500, say("internal", kind=type(error).__name__)).envelope()
+        envelope = ApiError(500, words_for(WORDS, "internal", kind=type(error).__name__)).envelope()
         return JSONResponse(envelope, status_code=500)
 
 
@@ -429,39 +429,39 @@ async def read_limited(request: Request, limit: int, timeout: float = DEFAULT_BO
                 raise too_large(size, limit, at_least=True)
             chunks.append(chunk)
     if deadline.cancelled_caught:
-        raise ApiError(408, say("body_timeout", seconds=timeout, size=size), retry=False, close=True)
+        raise ApiError(408, words_for(WORDS, "body_timeout", seconds=timeout, size=size), retry=False, close=True)
     return b"".join(chunks)
 
 
 def too_large(size: int, limit: int, at_least: bool = False) -> ApiError:
-    return ApiError(413, say("too_large_at_least" if at_least else "too_large", size=size, limit=limit))
+    return ApiError(413, words_for(WORDS, "too_large_at_least" if at_least else "too_large", size=size, limit=limit))
 
 
 def check_parameters(body: dict) -> None:
     """The top-level fields the server itself reads, checked where the contract does not."""
     if "model" in body and not isinstance(body["model"], str):
-        raise ApiError(400, say("model_type", kind=type(body["model"]).__name__))
+        raise ApiError(400, words_for(WORDS, "model_type", kind=type(body["model"]).__name__))
     if "stream" in body and not isinstance(body["stream"], bool):
-        raise ApiError(400, say("stream_type", kind=type(body["stream"]).__name__))
+        raise ApiError(400, words_for(WORDS, "stream_type", kind=type(body["stream"]).__name__))
     tokens = body.get("max_tokens")
     if "max_tokens" in body and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1):
-        raise ApiError(400, say("max_tokens_type", value=repr(tokens)))
+        raise ApiError(400, words_for(WORDS, "max_tokens_type", value=repr(tokens)))
     if isinstance(tokens, int) and tokens > MAX_TOKENS_LIMIT:
-        raise ApiError(400, say("max_tokens_too_big", value=tokens, limit=MAX_TOKENS_LIMIT))
+        raise ApiError(400, words_for(WORDS, "max_tokens_too_big", value=tokens, limit=MAX_TOKENS_LIMIT))
     stops = body.get("stop_sequences")
     if stops is not None and not (isinstance(stops, list) and all(isinstance(s, str) for s in stops)):
-        raise ApiError(400, say("stop_sequences_type"))
+        raise ApiError(400, words_for(WORDS, "stop_sequences_type"))
 
 
 def summary(body: dict, analysis: dict, reply: Reply) -> str:
     """One line for GET /captures: "3 messages, 1 tool -> 5 chat messages; json, end_turn"."""
     result = analysis["translated"]["chat_template"]
-    return say(
+    return words_for(WORDS, 
         "summary",
         messages=count(len(body["messages"]), "message"),
         tools=count(len(result["tools_schema"] or []), "tool"),
         chat=count(len(result["translated"]), "chat message"),
-        how=say("streamed" if body.get("stream") else "not_streamed"),
+        how=words_for(WORDS, "streamed" if body.get("stream") else "not_streamed"),
         stop_reason=reply.stop_reason,
     )
 

@@ -94,91 +94,99 @@ WORDS = {
 MISSING = WORDS["en"]["missing"]
 
 
-def parser(lang: str = "en") -> argparse.ArgumentParser:
-    """The serve command's parser, its help in `lang` (build it inside `words.argparse_in(lang)`)."""
+def parser() -> argparse.ArgumentParser:
+    """The serve command's parser, its help in the current language (build it inside
+    `words.argparse_words()`)."""
     from ..cli.words import LANGUAGES, formatter
+    from ..words import current
 
-    say = WORDS[lang]
-    commands = argparse.ArgumentParser(prog="python -m tutorial serve", description=say["description"], formatter_class=formatter(lang))
-    named = say["metavars"]
-    commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=say["host"])
-    commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=say["port"])
-    commands.add_argument("--forward", metavar="URL", help=say["forward"])
-    commands.add_argument("--engine", nargs="?", const="tiny", metavar=named.get("model", "MODEL"), help=say["engine"])
-    commands.add_argument("--model", metavar=named.get("model"), help=say["model"])
-    commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=say["timeout"])
-    commands.add_argument("--tokens", nargs="?", const="qwen3", metavar="FAMILY", help=say["tokens"])
-    commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=say["body_timeout"])
-    commands.add_argument("--save", metavar=say["file"], help=say["save"])
-    commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=say["max_body_bytes"])
-    commands.add_argument("--max-captures", type=int, metavar=named.get("max_captures"), help=say["max_captures"])
-    commands.add_argument("--translator", metavar=say["file_py"], help=say["translator"])
-    commands.add_argument("--lang", choices=LANGUAGES, default=None, help=say["lang"])
+    texts = WORDS[current()]
+    commands = argparse.ArgumentParser(prog="python -m tutorial serve", description=texts["description"], formatter_class=formatter())
+    named = texts["metavars"]
+    commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=texts["host"])
+    commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=texts["port"])
+    commands.add_argument("--forward", metavar="URL", help=texts["forward"])
+    commands.add_argument("--engine", nargs="?", const="tiny", metavar=named.get("model", "MODEL"), help=texts["engine"])
+    commands.add_argument("--model", metavar=named.get("model"), help=texts["model"])
+    commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=texts["timeout"])
+    commands.add_argument("--tokens", nargs="?", const="qwen3", metavar="FAMILY", help=texts["tokens"])
+    commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=texts["body_timeout"])
+    commands.add_argument("--save", metavar=texts["file"], help=texts["save"])
+    commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=texts["max_body_bytes"])
+    commands.add_argument("--max-captures", type=int, metavar=named.get("max_captures"), help=texts["max_captures"])
+    commands.add_argument("--translator", metavar=texts["file_py"], help=texts["translator"])
+    commands.add_argument("--lang", choices=LANGUAGES, default=None, help=texts["lang"])
     return commands
 
 
-def main(argv: Optional[list[str]] = None, lang: Optional[str] = None) -> int:
-    """Serve until Ctrl-C. `lang` is the language `python -m tutorial` chose; otherwise this
-    reads `--lang`, else TUTORIAL_LANG, else the locale (tutorial/cli/words.py)."""
+def main(argv: Optional[list[str]] = None) -> int:
+    """Serve until Ctrl-C, in the language of `--lang`, else the one `python -m tutorial` runs
+    it in, else TUTORIAL_LANG, else the locale (tutorial/cli/words.py)."""
     from ..cli import words
+    from ..words import using
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    flag = words.flag_in(argv)
-    if flag in words.LANGUAGES or lang is None:
-        lang = words.choose(flag)
-    with words.argparse_in(lang):
-        arguments = parser(lang).parse_args(argv)
-    say = WORDS[lang]
+    with using(words.choose(words.flag_in(argv))):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
+    from ..cli import words
+    from ..words import current
+
+    with words.argparse_words():
+        arguments = parser().parse_args(argv)
+    texts = WORDS[current()]
     if arguments.engine and arguments.forward:
-        return _fail(say["engine_or_forward"], lang)
+        return _fail(texts["engine_or_forward"])
     if (arguments.model or arguments.timeout or arguments.tokens) and not (arguments.forward or arguments.engine):
-        return _fail(say["forward_only"], lang)
+        return _fail(texts["forward_only"])
     try:
         import httpx  # noqa: F401  (the serve extra is installed: Starlette, uvicorn, httpx)
         import uvicorn  # noqa: F401
 
         from . import app  # noqa: F401
     except ImportError:
-        return _fail(say["missing"], lang)
+        return _fail(texts["missing"])
 
     translator = None
     if arguments.translator:
         from ..notebook.build_it import TranslatorError, load_translator
 
         try:
-            with words.speaking(lang):
-                translator = load_translator(arguments.translator)
+            translator = load_translator(arguments.translator)
         except TranslatorError as error:
-            return _fail(str(error), lang)
+            return _fail(str(error))
     engine = None
     if arguments.engine:
         from ..llama_cpp import engine as llama
 
         reason = llama.unavailable()
         if reason:
-            return _fail(say["engine_missing"].format(reason=reason), lang)
+            return _fail(texts["engine_missing"].format(reason=reason))
         try:
             engine = llama.start(arguments.engine)
         except (RuntimeError, OSError) as error:
-            return _fail(say["engine_missing"].format(reason=error), lang)
-        _log(say["engine_started"].format(model=engine.model.name, url=engine.url, threads=engine.threads))
+            return _fail(texts["engine_missing"].format(reason=error))
+        _log(texts["engine_started"].format(model=engine.model.name, url=engine.url, threads=engine.threads))
         arguments.forward = engine.url
         arguments.model = arguments.model or engine.model.stem
     try:
-        return _serve(arguments, translator, lang)
+        return _serve(arguments, translator)
     finally:
         if engine is not None:
             engine.stop()
 
 
-def _serve(arguments, translator, lang: str) -> int:
-    from ..cli import words
+def _serve(arguments, translator) -> int:
+    from ..words import current
     from .app import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY_BYTES, create_app
     from .captures import DEFAULT_MAX_CAPTURES
     from .running import BridgeServer, bind, server_config, warn_unless_loopback
 
-    say = WORDS[lang]
-    forward = _forwarder(arguments, lang) if arguments.forward else None
+    lang = current()
+    texts = WORDS[lang]
+    forward = _forwarder(arguments) if arguments.forward else None
     try:
         app = create_app(
             forward=forward,
@@ -187,24 +195,23 @@ def _serve(arguments, translator, lang: str) -> int:
             max_captures=arguments.max_captures or DEFAULT_MAX_CAPTURES,
             log=_log,
             translator=translator,
-            lang=lang,
+            lang=lang,  # the server's language, for a request whose Accept-Language names neither
             body_timeout=arguments.body_timeout or DEFAULT_BODY_TIMEOUT,
         )
     except (OSError, ValueError) as error:
-        return _fail(str(error), lang)
-    warn_unless_loopback(arguments.host, lang)
+        return _fail(str(error))
+    warn_unless_loopback(arguments.host)
     try:
         sock = bind(arguments.host, arguments.port)
     except OSError as error:
-        return _fail(say["cannot_listen"].format(host=arguments.host, port=arguments.port, why=error.strerror or error), lang)
-    _banner(sock, forward, arguments.save, translator, lang)
+        return _fail(texts["cannot_listen"].format(host=arguments.host, port=arguments.port, why=error.strerror or error))
+    _banner(sock, forward, arguments.save, translator)
     # uvicorn stops cleanly on SIGINT and SIGTERM, then passes the signal on to the handler it
     # found: for SIGTERM that is ours, so the process ends by returning (and --engine's
     # llama-server is stopped) rather than being killed by the default handler.
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        with words.speaking(lang):  # what the server writes when a request names no language
-            BridgeServer(server_config(app)).run(sockets=[sock])
+        BridgeServer(server_config(app)).run(sockets=[sock])  # in this block's language too (the log)
     except (KeyboardInterrupt, Terminated):
         pass
     finally:
@@ -220,11 +227,11 @@ def _terminated(signum, frame) -> None:
     raise Terminated()
 
 
-def _forwarder(arguments, lang: str = "en"):
+def _forwarder(arguments):
     try:
         from .forward import DEFAULT_TIMEOUT, Forwarder
     except ImportError:
-        raise SystemExit(_fail(WORDS[lang]["missing"], lang))
+        raise SystemExit(_fail(_words()["missing"]))
     timeout = arguments.timeout or DEFAULT_TIMEOUT
     api_key = os.environ.get("TUTORIAL_FORWARD_API_KEY")
     if arguments.tokens:
@@ -233,28 +240,35 @@ def _forwarder(arguments, lang: str = "en"):
         try:
             return TokenPath(arguments.forward, family=arguments.tokens, model=arguments.model, timeout=timeout, api_key=api_key)
         except (ValueError, ImportError) as error:
-            raise SystemExit(_fail(str(error), lang))
+            raise SystemExit(_fail(str(error)))
     return Forwarder(arguments.forward, model=arguments.model, timeout=timeout, api_key=api_key)
 
 
-def _banner(sock, forward, save: Optional[str], translator=None, lang: str = "en") -> None:
-    from .words import say
+def _banner(sock, forward, save: Optional[str], translator=None) -> None:
+    from ..words import words_for
+    from .words import WORDS as SERVER_WORDS
 
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}"
-    answers = say("forwarding", lang, url=forward.url) if forward is not None else say("teaching", lang)
-    _log(say("listening", lang, url=url, answers=answers))
-    _log(say("point", lang, url=url))
-    _log(say("captures_at", lang, url=url) + (say("appended", lang, file=save) if save else ""))
+    answers = words_for(SERVER_WORDS, "forwarding", url=forward.url) if forward is not None else words_for(SERVER_WORDS, "teaching")
+    _log(words_for(SERVER_WORDS, "listening", url=url, answers=answers))
+    _log(words_for(SERVER_WORDS, "point", url=url))
+    _log(words_for(SERVER_WORDS, "captures_at", url=url) + (words_for(SERVER_WORDS, "appended", file=save) if save else ""))
     if translator is not None:
-        _log(say("translator_banner", lang, origin=translator.origin))
-    _log(say("stop", lang))
+        _log(words_for(SERVER_WORDS, "translator_banner", origin=translator.origin))
+    _log(words_for(SERVER_WORDS, "stop"))
 
 
 def _log(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _fail(message: str, lang: str = "en") -> int:
-    print(WORDS[lang]["error"].format(message=message), file=sys.stderr)
+def _words() -> dict:
+    from ..words import current
+
+    return WORDS[current()]
+
+
+def _fail(message: str) -> int:
+    print(_words()["error"].format(message=message), file=sys.stderr)
     return 2

@@ -77,13 +77,14 @@ import anyio
 import httpx
 
 import tutorial
+from tutorial.words import words_for
 
 from . import engine_context
 from .analysis import prompt_tokens, rough_token_count
 from .relay import Relay, partial_json
 from .responder import Reply
 from .wire import ApiError, sse_text
-from .words import say
+from .words import WORDS
 
 DEFAULT_TIMEOUT = 300.0  # seconds: a local engine can take minutes for a long answer
 PING_SECONDS = 5.0  # a silent engine still gets a ping to the client this often
@@ -255,7 +256,7 @@ class Forwarder:
 
     def _require_client(self) -> httpx.AsyncClient:
         if self._client is None:
-            raise ApiError(500, say("not_open"))
+            raise ApiError(500, words_for(WORDS, "not_open"))
         return self._client
 
 
@@ -273,11 +274,11 @@ class engine_errors:
             return False
         url = self.forwarder.url
         if isinstance(error, httpx.TimeoutException):
-            raise ApiError(504, say("engine_late", url=url, seconds=self.forwarder.timeout), retry=True) from None
+            raise ApiError(504, words_for(WORDS, "engine_late", url=url, seconds=self.forwarder.timeout), retry=True) from None
         if isinstance(error, httpx.ConnectError):
-            raise ApiError(502, say("engine_unreachable", url=url, why=_why(error)), retry=True) from None
+            raise ApiError(502, words_for(WORDS, "engine_unreachable", url=url, why=_why(error)), retry=True) from None
         # the connection broke after it was made
-        raise ApiError(502, say("engine_broke", url=url, why=_why(error)), retry=True) from None
+        raise ApiError(502, words_for(WORDS, "engine_broke", url=url, why=_why(error)), retry=True) from None
 
 
 class EngineStream:
@@ -329,7 +330,7 @@ class EngineStream:
                     break
             self.record["chunks"] = self.relay.chunks
             if not self.relay.chunks:
-                raise ApiError(502, say("engine_silent"), retry=False)
+                raise ApiError(502, words_for(WORDS, "engine_silent"), retry=False)
             for event in self.relay.closing():
                 yield event
         finally:
@@ -407,7 +408,7 @@ SHUTTING_DOWN = object()
 
 
 def shutting_down() -> ApiError:
-    return ApiError(529, say("shutting_down"), kind="overloaded_error", retry=True)
+    return ApiError(529, words_for(WORDS, "shutting_down"), kind="overloaded_error", retry=True)
 
 
 async def _cancel(task: "asyncio.Future") -> None:
@@ -431,11 +432,11 @@ def read_chunk(line: str) -> Any:
     try:
         chunk = json.loads(data)
     except ValueError:
-        raise ApiError(502, say("chunk_not_json", data=repr(data[:200])), retry=False)
+        raise ApiError(502, words_for(WORDS, "chunk_not_json", data=repr(data[:200])), retry=False)
     if not isinstance(chunk, dict):
-        raise ApiError(502, say("chunk_not_object", data=repr(data[:200])), retry=False)
+        raise ApiError(502, words_for(WORDS, "chunk_not_object", data=repr(data[:200])), retry=False)
     if "error" in chunk:
-        raise ApiError(502, say("engine_failed_streaming", message=_error_text(chunk)), retry=False)
+        raise ApiError(502, words_for(WORDS, "engine_failed_streaming", message=_error_text(chunk)), retry=False)
     return chunk
 
 
@@ -444,12 +445,12 @@ def whole_answer(text: str) -> tuple[dict, Optional[dict]]:
     try:
         answer = json.loads(text)
     except ValueError as error:
-        raise ApiError(502, say("answer_not_json", error=error, text=repr(text[:200])), retry=False)
+        raise ApiError(502, words_for(WORDS, "answer_not_json", error=error, text=repr(text[:200])), retry=False)
     if not isinstance(answer, dict) or not isinstance(answer.get("choices"), list) or not answer["choices"]:
-        raise ApiError(502, say("answer_no_choices", text=repr(text[:200])), retry=False)
+        raise ApiError(502, words_for(WORDS, "answer_no_choices", text=repr(text[:200])), retry=False)
     choice = answer["choices"][0]
     if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
-        raise ApiError(502, say("answer_no_message"), retry=False)
+        raise ApiError(502, words_for(WORDS, "answer_no_message"), retry=False)
     return choice, answer.get("usage")
 
 
@@ -488,7 +489,7 @@ def reply_from_choice(choice: dict, usage: Optional[dict], body: dict) -> Reply:
         parsed["matched_stop"] = _matched_stop(choice)
         blocks, stop_reason, _kept = tutorial.build_reply(parsed, choice.get("finish_reason"))
     except tutorial.RequestError as error:
-        raise ApiError(502, say("no_reply_located", error=error), retry=False)
+        raise ApiError(502, words_for(WORDS, "no_reply_located", error=error), retry=False)
     if choice.get("finish_reason") == "length":  # even with a tool call in it: the call was cut
         stop_reason = "max_tokens"
     stop_sequence = parsed["matched_stop"] if stop_reason == "stop_sequence" else None
@@ -555,19 +556,19 @@ def engine_refusal(status: int, text: str) -> ApiError:
     """The engine's failure status -> the client's, and whether trying again can help."""
     message = _error_text_from(text)
     if status in (400, 413, 422):
-        return ApiError(400, say("engine_refused", status=status, message=message), retry=False)
+        return ApiError(400, words_for(WORDS, "engine_refused", status=status, message=message), retry=False)
     if status in (429, 503, 529):
-        return ApiError(502, say("engine_busy", status=status, message=message), kind="overloaded_error", retry=True)
+        return ApiError(502, words_for(WORDS, "engine_busy", status=status, message=message), kind="overloaded_error", retry=True)
     if status in (502, 504):  # a proxy in front of the engine could not reach it: that may pass
-        return ApiError(502, say("engine_status", status=status, message=message), retry=True)
-    return ApiError(502, say("engine_status", status=status, message=message), retry=False)
+        return ApiError(502, words_for(WORDS, "engine_status", status=status, message=message), retry=True)
+    return ApiError(502, words_for(WORDS, "engine_status", status=status, message=message), retry=False)
 
 
 def _error_text_from(text: str) -> str:
     try:
         return _error_text(json.loads(text))
     except ValueError:
-        return text[:500] or say("engine_no_body")
+        return text[:500] or words_for(WORDS, "engine_no_body")
 
 
 def _error_text(answer: Any) -> str:

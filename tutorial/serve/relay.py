@@ -28,9 +28,11 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from tutorial.words import words_for
+
 from .responder import Reply
 from .wire import ApiError
-from .words import say
+from .words import WORDS
 
 
 class Relay:
@@ -203,7 +205,7 @@ class Relay:
             self.arguments.append("")
             return events + self._arguments(pending["arguments"])
         if self.call_blocks[index] != len(self.blocks) - 1:
-            raise ApiError(502, say("went_back", index=index), retry=False)
+            raise ApiError(502, words_for(WORDS, "went_back", index=index), retry=False)
         return self._arguments(function.get("arguments") or "")
 
     def _arguments(self, fragment: str) -> list[dict]:
@@ -242,13 +244,13 @@ def tool_input(arguments: str, i: int, *, cut: bool) -> dict:
         value = json.loads(arguments)
     except ValueError as error:
         if not cut:
-            raise ApiError(502, say("no_reply", where=where, problem=say("arguments_not_json", error=error)), retry=False)
+            raise ApiError(502, words_for(WORDS, "no_reply", where=where, problem=words_for(WORDS, "arguments_not_json", error=error)), retry=False)
         try:
             value = partial_json(arguments)
         except ValueError as partial_error:
-            raise ApiError(502, say("no_reply", where=where, problem=partial_error), retry=False)
+            raise ApiError(502, words_for(WORDS, "no_reply", where=where, problem=partial_error), retry=False)
     if not isinstance(value, dict):
-        raise ApiError(502, say("no_reply", where=where, problem=say("arguments_not_object")), retry=False)
+        raise ApiError(502, words_for(WORDS, "no_reply", where=where, problem=words_for(WORDS, "arguments_not_object")), retry=False)
     return value
 
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 import tutorial
+from tutorial.words import words_for
 
-from . import words
 from .analysis import analyse, prompt_tokens, rough_token_count
-from .words import count, say
+from .words import WORDS, count
 
 Responder = Callable[[dict], tuple[list[dict], str]]
 
@@ -79,41 +79,40 @@ def teaching_reply(analysis: dict) -> tuple[list[dict], str]:
 MAX_LOSS_LINES = 8  # reasons listed before "and N more reasons"
 
 
-def describe(analysis: dict, lang: Optional[str] = None) -> str:
-    """The teaching reply's text, in `lang` (default: the language of the request being answered,
-    see words.py). Places, targets and roles are written as in code; loss reasons in `lang`."""
-    lang = words.current(lang)
-    lines = [say("intro", lang), ""]
+def describe(analysis: dict) -> str:
+    """The teaching reply's text, in the current language (the request's, see words.py). Places,
+    targets and roles are written as in code; loss reasons in the same language."""
+    lines = [words_for(WORDS, "intro"), ""]
     for target, result in analysis["translated"].items():
-        lines.append(say("target", lang, target=target, outcome=_outcome(result, lang)))
+        lines.append(words_for(WORDS, "target", target=target, outcome=_outcome(result)))
     losses = analysis["losses"].get("chat_template")
     if losses is not None:
         # `stream` says how the reply travels, not what it says: leaving it out here gives
         # a streamed request the very message the same request unstreamed gets.
         losses = [loss for loss in losses if loss["path"] != "stream"]
-        lines += ["", _losses_heading(losses, lang)]
-        lines += _loss_lines(losses, lang)
-    lines += ["", say("footer", lang)]
+        lines += ["", _losses_heading(losses)]
+        lines += _loss_lines(losses)
+    lines += ["", words_for(WORDS, "footer")]
     return "\n".join(lines)
 
 
-def _outcome(result: dict, lang: str) -> str:
+def _outcome(result: dict) -> str:
     if "error" in result:
-        return say("refused", lang, message=result["error"]["message"])
+        return words_for(WORDS, "refused", message=result["error"]["message"])
     messages, tools = result["translated"], result["tools_schema"] or []
     roles = Counter(message.get("role") for message in messages)
-    by_role = say("role_join", lang).join(say("role_count", lang, count=n, role=role) for role, n in roles.items())
-    return say("outcome", lang, messages=count(len(messages), "message", lang), by_role=by_role or say("no_roles", lang),
-               tools=count(len(tools), "tool", lang))  # fmt: skip
+    by_role = words_for(WORDS, "role_join").join(words_for(WORDS, "role_count", count=n, role=role) for role, n in roles.items())
+    return words_for(WORDS, "outcome", messages=count(len(messages), "message"), by_role=by_role or words_for(WORDS, "no_roles"),
+               tools=count(len(tools), "tool"))  # fmt: skip
 
 
-def _losses_heading(losses: list, lang: str) -> str:
+def _losses_heading(losses: list) -> str:
     if not losses:
-        return say("nothing_behind", lang)
-    return say("behind", lang, places=count(len(losses), "place", lang))
+        return words_for(WORDS, "nothing_behind")
+    return words_for(WORDS, "behind", places=count(len(losses), "place"))
 
 
-def _loss_lines(losses: list[dict], lang: str) -> list[str]:
+def _loss_lines(losses: list[dict]) -> list[str]:
     """One line per reason, with the first place it applies and how many more."""
     from tutorial.watch.losses import reason_in
 
@@ -122,20 +121,20 @@ def _loss_lines(losses: list[dict], lang: str) -> list[str]:
         by_reason.setdefault(loss["reason"], []).append(loss["path"])
     lines = []
     for reason, paths in list(by_reason.items())[:MAX_LOSS_LINES]:
-        more = say("loss_more", lang, places=count(len(paths) - 1, "more place", lang)) if len(paths) > 1 else ""
-        lines.append(say("loss", lang, path=paths[0], more=more, reason=reason_in(reason, lang)))
+        more = words_for(WORDS, "loss_more", places=count(len(paths) - 1, "more place")) if len(paths) > 1 else ""
+        lines.append(words_for(WORDS, "loss", path=paths[0], more=more, reason=reason_in(reason)))
     hidden = len(by_reason) - MAX_LOSS_LINES
     if hidden > 0:
-        lines.append(say("hidden", lang, reasons=count(hidden, "more reason", lang)))
+        lines.append(words_for(WORDS, "hidden", reasons=count(hidden, "more reason")))
     return lines
 
 
-def translator_line(compared: dict, lang: Optional[str] = None) -> str:
+def translator_line(compared: dict) -> str:
     """What the learner's translator made of a request (`compare_request`), in one line, in the
     language of the request being answered."""
     from tutorial.notebook.build_it.replay import request_line
 
-    return request_line(compared, words.current(lang))
+    return request_line(compared)
 
 
 # ---------------------------------------------------------------------------
@@ -185,8 +184,8 @@ def _what_it_returned(tool_name: str, result: dict) -> str:
     returned = tutorial.flatten_content(result.get("content") or "")
     if len(returned) > MAX_ECHOED_CHARACTERS:
         cut = count(len(returned) - MAX_ECHOED_CHARACTERS, "more character")
-        returned = returned[:MAX_ECHOED_CHARACTERS] + say("cut", characters=cut)
-    return say("tool_returned", tool=tool_name, returned=returned)
+        returned = returned[:MAX_ECHOED_CHARACTERS] + words_for(WORDS, "cut", characters=cut)
+    return words_for(WORDS, "tool_returned", tool=tool_name, returned=returned)
 
 
 def _tool_results(message: Any) -> list[dict]:

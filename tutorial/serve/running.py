@@ -29,10 +29,12 @@ from typing import Optional
 
 import uvicorn
 
+from tutorial.words import using, words_for
+
 from .app import DEFAULT_MAX_BODY_BYTES, Log, create_app
 from .captures import DEFAULT_MAX_CAPTURES
 from .responder import Responder
-from .words import say
+from .words import WORDS
 
 STARTUP_TIMEOUT = 20.0  # seconds
 SHUTDOWN_GRACE_SECONDS = 5  # for requests still running once the bridge has ended its streams
@@ -70,7 +72,8 @@ def start(
     language of replies, summaries and errors when a request's Accept-Language names neither
     (default: the current language, so a Chinese chapter's server answers in Chinese);
     `body_timeout` the seconds a body may take after its headers (default: app.DEFAULT_BODY_TIMEOUT)."""
-    warn_unless_loopback(host, lang)
+    with using(lang):
+        warn_unless_loopback(host)
     app = create_app(
         responder=responder, forward=forward, save=save, max_body_bytes=max_body_bytes, max_captures=max_captures, log=log,
         lang=lang, **({} if body_timeout is None else {"body_timeout": body_timeout}),
@@ -163,6 +166,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def warn_unless_loopback(host: str, lang: Optional[str] = None) -> None:
+def warn_unless_loopback(host: str) -> None:
     if not is_loopback(host):
-        print(say("not_loopback", lang, host=host), file=sys.stderr)
+        print(words_for(WORDS, "not_loopback", host=host), file=sys.stderr)

@@ -43,12 +43,13 @@ import anyio
 import httpx
 
 import tutorial
+from tutorial.words import words_for
 
 from . import engine_context
 from .forward import DEFAULT_TIMEOUT, PING_SECONDS, chat_completions_url, engine_errors, engine_refusal, shutting_down
 from .responder import Reply
 from .wire import ApiError, sse_text, stream_events
-from .words import say
+from .words import WORDS as SERVER_WORDS
 
 DEFAULT_FAMILY = "qwen3"
 NO_CONTEXT_LEFT = "length"  # the prompt fills the context: nothing is generated (Slime does the same)
@@ -172,7 +173,7 @@ class TokenPath:
         try:
             prompt_ids = tutorial.render(translated, tools or None, template=self.family, tokenize=True)
         except Exception as error:  # RenderError: the template refused, or the vocabulary is missing
-            raise ApiError(400, say("invalid_request", message=WORDS["not_rendered"].format(family=self.family, error=error)))
+            raise ApiError(400, words_for(SERVER_WORDS, "invalid_request", message=WORDS["not_rendered"].format(family=self.family, error=error)))
         record = {"url": self.url, "family": self.family, "session": session, "prompt_tokens": len(prompt_ids)}
         return Turn(session, translated, tools or None, prompt_ids, record)
 
@@ -218,7 +219,7 @@ class TokenPath:
         try:
             blocks, stop_reason, manager_message = tutorial.build_reply(parsed, finish)
         except tutorial.RequestError as error:
-            raise ApiError(502, say("no_reply_located", error=error), retry=False)
+            raise ApiError(502, words_for(SERVER_WORDS, "no_reply_located", error=error), retry=False)
         turn.reply = Reply(blocks, stop_reason, matched if stop_reason == "stop_sequence" else None,
                            input_tokens=len(turn.prompt_ids), output_tokens=len(output_ids))  # fmt: skip
         turn.manager_message = manager_message
@@ -235,7 +236,7 @@ class TokenPath:
     async def _post(self, request: dict, record: dict) -> dict:
         """The engine's whole answer; a server shutting down meanwhile ends it with a 529."""
         if self._client is None:
-            raise ApiError(500, say("not_open"))
+            raise ApiError(500, words_for(SERVER_WORDS, "not_open"))
         work = asyncio.ensure_future(self._client.post(self.url, json=request))
         closing = asyncio.ensure_future(self._closing.wait())
         try:

@@ -15,9 +15,10 @@ import json
 from typing import Iterator, Optional
 
 import tutorial
+from tutorial.words import words_for
 
 from .responder import Reply
-from .words import current, say
+from .words import WORDS
 
 # The error types of Anthropic's envelope, by HTTP status.
 ERROR_TYPES = {
@@ -66,7 +67,7 @@ class ApiError(Exception):
 def bad_request(error: tutorial.RequestError) -> ApiError:
     """A located `RequestError` as a 400: its message already starts with the place; the
     reason is in the request's language (under Chinese it is framed: 「请求无效：…」)."""
-    return ApiError(400, say("invalid_request", message=str(error)))  # str: in the current language
+    return ApiError(400, words_for(WORDS, "invalid_request", message=str(error)))  # str: in the current language
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

@@ -17,33 +17,19 @@ from __future__ import annotations
 from typing import Optional
 
 from tutorial import words
-from tutorial.watch import language
 
 
 def choose(accept_language: Optional[str], server_lang: Optional[str]) -> str:
-    """The language to answer a request in (see the module's docstring)."""
-    return language.from_accept_language(accept_language) or language.resolve(server_lang)
+    """The language to answer a request in (see the module's docstring); the server sets it
+    with `tutorial.words.use_language_here`."""
+    if server_lang is not None:
+        words.check(server_lang)
+    return words.from_accept_language(accept_language) or server_lang or words.current()
 
 
-def answer_in(lang: str) -> None:
-    """Make `lang` the language of the request being answered (this task and what it starts)."""
-    words.use_language_here(language.resolve(lang))
-
-
-def current(lang: Optional[str] = None) -> str:
-    """`lang`, else the language of the request being answered, else the process's."""
-    if lang is not None:
-        return language.resolve(lang)
-    return words.current()
-
-
-def say(key: str, lang: Optional[str] = None, **fields) -> str:
-    return WORDS[current(lang)][key].format(**fields)
-
-
-def count(number: int, noun: str, lang: Optional[str] = None) -> str:
-    """"1 message", "2 messages"; 「1 条消息」. `noun` is a key of NOUNS."""
-    if current(lang) == "zh":
+def count(number: int, noun: str) -> str:
+    """"1 message", "2 messages"; 「1 条消息」, in the current language. `noun` is a key of NOUNS."""
+    if words.current() == "zh":
         return f"{number} {NOUNS[noun][1]}"
     singular = NOUNS[noun][0]
     return f"{number} {singular if number == 1 else singular + 's'}"
