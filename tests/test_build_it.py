@@ -18,6 +18,18 @@ import pytest
 
 from tutorial.notebook import build_it
 from tutorial.notebook.build_it import RULES, check_stage, examine
+from tutorial.words import using
+
+
+def check_in(lang: str, stage: str, function):
+    """`check_stage(stage, function)` with its verdict written in `lang`."""
+    with using(lang):
+        return check_stage(stage, function)
+
+
+def examine_in(lang: str, stage: str, function):
+    with using(lang):
+        return examine(stage, function)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "notebooks" / "05_build_it_yourself.ipynb"
@@ -424,13 +436,13 @@ def expected_rule(stage: str, rule: str) -> str:
 
 @pytest.mark.parametrize("stage", list(RIGHT))
 def test_the_right_solution_passes(stage):
-    verdict = check_stage(stage, RIGHT[stage], lang="en")
+    verdict = check_in("en", stage, RIGHT[stage])
     assert verdict.ok, repr(verdict)
 
 
 @pytest.mark.parametrize("stage, mistake, mutation, trap, rule", WRONG, ids=[f"{w[0]}: {w[1]}" for w in WRONG])
 def test_a_wrong_solution_is_caught_at_its_trap_with_the_rule_it_breaks(stage, mistake, mutation, trap, rule):
-    verdict = check_stage(stage, wrong_source(stage, mutation), lang="en")
+    verdict = check_in("en", stage, wrong_source(stage, mutation))
     assert verdict.state == "wrong", f"{mistake}: {verdict!r}"
     text = repr(verdict)
     if trap is not None:
@@ -444,7 +456,7 @@ def test_a_wrong_solution_is_caught_at_its_trap_with_the_rule_it_breaks(stage, m
 def test_a_wrong_helper_is_blamed_not_the_right_function_that_calls_it(stage, mistake, helper):
     wrong = MISTAKES[mistake]
     helper_source = wrong_source(wrong[0], wrong[2])
-    found = examine(stage, helper_source + "\n" + _callers(helper, stage), lang="en")
+    found = examine_in("en", stage, helper_source + "\n" + _callers(helper, stage))
     assert found.verdict.state == "wrong" and found.blamed == helper, repr(found.verdict)
     text = repr(found.verdict)
     assert text.startswith(f"✗ not yet: {stage} calls your {helper}, which does not agree with the package yet"), text
@@ -459,7 +471,7 @@ def _callers(helper: str, stage: str) -> str:
 
 def test_a_helper_still_unwritten_is_named():
     source = "def assistant_message(blocks):\n    ...\n" + RIGHT["translate_messages"]
-    verdict = check_stage("translate_messages", source, lang="en")
+    verdict = check_in("en", "translate_messages", source)
     assert repr(verdict) == "✗ not yet: translate_messages calls your assistant_message, which is not written yet; write it first"
 
 
@@ -468,17 +480,17 @@ def test_a_helper_still_unwritten_is_named():
 def test_a_missing_return_is_named_not_called_unwritten(lang, body):
     """`return None` compiles to the starter's bytes, and a body without `return` returns None
     too: the learner has written something, and the verdict says what went wrong with it."""
-    verdict = check_stage("flatten_content", f"def flatten_content(content):\n    {body}\n", lang=lang)
+    verdict = check_in(lang, "flatten_content", f"def flatten_content(content):\n    {body}\n")
     assert verdict.state == "wrong", repr(verdict)
     assert "return" in repr(verdict) and "None" in repr(verdict)
     assert ("not written yet" not in repr(verdict)) if lang == "en" else ("还没有写" not in repr(verdict))
-    stub = check_stage("flatten_content", 'def flatten_content(content):\n    """Mine."""\n    ...\n', lang=lang)
+    stub = check_in(lang, "flatten_content", 'def flatten_content(content):\n    """Mine."""\n    ...\n')
     assert stub.state == "unanswered", repr(stub)
 
 
 @pytest.mark.parametrize("stage", list(ALSO_RIGHT))
 def test_a_right_solution_written_differently_passes(stage):
-    verdict = check_stage(stage, ALSO_RIGHT[stage], lang="en")
+    verdict = check_in("en", stage, ALSO_RIGHT[stage])
     assert verdict.ok, repr(verdict)
 
 
@@ -494,7 +506,7 @@ def test_the_proof_is_as_big_as_promised():
 
 def test_a_wrong_verdict_shows_input_place_values_and_rule_in_chinese_too():
     source = wrong_source("user_block_message", MISTAKES["the pairing id kept"][2])
-    verdict = repr(check_stage("user_block_message", source, lang="zh"))
+    verdict = repr(check_in("zh", "user_block_message", source))
     assert verdict.startswith("✗ 还不对：user_block_message 在 ")
     assert "第一个是陷阱「content 为字符串的 tool_result」" in verdict
     assert '返回值["tool_call_id"]' in verdict and "（没有这个键）" in verdict
@@ -529,26 +541,27 @@ def test_the_chinese_bullets_are_the_chinese_chapters_word_for_word():
 
 def test_the_chinese_verdicts_read_as_chinese_sentences():
     """Full-width brackets around an owner's name and around "no such key", no space before them."""
-    verdict = repr(check_stage("user_block_message", wrong_source("user_block_message", MISTAKES["the pairing id kept"][2]), lang="zh"))
+    verdict = repr(check_in("zh", "user_block_message", wrong_source("user_block_message", MISTAKES["the pairing id kept"][2])))
     assert "应为（没有这个键），实际为 'toolu_x'" in verdict, verdict
-    assert build_it.stages.rule_text("user_block_message:text", "translate_messages", "zh").startswith("（user_block_message）`text` 块")
+    with using("zh"):
+        assert build_it.stages.rule_text("user_block_message:text", "translate_messages").startswith("（user_block_message）`text` 块")
 
 
 def test_the_first_difference_comes_from_a_trap_before_any_generated_input():
     """The issue's example: a user_block_message that handles only text and tool_result used to be
     shown a generated `hologram` block; now it is shown the trap built for other blocks."""
     source = RIGHT["user_block_message"].replace("flatten_content([block]) or f\"[{block['type']} omitted]\"", 'block.get("text", "")')
-    text = repr(check_stage("user_block_message", source, lang="en"))
+    text = repr(check_in("en", "user_block_message", source))
     assert 'The first is the trap "an image"' in text and "hologram" not in text and "generated" not in text
 
 
 def test_the_checker_reports_instead_of_raising():
-    verdict = check_stage("flatten_content", "def flatten_content(content):\n    return content.upper()\n", lang="en")
+    verdict = check_in("en", "flatten_content", "def flatten_content(content):\n    return content.upper()\n")
     assert verdict.state == "wrong"
     assert re.search(r"it raised AttributeError: 'NoneType' object has no attribute 'upper' \(line 2, in flatten_content\)", repr(verdict))
     changed = RIGHT["flatten_content"].replace("    return \"\\n\".join(texts)", "    joined = \"\\n\".join(texts)\n    content.clear()\n    return joined")
     assert "content.clear()" in changed
-    assert "it changed its input" in repr(check_stage("flatten_content", changed, lang="en"))
+    assert "it changed its input" in repr(check_in("en", "flatten_content", changed))
 
 
 # ---------------------------------------------------------------------------
@@ -562,7 +575,7 @@ def test_an_input_changed_in_place_cites_its_own_rule_not_a_traps():
     source = 'def translate(body):\n    body.pop("max_tokens", None)\n' \
              '    return translate_messages(body["messages"], body.get("system")), tools_to_chat_tools(body.get("tools"))\n'
     for lang in ("en", "zh"):
-        text = repr(check_stage("translate", source, lang=lang))
+        text = repr(check_in(lang, "translate", source))
         rule = build_it.TEXT[lang]["rule_unchanged"]
         assert text.endswith(rule), text
         assert build_it.TEXT[lang]["changed"] in text
@@ -612,7 +625,7 @@ def test_generated_bodies_put_spaced_text_in_every_place_a_text_goes():
 def test_a_stripped_text_is_shown_with_the_difference_in_view(stage, mistake):
     """Expected and got are never two strings that look alike: the first differing run is
     marked « », escaped (a newline is \\n, a space between the marks)."""
-    text = repr(check_stage(stage, wrong_source(stage, MISTAKES[mistake][2]), lang="en"))
+    text = repr(check_in("en", stage, wrong_source(stage, MISTAKES[mistake][2])))
     shown = re.search(r"expected (.+), got (.+)\n", text)
     assert shown, text
     want, have = shown.groups()
@@ -645,16 +658,17 @@ def test_two_strings_that_differ_never_look_alike(want, have):
 def test_a_difference_in_an_assistant_turn_without_thinking_cites_the_text_bullet():
     """Dropping the text beside a call used to cite the thinking bullet (the first trap that failed
     had thinking in it); the place says content, and only text makes it."""
-    found = examine("assistant_message", wrong_source("assistant_message", MISTAKES["the text beside a call dropped"][2]), lang="en")
+    found = examine_in("en", "assistant_message", wrong_source("assistant_message", MISTAKES["the text beside a call dropped"][2]))
     assert found.rule == RULES["en"]["assistant_message"]["text"]
     body = {"messages": [{"role": "user", "content": "读 a.py"},
                          {"role": "assistant", "content": [{"type": "text", "text": "我先读取文件。"},
                                                            {"type": "tool_use", "id": "toolu_a", "name": "read_file", "input": {}}]}]}
     expected = build_it.stages.translation.translate(body)
     yours = (expected[0][:1] + [{**expected[0][1], "content": ""}], expected[1])
-    found = build_it.difference(yours, expected, body, "en")
-    assert found.rule == RULES["en"]["assistant_message"]["text"] and found.stage == "assistant_message"
-    assert found.line("en").endswith("(the stage that checks this place: assistant_message)")
+    with using("en"):
+        found = build_it.difference(yours, expected, body)
+        assert found.rule == RULES["en"]["assistant_message"]["text"] and found.stage == "assistant_message"
+        assert found.line().endswith("(the stage that checks this place: assistant_message)")
 
 
 def test_a_replay_line_names_the_stage_of_the_place():
@@ -667,8 +681,9 @@ def test_a_replay_line_names_the_stage_of_the_place():
         ((expected[0], []), "tools_to_chat_tools", None),
     ]
     for yours, stage, bullet in cases:
-        found = build_it.difference(yours, expected, body, "zh")
-        assert found.stage == stage, found
-        assert found.line("zh").endswith(f"（检查这个位置的阶段：{stage}）")
+        with using("zh"):
+            found = build_it.difference(yours, expected, body)
+            assert found.stage == stage, found
+            assert found.line().endswith(f"（检查这个位置的阶段：{stage}）")
         if bullet:
             assert found.rule == RULES["zh"][stage][bullet]

@@ -184,19 +184,23 @@ def test_said_and_say_by_language(capsys, monkeypatch):
     monkeypatch.delenv("TUTORIAL_LANG", raising=False)
     assert said("dicts equal:") == "dicts equal:"
     assert said("{count} tokens", count=3) == "3 tokens"
-    assert said("{count} tokens", lang="zh", count=3) == "3 个 token"
-    assert said("not in the catalogue", lang="zh") == "not in the catalogue"
+    with language.using("zh"):
+        assert said("{count} tokens", count=3) == "3 个 token"
+        assert said("not in the catalogue") == "not in the catalogue"
     say("dicts equal:", True)
-    say("dicts equal:", True, lang="zh")
-    say("refused", lang="zh")
+    with language.using("zh"):
+        say("dicts equal:", True)
+        say("refused")
     assert capsys.readouterr().out == "dicts equal: True\n两个字典相等：True\n拒绝\n"
 
 
 def test_labelled_writes_label_keys_only(monkeypatch):
     value = {"where": "messages[0]", "openai echo": {"path": "README.md", "role": "tool"}, "rows": [{"block 2": True}]}
-    assert labelled(value, "en") is value
-    assert labelled(value, "zh") == {"位置": "messages[0]", "openai 回传的历史轮次": {"path": "README.md", "role": "tool"},
-                                     "rows": [{"内容块 2": True}]}
+    with language.using("en"):
+        assert labelled(value) is value
+    with language.using("zh"):
+        assert labelled(value) == {"位置": "messages[0]", "openai 回传的历史轮次": {"path": "README.md", "role": "tool"},
+                                   "rows": [{"内容块 2": True}]}
 
 
 def test_the_displays_speak_the_language():
@@ -204,22 +208,26 @@ def test_the_displays_speak_the_language():
     from tutorial.notebook.show import show_losses
     import tutorial
 
-    assert repr(show_json({"where": 1}, "the reply", lang="zh")) == '回复：\n{\n  "位置": 1\n}'
-    assert repr(show_json({"where": 1}, "the reply", lang="en")) == 'the reply:\n{\n  "where": 1\n}'
-    assert repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]", lang="zh")).startswith("blocks（发给 CLI）：\n1")
-    assert "translated[5]:\n2" in repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]", lang="zh"))
-    with pytest.raises(AssertionError, match="检查未通过：内容块的顺序"):
-        check(1, 2, "the block order", lang="zh")
-    table = show_losses(tutorial.trace(tutorial.readme_request()).losses, lang="zh")._repr_html_()
-    assert "为什么未进入输出" in table and "留下" not in table
-    assert show_losses([], lang="zh").__repr__() == "没有未进入输出的内容"
+    losses = tutorial.trace(tutorial.readme_request()).losses
+    with language.using("en"):
+        assert repr(show_json({"where": 1}, "the reply")) == 'the reply:\n{\n  "where": 1\n}'
+    with language.using("zh"):
+        assert repr(show_json({"where": 1}, "the reply")) == '回复：\n{\n  "位置": 1\n}'
+        assert repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]")).startswith("blocks（发给 CLI）：\n1")
+        assert "translated[5]:\n2" in repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]"))
+        with pytest.raises(AssertionError, match="检查未通过：内容块的顺序"):
+            check(1, 2, "the block order")
+        table = show_losses(losses)._repr_html_()
+        assert "为什么未进入输出" in table and "留下" not in table
+        assert show_losses([]).__repr__() == "没有未进入输出的内容"
 
 
 def test_the_walk_says_what_is_not_carried():
     import tutorial
     from tutorial.notebook.walk import walk_text
 
-    text = walk_text(tutorial.trace(tutorial.readme_request()), lang="zh")
+    with language.using("zh"):
+        text = walk_text(tutorial.trace(tutorial.readme_request()))
     assert "5. 未进入输出的内容：" in text and "留下" not in text
 
 

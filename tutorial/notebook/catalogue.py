@@ -20,9 +20,10 @@ of English words that does not go through `say`.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
-from ..watch import jsondiff, language
+from ..watch import jsondiff
+from ..words import current, pad
 
 # English label (as a code cell writes it) → Chinese. `{name}` fields are filled after lookup.
 LABELS: dict[str, str] = {
@@ -333,20 +334,20 @@ KEPT: frozenset[str] = frozenset(
 _CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
 
 
-def said(label: str, *, lang: Optional[str] = None, **fields: Any) -> str:
-    """`label` in `lang` (the current language by default), its `{fields}` filled in.
+def said(label: str, **fields: Any) -> str:
+    """`label` in the current language, its `{fields}` filled in.
 
     English is `label` itself; Chinese is `LABELS[label]` (the English, when the catalogue
     lacks it: tests/test_catalogue.py keeps that from happening in a chapter)."""
-    text = LABELS.get(label, label) if language.resolve(lang) == "zh" else label
+    text = LABELS.get(label, label) if current() == "zh" else label
     return text.format(**fields) if fields else text
 
 
-def say(label: str, *values: Any, lang: Optional[str] = None, **fields: Any) -> None:
-    """`print(label, *values)` with the label in `lang`: `say("dicts equal:", a == b)`.
+def say(label: str, *values: Any, **fields: Any) -> None:
+    """`print(label, *values)` with the label in the current language: `say("dicts equal:", a == b)`.
 
     After a Chinese colon the values follow without a space (「两个字典相等：True」)."""
-    text = said(label, lang=lang, **fields)
+    text = said(label, **fields)
     if not values:
         print(text)
         return
@@ -354,27 +355,28 @@ def say(label: str, *values: Any, lang: Optional[str] = None, **fields: Any) -> 
     print(text + gap + " ".join(str(value) for value in values))
 
 
-def labelled(value: Any, lang: Optional[str] = None) -> Any:
-    """`value` with every key that is a label (a key of LABELS) written in `lang`, at any depth.
+def labelled(value: Any) -> Any:
+    """`value` with every key that is a label (a key of LABELS) written in the current language,
+    at any depth.
 
     Used by `show_json`: `{"where": ..., "openai echo": ...}` shows the keys "位置" and
     "openai 回传的历史轮次" in Chinese. Keys that are data are left alone (no JSON field name is a label;
     a test checks the package's example bodies for it)."""
-    if language.resolve(lang) != "zh":
+    if current() != "zh":
         return value
     if value is jsondiff.ABSENT:
-        return value.text_in("zh")
+        return value.text()
     if isinstance(value, dict):
-        return {(LABELS[key] if isinstance(key, str) and key in LABELS else key): labelled(item, lang) for key, item in value.items()}
+        return {(LABELS[key] if isinstance(key, str) and key in LABELS else key): labelled(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [labelled(item, lang) for item in value]
+        return [labelled(item) for item in value]
     return value
 
 
 def fit(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns, a Chinese character counting two: a
     column of a printed table lines up in both languages (`f"{text:<18}"` does not)."""
-    return language.pad(text, width)
+    return pad(text, width)
 
 
 def title_colon(title: str) -> str:

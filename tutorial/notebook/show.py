@@ -16,11 +16,11 @@ import html
 import json
 from typing import Any, Optional
 
-from ..watch import language
+from ..words import columns, current
 from ..watch.losses import reason_in
 from .catalogue import fit, labelled, said, title_colon
 
-# Every word these displays write, per language ("en" or "zh"; see tutorial.language).
+# Every word these displays write, per language ("en" or "zh"; tutorial.words picks which).
 TEXT = {
     "en": {
         "input": "input",
@@ -47,8 +47,8 @@ TEXT = {
 }
 
 
-def _words(lang: Optional[str]) -> dict[str, str]:
-    return TEXT[language.resolve(lang)]
+def _words() -> dict[str, str]:
+    return TEXT[current()]
 
 
 _STYLE = (
@@ -78,22 +78,22 @@ class JSON:
         return f"{_STYLE}<div class='tp-side'><div>{title}<pre>{html.escape(as_json(self.value))}</pre></div></div>"
 
 
-def show_json(value: Any, title: Optional[str] = None, lang: Optional[str] = None) -> JSON:
+def show_json(value: Any, title: Optional[str] = None) -> JSON:
     """`value` as indented JSON under `title`; the title and the label keys of `value`
-    (`{"where": ...}`) in `lang` (see catalogue.py), data as it is."""
-    return JSON(labelled(value, lang), None if title is None else said(title, lang=lang))
+    (`{"where": ...}`) in the current language (see catalogue.py), data as it is."""
+    return JSON(labelled(value), None if title is None else said(title))
 
 
 class SideBySide:
     """Input on the left, output on the right: one stage of the walk."""
 
     def __init__(
-        self, left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None, lang: Optional[str] = None
+        self, left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None
     ):
-        words = _words(lang)
+        words = _words()
         self.left, self.right = left, right
-        self.left_title = words["input"] if left_title is None else said(left_title, lang=lang)
-        self.right_title = words["output"] if right_title is None else said(right_title, lang=lang)
+        self.left_title = words["input"] if left_title is None else said(left_title)
+        self.right_title = words["output"] if right_title is None else said(right_title)
 
     def __repr__(self) -> str:
         left, right = self.left_title, self.right_title
@@ -114,30 +114,30 @@ def _text(value: Any) -> str:
 
 
 def side_by_side(
-    left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None, lang: Optional[str] = None
+    left: Any, right: Any, left_title: Optional[str] = None, right_title: Optional[str] = None
 ) -> SideBySide:
-    """`left` beside `right`; the titles default to "input" and "output" in `lang`, and a
-    title given is shown in `lang` too (a label of catalogue.py, or code as it is)."""
-    return SideBySide(left, right, left_title, right_title, lang)
+    """`left` beside `right`; the titles default to "input" and "output" in the current
+    language, and a title given is shown in it too (a label of catalogue.py, or code as it is)."""
+    return SideBySide(left, right, left_title, right_title)
 
 
-def show_step(step, lang: Optional[str] = None) -> SideBySide:
+def show_step(step) -> SideBySide:
     """A trace step: what the function got (and from where) beside what it returned."""
-    words = _words(lang)
+    words = _words()
     got = words["step_got"].format(name=step.name, path=step.path)
-    return SideBySide(step.input, step.output, got, words["step_returned"].format(name=step.name), lang)
+    return SideBySide(step.input, step.output, got, words["step_returned"].format(name=step.name))
 
 
-def check(actual: Any, expected: Any, what: Optional[str] = None, lang: Optional[str] = None) -> None:
+def check(actual: Any, expected: Any, what: Optional[str] = None) -> None:
     """A silent check: nothing when `actual == expected`, a readable failure otherwise
-    (`what`, a label of catalogue.py, in `lang`)."""
+    (`what`, a label of catalogue.py, in the current language)."""
     if actual != expected:
-        words = _words(lang)
-        what = words["value"] if what is None else said(what, lang=lang)
+        words = _words()
+        what = words["value"] if what is None else said(what)
         raise AssertionError(words["check_failed"].format(what=what, expected=as_json(expected), actual=as_json(actual)))
 
 
-def check_answer(key: str, actual: Any, lang: Optional[str] = None) -> None:
+def check_answer(key: str, actual: Any) -> None:
     """A silent check against the exercise bank: nothing when `actual` is the right answer to
     exercise `key`, a readable failure otherwise. Written under a prediction instead of a
     literal, so no view of the chapter shows the answer before the learner gives it."""
@@ -145,26 +145,26 @@ def check_answer(key: str, actual: Any, lang: Optional[str] = None) -> None:
 
     exercise = get(key)
     if not exercise.is_right(actual):
-        words = _words(lang)
+        words = _words()
         raise AssertionError(words["check_failed"].format(what=key, expected=as_json(exercise.expected()), actual=as_json(actual)))
 
 
-def recorded(chapter: str, lang: Optional[str] = None) -> dict:
+def recorded(chapter: str) -> dict:
     """The values a chapter's silent checks expect, by name: tutorial/notebook/recorded/NN.json,
-    one record per edition ("en", "zh")."""
+    one record per edition ("en", "zh"): the current language's."""
     from importlib import resources
 
     kept = json.loads(resources.files(__package__).joinpath("recorded", f"{chapter}.json").read_text(encoding="utf-8"))
-    return kept[language.resolve(lang)]
+    return kept[current()]
 
 
-def check_recorded(chapter: str, name: str, actual: Any, lang: Optional[str] = None) -> None:
+def check_recorded(chapter: str, name: str, actual: Any) -> None:
     """A silent check against a value kept outside the chapter (`recorded`): nothing when
     `actual` equals it as JSON, a readable failure otherwise. It keeps the chapter's stored
     outputs honest without writing an expected value where a learner would read it."""
-    expected = recorded(chapter, lang)[name]
+    expected = recorded(chapter)[name]
     if json.loads(json.dumps(actual, ensure_ascii=False)) != expected:
-        words = _words(lang)
+        words = _words()
         raise AssertionError(words["check_failed"].format(what=f"{chapter} · {name}", expected=as_json(expected), actual=as_json(actual)))
 
 
@@ -186,22 +186,22 @@ def source_code(function) -> str:
     return "".join(lines[: first.lineno - 1] + lines[first.end_lineno :])
 
 
-def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None, lang: Optional[str] = None):
+def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None):
     """The local data-flow diagram of a trace, with one stage or message lit (`focus=True`:
     that message alone in close-up, the rest as summary rows): a Picture (SVG) whose
     `.collapsed` lists the runs drawn as one summary row each. `upto="messages[1]"` draws the
     flow only up to that stage (the picture under a question answers that question only)."""
     from ..pictures import local_flow, show
 
-    return show(local_flow(trace, highlight=highlight, focus=focus, upto=upto, lang=lang))
+    return show(local_flow(trace, highlight=highlight, focus=focus, upto=upto))
 
 
 class LossTable:
     """What stays behind (is not carried into the output), one row per loss: where, what, why."""
 
-    def __init__(self, losses, lang: Optional[str] = None):
-        self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), reason_in(loss.reason, lang)) for loss in losses]
-        self.words = _words(lang)
+    def __init__(self, losses):
+        self.rows = [(loss.path, json.dumps(loss.value, ensure_ascii=False), reason_in(loss.reason)) for loss in losses]
+        self.words = _words()
 
     def __repr__(self) -> str:
         if not self.rows:
@@ -232,7 +232,7 @@ class Table:
         self.rows = [[str(cell) for cell in row] for row in rows]
 
     def __repr__(self) -> str:
-        widths = [max(language.columns(row[i]) for row in [self.header, *self.rows]) for i in range(len(self.header))]
+        widths = [max(columns(row[i]) for row in [self.header, *self.rows]) for i in range(len(self.header))]
         lines = [self.header, *self.rows]
         return "\n".join("  ".join(fit(cell, width) for cell, width in zip(line, widths)).rstrip() for line in lines)
 
@@ -254,6 +254,6 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def show_losses(losses, lang: Optional[str] = None) -> LossTable:
-    """What stays behind, as a table whose headings are written in `lang`."""
-    return LossTable(losses, lang)
+def show_losses(losses) -> LossTable:
+    """What stays behind, as a table whose headings and reasons are in the current language."""
+    return LossTable(losses)

@@ -2,21 +2,21 @@
 
 It is read straight off a `Trace`: for each piece of the body, its input, the helper
 calls it went through, and the messages it produced; then the tools path, the
-hand-back, and what stays behind. `walk_text(trace, lang="zh")` writes it in Chinese.
+hand-back, and what stays behind. Under `using("zh")` (or `use_language("zh")`)
+`walk_text(trace)` writes it in Chinese.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Optional
 
-from ..watch import language
+from ..words import current
 from ..errors import format_location
 from .show import as_json
 from ..watch.losses import reason_in
 from ..watch.trace import Trace
 
-# Every line the walk writes, per language ("en" or "zh"; see tutorial.language).
+# Every line the walk writes, per language ("en" or "zh"; tutorial.words picks which).
 TEXT = {
     "en": {
         "title": "Action 2 for target {target!r}: translated, tools_schema = translate(body)",
@@ -77,9 +77,9 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-def walk_text(t: Trace, lang: Optional[str] = None) -> str:
-    """The walk of trace `t`, written in `lang` ("en" or "zh"; the current language by default)."""
-    w = TEXT[language.resolve(lang)]
+def walk_text(t: Trace) -> str:
+    """The walk of trace `t`, written in the current language."""
+    w = TEXT[current()]
     lines = [w["title"].format(target=t.target), ""]
     folded = t.preprocessed["messages"] != t.body["messages"]
     lines += [
@@ -113,5 +113,5 @@ def walk_text(t: Trace, lang: Optional[str] = None) -> str:
     lines += ["", w["hand_back"][0].format(messages=messages, tools=tools), *w["hand_back"][1:], ""]
     lines.append(w["behind"] if t.losses else w["nothing_behind"])
     for loss in t.losses:
-        lines += [f"   {loss.path} = {json.dumps(loss.value, ensure_ascii=False)[:80]}", f"      {reason_in(loss.reason, lang)}"]
+        lines += [f"   {loss.path} = {json.dumps(loss.value, ensure_ascii=False)[:80]}", f"      {reason_in(loss.reason)}"]
     return "\n".join(lines) + "\n"

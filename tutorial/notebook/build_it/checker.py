@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ...examples import readme_request
-from ...watch import language
+from ...words import current
 from ...watch.jsondiff import differences
 from .. import progress
 from ..exercises import Verdict
@@ -50,12 +50,11 @@ class Case:
     rule: Optional[str] = None  # a trap's rule: "rule" or "stage:rule"
 
 
-def cases(name: str, generated: int = GENERATED, lang: Optional[str] = None) -> list[tuple[str, tuple]]:
+def cases(name: str, generated: int = GENERATED) -> list[tuple[str, tuple]]:
     """The inputs a stage is checked on, as (label, arguments): README first, then the
     traps, then `generated` variations from a generator seeded with the stage's name.
-    The labels are written in `lang` (the current language by default)."""
-    lang = language.resolve(lang)
-    return [(label_in(case.label, lang), case.args) for case in all_cases(name, generated)]
+    The labels are written in the current language."""
+    return [(label_in(case.label), case.args) for case in all_cases(name, generated)]
 
 
 def all_cases(name: str, generated: int = GENERATED) -> list[Case]:
@@ -70,8 +69,9 @@ def all_cases(name: str, generated: int = GENERATED) -> list[Case]:
     return found
 
 
-def label_in(label: str, lang: str) -> str:
-    """An input's English label in `lang`."""
+def label_in(label: str) -> str:
+    """An input's English label in the current language."""
+    lang = current()
     if lang == "en":
         return label
     if label.startswith(README + ": "):
@@ -102,26 +102,24 @@ class Finding:
     stopped: bool = False  # the check stopped at a call that did not finish
 
 
-def check_stage(name: str, function: Any, lang: Optional[str] = None) -> Verdict:
+def check_stage(name: str, function: Any) -> Verdict:
     """Run `function` and the package's version of stage `name` on every input of the
     stage; ✓, or the first input on which they differ (named traps first) with the rule it
     breaks. The learner's helpers that `function` calls are checked first, and a wrong one
     is blamed instead. `function` may also be given as source text (the function and any
-    helpers it defines). The verdict is written in `lang` (the current language by default).
+    helpers it defines). The verdict is written in the current language.
     On a class hub the verdict also goes to the instructor's page (tutorial/notebook/progress.py)."""
-    found = examine(name, function, lang)
+    found = examine(name, function)
     progress.record(f"05.{name}", None, found.verdict, mistake=progress.stage_mistake(found))
     return found.verdict
 
 
-def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optional[float] = None,
-            generated: int = GENERATED) -> Finding:  # fmt: skip
+def examine(name: str, function: Any, seconds: Optional[float] = None, generated: int = GENERATED) -> Finding:
     """`check_stage` with everything it found; `seconds` limits each call of the learner's code."""
-    lang = language.resolve(lang)
-    words = TEXT[lang]
+    words = TEXT[current()]
     stage = stages.get(name)
     if isinstance(function, str):
-        function = compile_source(stage, function, lang)
+        function = compile_source(stage, function)
     if function is Ellipsis or function is None or is_stub(function):
         return Finding(Verdict("unanswered", words["unwritten"].format(name=name)), name)
     if not callable(function):
@@ -130,15 +128,16 @@ def examine(name: str, function: Any, lang: Optional[str] = None, seconds: Optio
         if is_stub(helper_function):
             message = words["helper_unwritten"].format(name=name, helper=helper)
             return Finding(Verdict("wrong", message), name, blamed=helper, blamed_unwritten=True)
-        found = _compare(helper, helper_function, lang, seconds, generated)
+        found = _compare(helper, helper_function, seconds, generated)
         if not found.verdict.ok:
             message = words["helper_wrong"].format(name=name, helper=helper, verdict=repr(found.verdict))
             found.verdict, found.blamed = Verdict("wrong", message), helper
             return found
-    return _compare(name, function, lang, seconds, generated)
+    return _compare(name, function, seconds, generated)
 
 
-def _compare(name: str, function: Callable, lang: str, seconds: Optional[float], generated: int) -> Finding:
+def _compare(name: str, function: Callable, seconds: Optional[float], generated: int) -> Finding:
+    lang = current()
     words = TEXT[lang]
     stage = stages.get(name)
     every = sorted(all_cases(name, generated), key=lambda case: _SHOWN_FIRST[case.kind])  # stable: each kind keeps its order
@@ -150,7 +149,7 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
         got = run(function, case.args, seconds)
         only_none = only_none and got.raised is None and not got.changed_input and got.value is None
         try:
-            problem, location = explain(case.args, got, expected, lang, root=_root(name))
+            problem, location = explain(case.args, got, expected, root=_root(name))
         except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
             problem, location = words["uncomparable"].format(error=f"{type(error).__name__}: {error}"), None
         if problem:
@@ -177,9 +176,9 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     elif rule == ENDLESS:
         rule_text = ""
     else:
-        rule_text = stages.rule_text(rule, name, lang) if rule else SUMMARIES[lang][name]
-    shown_args = ", ".join(short(arg, 400, lang) for arg in case.args)
-    label = label_in(case.label, lang)
+        rule_text = stages.rule_text(rule, name) if rule else SUMMARIES[lang][name]
+    shown_args = ", ".join(short(arg, 400) for arg in case.args)
+    label = label_in(case.label)
     if case.kind == "trap":
         label = words["trap"].format(label=label)
     elif lang == "zh" and label[:1].isascii():
@@ -188,7 +187,7 @@ def _compare(name: str, function: Callable, lang: str, seconds: Optional[float],
     template = words["stopped"] if stopped else words["wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
     if only_none:
-        expected = short(stage.reference(*copy.deepcopy(case.args)), lang=lang)
+        expected = short(stage.reference(*copy.deepcopy(case.args)))
         message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
 
@@ -301,7 +300,7 @@ def is_stub(function: Any) -> bool:
                               and node.value.value is Ellipsis for node in body)
 
 
-def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -> Callable:
+def compile_source(stage: stages.Stage, text: str) -> Callable:
     """Source text -> the function it defines: the one named like the stage, else the first.
     Only definitions, imports and assignments run; a trailing check call is skipped. Names
     the text does not define are the package's (the stage module's globals)."""
@@ -314,7 +313,7 @@ def compile_source(stage: stages.Stage, text: str, lang: Optional[str] = None) -
     exec(compile(tree, filename, "exec"), namespace)
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
     if not defined:
-        raise ValueError(TEXT[language.resolve(lang)]["no_function"].format(name=stage.name))
+        raise ValueError(TEXT[current()]["no_function"].format(name=stage.name))
     return namespace[stage.name if stage.name in defined else defined[0]]
 
 
@@ -343,49 +342,48 @@ def run(function: Callable, args: tuple, seconds: Optional[float] = None) -> Out
     return Outcome(value=value, changed_input=changed)
 
 
-def explain(args: tuple, got: Outcome, expected: Any, lang: Optional[str] = None,
+def explain(args: tuple, got: Outcome, expected: Any,
             root: Callable[[tuple], str] = lambda location: "result") -> tuple[str, Optional[tuple]]:  # fmt: skip
     """("", None) when the learner's outcome matches; otherwise one line on where and how it
-    differs, and the place (None when the function raised or changed its input)."""
-    words = TEXT[language.resolve(lang)]
+    differs (in the current language), and the place (None when the function raised or changed
+    its input)."""
+    words = TEXT[current()]
     if isinstance(got.raised, guard.TimedOut):
         return words["timed_out"].format(seconds=got.raised.seconds), None
     if got.raised is not None:
         error = got.raised
         message = str(error)
-        located = guard.where(error, lang)
+        located = guard.where(error)
         if located:
-            message += guard.WORDS[language.resolve(lang)]["located"].format(where=located)
-        return words["raised"].format(error=type(error).__name__, message=message, expected=short(expected, lang=lang)), None
+            message += guard.WORDS[current()]["located"].format(where=located)
+        return words["raised"].format(error=type(error).__name__, message=message, expected=short(expected)), None
     if got.changed_input:
         return words["changed"], None
     found = first_difference(_plain(got.value), _plain(expected))
     if found is None:
         return "", None
     location, have, want = found
-    with language.using(lang):
-        return difference_line(location, place(location, root), have, want), location
+    return difference_line(location, place(location, root), have, want), location
 
 
 def difference_line(location: tuple, where: str, have: Any, want: Any, limit: int = 240) -> str:
     """One line on a difference at `where`, in the current language: what was expected and
     what came, or that items are missing or extra there ("1 message missing", "1 extra message")."""
-    lang = language.current()
-    words = TEXT[lang]
+    words = TEXT[current()]
     if isinstance(have, Gap):
-        return words["gap_missing"].format(place=where, count=have.counted(), **spaced({"want": short(want, limit, lang)}, lang))
+        return words["gap_missing"].format(place=where, count=have.counted(), **spaced({"want": short(want, limit)}))
     if isinstance(want, Gap):
-        return words["gap_extra"].format(place=where, count=want.counted(), **spaced({"have": short(have, limit, lang)}, lang))
-    shown = dict(zip(("want", "have"), contrast(want, have, limit, lang)))
+        return words["gap_extra"].format(place=where, count=want.counted(), **spaced({"have": short(have, limit)}))
+    shown = dict(zip(("want", "have"), contrast(want, have, limit)))
     key = "differs" if location else "differs_whole"  # the whole value: no place to name
-    return words[key].format(place=where, **spaced(shown, lang))
+    return words[key].format(place=where, **spaced(shown))
 
 
 def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:
     """`result["tool_calls"][0]`, or `translated[3]["content"]` for translate's first half."""
     name = root(location)
     rest = location[1:] if name != "result" else location
-    shown = TEXT[language.current()]["result"] if name == "result" else name  # zh: 返回值, not an English placeholder
+    shown = TEXT[current()]["result"] if name == "result" else name  # zh: 返回值, not an English placeholder
     return shown + "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in rest)
 
 
@@ -411,7 +409,7 @@ class Gap(Missing):
 
     def counted(self) -> str:
         noun = "messages" if self.messages else "items"
-        return TEXT[language.current()][f"{self.gap}_{noun}" + ("_one" if self.count == 1 else "")].format(count=self.count)
+        return TEXT[current()][f"{self.gap}_{noun}" + ("_one" if self.count == 1 else "")].format(count=self.count)
 
 
 def _gap(have: list, want: list, index: int) -> Optional[tuple[int, Any, Any]]:
@@ -475,21 +473,21 @@ def _size(args: tuple) -> int:
     return len(json.dumps(args, ensure_ascii=False, default=str))
 
 
-def spaced(values: dict[str, str], lang: str) -> dict[str, str]:
+def spaced(values: dict[str, str]) -> dict[str, str]:
     """Values to put after Chinese words: a space before a value written in Latin letters
     (`应为 'tool'`), none before one that is Chinese in full-width brackets (`应为（没有这个键）`).
     English templates space their values themselves."""
-    if lang != "zh":
+    if current() != "zh":
         return values
     return {key: text if text.startswith("（") else " " + text for key, text in values.items()}
 
 
-def contrast(want: Any, have: Any, limit: int = 240, lang: Optional[str] = None) -> tuple[str, str]:
+def contrast(want: Any, have: Any, limit: int = 240) -> tuple[str, str]:
     """Two values that differ, written so the difference can be seen: two strings that share
     anything are escaped, cut around the first run where they differ, and that run is put
     between « and » (`'«  »你好\\n'` beside `'«»你好'`); anything else as `short` writes it."""
     if not (isinstance(want, str) and isinstance(have, str)) or want == have:
-        return short(want, limit, lang), short(have, limit, lang)
+        return short(want, limit), short(have, limit)
     if unicodedata.normalize("NFC", want) == unicodedata.normalize("NFC", have):
         return ascii(want), ascii(have)  # the same letters written two ways: show the code points
     start = len(os.path.commonprefix([want, have]))
@@ -505,7 +503,7 @@ def contrast(want: Any, have: Any, limit: int = 240, lang: Optional[str] = None)
             want_end, have_end = want_end + 1, have_end + 1
         want_end, have_end = _word_end(want, start, want_end), _word_end(have, start, have_end)
     if not start and (want_end, have_end) == (len(want), len(have)):
-        return short(want, limit, lang), short(have, limit, lang)  # nothing shared: nothing to point at
+        return short(want, limit), short(have, limit)  # nothing shared: nothing to point at
     quote = '"' if ("'" in want + have and '"' not in want + have) else "'"
     before = want[:start]
     head = _escape(before, quote) if len(before) <= context else "…" + _escape(before[-context:], quote)
@@ -536,12 +534,13 @@ def _escape(text: str, quote: str) -> str:
     return "".join(special.get(char) or (char if char.isprintable() else repr(char)[1:-1]) for char in text)
 
 
-def short(value: Any, limit: int = 240, lang: Optional[str] = None) -> str:
-    """A value as the learner would write it in Python (Chinese stays readable), cut at `limit`."""
+def short(value: Any, limit: int = 240) -> str:
+    """A value as the learner would write it in Python (Chinese stays readable), cut at `limit`;
+    what stands for a missing value is in the current language."""
     if isinstance(value, Missing):
-        return TEXT[language.resolve(lang)][value.what]
+        return TEXT[current()][value.what]
     try:
         text = repr(value)
     except Exception:  # noqa: BLE001 - the learner's object, whose __repr__ may fail
-        text = TEXT[language.resolve(lang)]["unshowable"].format(kind=type(value).__name__)
+        text = TEXT[current()]["unshowable"].format(kind=type(value).__name__)
     return text if len(text) <= limit else text[: limit - 1] + "…"

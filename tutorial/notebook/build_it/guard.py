@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from ...watch import language
+from ...words import current
 
 # The few words this module writes, per language: where in the learner's code, and a time-out.
 WORDS = {
@@ -43,8 +43,8 @@ _PYTHON = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, s
 class TimedOut(Exception):
     """The learner's function did not return within the time given."""
 
-    def __init__(self, name: str, seconds: float, lang: Optional[str] = None):
-        super().__init__(WORDS[language.resolve(lang)]["timed_out"].format(name=name, seconds=seconds))
+    def __init__(self, name: str, seconds: float):
+        super().__init__(WORDS[current()]["timed_out"].format(name=name, seconds=seconds))
         self.name = name
         self.seconds = seconds
 
@@ -65,7 +65,7 @@ def call(function: Callable, args: tuple, seconds: Optional[float]) -> Any:
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise TimedOut(getattr(function, "__name__", None) or WORDS[language.current()]["the_function"], seconds)
+        raise TimedOut(getattr(function, "__name__", None) or WORDS[current()]["the_function"], seconds)
     if "error" in box:
         raise box["error"]
     return box["value"]
@@ -96,20 +96,20 @@ def frame(error: BaseException) -> Optional[tuple[str, int, str]]:
     return name, last.lineno, last.name
 
 
-def line_of(file: str, line: int, lang: Optional[str] = None) -> str:
-    """"my_translator.py, line 12", or "line 12" in a notebook cell (file "")."""
-    words = WORDS[language.resolve(lang)]
+def line_of(file: str, line: int) -> str:
+    """"my_translator.py, line 12", or "line 12" in a notebook cell (file ""), in the current language."""
+    words = WORDS[current()]
     return words["file_line"].format(file=file, line=line) if file else words["line"].format(line=line)
 
 
-def where(error: BaseException, lang: Optional[str] = None) -> str:
+def where(error: BaseException) -> str:
     """"my_translator.py, line 12, in assistant_message" for the last line of the learner's
     code the error passed through, or "" when it passed through none."""
     found = frame(error)
     if not found:
         return ""
     file, line, function = found
-    return WORDS[language.resolve(lang)]["in"].format(place=line_of(file, line, lang), function=function)
+    return WORDS[current()]["in"].format(place=line_of(file, line), function=function)
 
 
 def _is_cell(filename: str) -> bool:
@@ -117,11 +117,11 @@ def _is_cell(filename: str) -> bool:
     return "ipykernel_" in filename or filename.startswith("<ipython-input")
 
 
-def describe(error: BaseException, lang: Optional[str] = None) -> str:
+def describe(error: BaseException) -> str:
     """One line: the exception's type and message, and where in the learner's code."""
     if isinstance(error, TimedOut):
         return str(error)
     message = str(error).splitlines()[0] if str(error) else ""
-    located = where(error, lang)
-    shown = WORDS[language.resolve(lang)]["located"].format(where=located) if located else ""
+    located = where(error)
+    shown = WORDS[current()]["located"].format(where=located) if located else ""
     return f"{type(error).__name__}{': ' + message if message else ''}" + shown

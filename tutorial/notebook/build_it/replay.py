@@ -23,7 +23,7 @@ from ... import client_tools, translation
 from ...errors import RequestError
 from ...examples import claude_code_session
 from ...preprocess import preprocess
-from ...watch import language
+from ...words import current, using
 from .checker import Missing, _plain, _root, difference_line, first_difference, place
 from .learner import TranslatorError
 from .stages import STAGES, rule_text
@@ -83,10 +83,10 @@ WORDS = {
 _CLAUDE_CODE = "Claude Code request "
 
 
-def shown_name(name: str, lang: Optional[str] = None) -> str:
+def shown_name(name: str) -> str:
     """A recorded request's name as a reader sees it ("Claude Code request 2" in Chinese)."""
     if name.startswith(_CLAUDE_CODE) and name[len(_CLAUDE_CODE) :].isdigit():
-        return WORDS[language.resolve(lang)]["claude_code"].format(number=name[len(_CLAUDE_CODE) :])
+        return WORDS[current()]["claude_code"].format(number=name[len(_CLAUDE_CODE) :])
     return name
 
 
@@ -114,14 +114,14 @@ class Difference:
     rule: str  # the bullet of chapter 05 that place follows
     stage: str = ""  # the function of chapter 05 that builds the place, when known
 
-    def line(self, lang: Optional[str] = None) -> str:
-        lang = language.resolve(lang)
-        with language.using(lang):
-            shown = difference_line((self.place,), self.place, self.actual, self.expected, 160)
+    def line(self) -> str:
+        """The difference in one line, in the current language."""
+        lang = current()
+        shown = difference_line((self.place,), self.place, self.actual, self.expected, 160)
         line = WORDS[lang]["line"].format(difference=shown, rule=self.rule)
         return line + (WORDS[lang]["caught_by"].format(stage=self.stage) if self.stage else "")
 
-    def as_json(self, lang: Optional[str] = None) -> dict:
+    def as_json(self) -> dict:
         """{place, expected, actual, rule, line}; a side that has no value there (a key or an
         item only the other has) is left out and named in `absent`."""
         found: dict = {"place": self.place}
@@ -130,12 +130,12 @@ class Difference:
                 found["absent"] = side
             else:
                 found[side] = _jsonable(value)
-        return {**found, "rule": self.rule, **({"stage": self.stage} if self.stage else {}), "line": self.line(lang)}
+        return {**found, "rule": self.rule, **({"stage": self.stage} if self.stage else {}), "line": self.line()}
 
 
-def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None) -> Optional[Difference]:
-    """The first difference between two results of translate on `body`, or None."""
-    lang = language.resolve(lang)
+def difference(yours: Any, expected: Any, body: Any) -> Optional[Difference]:
+    """The first difference between two results of translate on `body`, or None (its rule in
+    the current language)."""
     want = _plain(expected)
     found = first_difference(_plain(yours), want)
     if found is None:
@@ -143,15 +143,15 @@ def difference(yours: Any, expected: Any, body: Any, lang: Optional[str] = None)
     location, have, wanted = found
     rule = (STAGES["translate"].rule_at((body,), location, want) or "").lstrip("~")
     stage = (rule.rpartition(":")[0] or "translate") if rule else ""  # the function that builds the place
-    text = rule_text(rule, stage, lang) if rule else SUMMARIES[lang]["translate"]
+    text = rule_text(rule, stage) if rule else SUMMARIES[current()]["translate"]
     return Difference(place(location, _root("translate")), wanted, have, text, stage)
 
 
-def chapter_body(body: Any, lang: Optional[str] = None) -> tuple[Any, str]:
+def chapter_body(body: Any) -> tuple[Any, str]:
     """`body` as chapter 05's rules can judge it, and what was taken out: tool entries that
     need more than the chapter teaches (Anthropic-defined client tools, whose schema the
     package looks up; toolsets, which have no name) leave the tools list of both sides."""
-    words = WORDS[language.resolve(lang)]
+    words = WORDS[current()]
     tools = body.get("tools") if isinstance(body, dict) else None
     if not isinstance(tools, list):
         return body, ""
@@ -194,16 +194,20 @@ class Replay:
         return words["summary"].format(same=same, compared=len(self.compared), left_out=len(self.rows) - len(self.compared))
 
     def lines(self, every: bool = False) -> list[str]:
-        """One line per request that differs (every request with `every`)."""
+        """One line per request that differs (every request with `every`), in the replay's language."""
+        with using(self.lang):
+            return self._lines(every)
+
+    def _lines(self, every: bool) -> list[str]:
         words = WORDS[self.lang]
         found = []
         for row in self.rows:
             if not every and row.state in ("same", "left_out"):
                 continue
             mark = {"same": "✓", "differs": "✗", "error": "✗", "left_out": "–"}[row.state]
-            detail = row.difference.line(self.lang) if row.difference else row.note
+            detail = row.difference.line() if row.difference else row.note
             note = words["row_note"].format(note=row.note) if row.difference and row.note else ""
-            line = words["row"].format(mark=mark, name=shown_name(row.name, self.lang), state=words[row.state])
+            line = words["row"].format(mark=mark, name=shown_name(row.name), state=words[row.state])
             found.append(line + (words["row_detail"].format(detail=detail) if detail else "") + note)
         return found
 
@@ -211,15 +215,15 @@ class Replay:
         return "\n".join([self.summary(), *self.lines()])
 
 
-def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = None, lang: Optional[str] = None) -> Replay:
+def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = None) -> Replay:
     """Every recorded request (or `requests`, as (name, body)) through `translator` — the
     learner's (`load_translator`) or any function shaped like `tutorial.translate` — and
-    through the package, compared on chapter 05's rules."""
-    lang = language.resolve(lang)
+    through the package, compared on chapter 05's rules, in the current language."""
+    lang = current()
     words = WORDS[lang]
     rows = []
     for name, body in recorded_requests() if requests is None else requests:
-        body, note = chapter_body(body, lang)
+        body, note = chapter_body(body)
         try:
             expected = translation.translate(body)
         except RequestError as error:
@@ -236,7 +240,7 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
             rows.append(Row(name, "error", note=f"{type(error).__name__}: {error}"))
             continue
         try:
-            found = difference(yours, expected, body, lang)
+            found = difference(yours, expected, body)
         except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
             rows.append(Row(name, "error", note=words["uncomparable"].format(error=f"{type(error).__name__}: {error}")))
             continue
@@ -256,20 +260,21 @@ def _jsonable(value: Any) -> Any:
             return repr(value)
 
 
-def compare_request(translator: Callable, body: Any, lang: Optional[str] = None) -> dict:
+def compare_request(translator: Callable, body: Any) -> dict:
     """What a server keeps of the learner's translator on one request, as plain JSON:
     `agrees`, the first `difference` ({place, expected, actual, rule}) or the `error`, what the
     learner's translate returned, and a `note` on what was left out. The learner's translate
     gets the body as the package translates it — preprocessed, as the adapter's _run_turn
-    does — with the tools chapter 05 does not teach taken out of both sides."""
-    words = WORDS[language.resolve(lang)]
+    does — with the tools chapter 05 does not teach taken out of both sides. Its words are in
+    the current language."""
+    words = WORDS[current()]
     origin = getattr(translator, "origin", None)
     kept: dict = {"translator": origin} if origin else {}
     try:
         preprocessed = preprocess(body)
     except RequestError as error:
         return {**kept, "compared": False, "note": words["refused"].format(error=error)}
-    chapter, note = chapter_body(preprocessed, lang)
+    chapter, note = chapter_body(preprocessed)
     try:
         expected = translation.translate(chapter)
     except RequestError as error:
@@ -283,7 +288,7 @@ def compare_request(translator: Callable, body: Any, lang: Optional[str] = None)
     except Exception as error:  # noqa: BLE001 - a plain function given as the translator
         return {**kept, "compared": True, "agrees": False, "error": f"{type(error).__name__}: {error}"}
     try:
-        found = difference(yours, expected, chapter, lang)
+        found = difference(yours, expected, chapter)
     except (Exception, RecursionError) as error:  # noqa: BLE001 - a value whose own methods fail
         return {**kept, "compared": True, "agrees": False, "error": words["uncomparable"].format(error=f"{type(error).__name__}: {error}")}
     translated, tools_schema = yours if isinstance(yours, (tuple, list)) and len(yours) == 2 else (yours, None)
@@ -291,15 +296,15 @@ def compare_request(translator: Callable, body: Any, lang: Optional[str] = None)
         **kept,
         "compared": True,
         "agrees": found is None,
-        "difference": found.as_json(lang) if found else None,
+        "difference": found.as_json() if found else None,
         "translated": _jsonable(translated),
         "tools_schema": _jsonable(tools_schema),
     }
 
 
-def request_line(compared: dict, lang: Optional[str] = None) -> str:
-    """One line for a log or a reply: agrees, or where it differs first."""
-    words = WORDS[language.resolve(lang)]
+def request_line(compared: dict) -> str:
+    """One line for a log or a reply, in the current language: agrees, or where it differs first."""
+    words = WORDS[current()]
     if not compared.get("compared"):
         return words["not_compared"] + compared.get("note", "")
     if compared.get("error"):

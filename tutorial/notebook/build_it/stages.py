@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ... import openai_target, translation
+from ...words import current
 from . import inputs
 from .texts import RULES, SUMMARIES
 
@@ -239,8 +240,10 @@ def source(name: str) -> str:
     return "\n\n\n".join(inspect.getsource(function).rstrip() for function in get(name).shown) + "\n"
 
 
-def rule_text(qualified: str, stage: str, lang: str) -> str:
-    """The text of a bullet: `qualified` is "rule" (of `stage`) or "other_stage:rule"."""
+def rule_text(qualified: str, stage: str) -> str:
+    """The text of a bullet, in the current language: `qualified` is "rule" (of `stage`) or
+    "other_stage:rule"."""
+    lang = current()
     owner, _, rule = qualified.rpartition(":")
     owner = owner or stage
     text = RULES[lang][owner][rule]

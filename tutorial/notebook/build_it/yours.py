@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import html
-from typing import Callable, Optional
+from typing import Callable
 
-from ...watch import language
+from ...words import current, using
 from ..exercises import Verdict
 from .checker import explain, is_stub, run, _root
 from .texts import TEXT
@@ -14,19 +14,24 @@ from .texts import TEXT
 class YourPlayground:
     """The playground with a second opinion: `model` is an ordinary `Playground`; each time
     its request changes, `translate` (the learner's) runs on the same preprocessed body and
-    `compare()` says whether it agrees with the package."""
+    `compare()` says whether it agrees with the package, in the language current when it was
+    made (a widget's callbacks run later, outside any `using` block)."""
 
-    def __init__(self, translate: Callable, lang: Optional[str] = None):
+    def __init__(self, translate: Callable):
         from ..playground import Playground  # the playground loads only when this is built
 
         self.translate = translate
-        self.lang = language.resolve(lang)
+        self.lang = current()
         self.model = Playground()
         self._pane = None
         self.model.on_change(lambda what: self._redraw())
 
     def compare(self) -> Verdict:
         """Your translate against the package's on the playground's current request."""
+        with using(self.lang):
+            return self._compare()
+
+    def _compare(self) -> Verdict:
         model, words = self.model, TEXT[self.lang]
         if is_stub(self.translate):
             return Verdict("unanswered", words["yours_unwritten"])
@@ -37,7 +42,7 @@ class YourPlayground:
         # The playground preprocesses before it translates, as _run_turn does; yours gets the same body.
         body = model.trace.preprocessed
         expected = (model.results["translated"], model.results["tools_schema"])
-        problem, _ = explain((body,), run(self.translate, (body,)), expected, self.lang, root=_root("translate"))
+        problem, _ = explain((body,), run(self.translate, (body,)), expected, root=_root("translate"))
         which = words["preset"].format(preset=model.preset) if model.preset else words["this_request"]
         if problem:
             return Verdict("wrong", words["yours_differs"].format(which=which, problem=problem))
@@ -63,7 +68,7 @@ class YourPlayground:
         )
 
 
-def your_playground(translate: Callable, lang: Optional[str] = None) -> YourPlayground:
+def your_playground(translate: Callable) -> YourPlayground:
     """The playground, with `translate` (yours) checked against the package on every edit;
-    its verdicts are written in `lang` (the current language by default)."""
-    return YourPlayground(translate, lang)
+    its verdicts are written in the current language."""
+    return YourPlayground(translate)

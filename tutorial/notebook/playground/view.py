@@ -20,12 +20,12 @@ thread; each thread marks the changes it makes itself, so they are not taken for
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 import traceback
 from typing import Any, Callable, Optional
 
 from ...targets import names as target_names
+from ...words import using
 from .labels import label
 from .model import Model, capture_title
 from .panes import CSS, PANES, Drawing, diagram_html, peers_html, prompt_html, status_html
@@ -39,15 +39,16 @@ IDLE_SECONDS = 30.0  # the drawing thread ends after this long without work (a n
 def draw_flow(trace, lang: str = "en") -> Drawing:
     """The one place that knows the pictures module's API: the flow of one request, drawn.
 
-    `pictures.flow.local_flow(trace, lang=...)` gives DOT text whose `.collapsed` lists the
+    Drawn in `lang` (this runs on the drawer's own thread, which starts in no `using` block).
+    `pictures.flow.local_flow(trace)` gives DOT text whose `.collapsed` lists the
     runs drawn as one summary row (`Collapsed` with `.path` and `.count`); `show(dot)` gives
     an object with `.svg`, or with `.dot` and `.hint` when Graphviz is missing."""
     from ...pictures import flow
 
-    parameters = inspect.signature(flow.local_flow).parameters
-    made = flow.local_flow(trace, lang=lang) if "lang" in parameters else flow.local_flow(trace)
+    with using(lang):
+        made = flow.local_flow(trace)
+        shown = flow.show(made)
     collapsed = tuple((str(run.path), int(run.count)) for run in getattr(made, "collapsed", ()))
-    shown = flow.show(made)
     return Drawing(dot=str(made), svg=getattr(shown, "svg", None), hint=getattr(shown, "hint", None), collapsed=collapsed)
 
 
