@@ -25,8 +25,8 @@ COMMENTS: dict[str, str] = {
     "what the realign overwrote": "被 realign 覆盖的部分",
     "the lesson's own version": "课程模块自己的写法",
     "text, then token ids (· no vocabulary shipped)": "先看文本，再看 token id（· 表示没有附带词表）",
-    "`python -m tutorial.serve.recorded_session update` makes it again, with the engine built":
-        "引擎构建好之后，`python -m tutorial.serve.recorded_session update` 可以重新录制",
+    "`.venv/bin/python -m tutorial.serve.recorded_session update` makes it again, with the engine built":
+        "引擎构建好之后，`.venv/bin/python -m tutorial.serve.recorded_session update` 可以重新录制",
     # The learner's lines and the answers behind them.
     "edit this line": "改这一行",
     'edit this line: "a", "b", "c" or "d"': '改这一行："a"、"b"、"c" 或 "d"',
