@@ -206,9 +206,9 @@ def test_cli_help_and_errors_in_chinese_have_no_english_sentence(name, how, tmp_
 def test_cli_in_chinese_reads_json_errors_and_files_in_chinese(tmp_path):
     env = chinese_env("flag")
     broken = run_cli(["--lang", "zh", "translate", "-"], env, '{"messages": [\n  {"role": }')
-    assert broken.stderr == "错误：标准输入不是有效的 JSON：第 2 行第 12 列，这里应该是一个值\n"
+    assert broken.stderr == "错误：标准输入不是有效的 JSON（第 2 行第 12 列），这里应该是一个值\n"
     missing = run_cli(["translate", str(tmp_path / "none.json"), "--lang", "zh"], env)
-    assert missing.stderr == f"错误：{tmp_path / 'none.json'}：无法读取：没有这个文件或目录\n"
+    assert missing.stderr == f"错误：无法读取 {tmp_path / 'none.json'}（没有这个文件或目录）\n"
     (tmp_path / "latin1.json").write_bytes(b'{"a": "\xff"}')
     assert "不是 UTF-8 文本" in run_cli(["--lang", "zh", "translate", str(tmp_path / "latin1.json")], env).stderr
 
@@ -270,7 +270,7 @@ def test_main_in_process_leaves_the_language_and_argparse_as_they_were(capsys):
     assert "消息路径" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--lang", "zh", "walk", "--target", "nowhere"])
-    assert "无效的选择" in capsys.readouterr().err
+    assert "参数 --target 有误，不能取 'nowhere'" in capsys.readouterr().err
     assert language.current() == before and argparse._ is translate_words
 
 

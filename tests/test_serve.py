@@ -620,7 +620,7 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
     }  # fmt: skip
     said = {name: response.json()["error"]["message"] for name, response in answers.items()}
     assert said["max_tokens"] == "max_tokens：必须是正整数，收到的是 0"
-    assert said["not json"] == "body：请求体不是有效的 JSON：第 1 行第 2 列，这里应该是用双引号括起来的键名"
+    assert said["not json"] == "body：请求体不是有效的 JSON（第 1 行第 2 列），这里应该是用双引号括起来的键名"
     assert said["not an object"] == "body：请求体必须是 JSON 对象，收到的是 list"
     assert said["route"] == "GET /nowhere：这里没有这个路由（见 GET /）"
     assert said["capture"].startswith("captures/cap_9999999：没有这个捕获")

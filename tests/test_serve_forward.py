@@ -364,7 +364,7 @@ def test_engine_failures_in_chinese(bridge, model, status, words, stream):
 @pytest.mark.parametrize(
     "model, words",
     [("stream-error", "引擎在流式传输中出错：died mid-stream"), ("silent-stream", "引擎的流没有发来任何数据块就结束了"),
-     ("bad-arguments", "引擎的回答无法变成回复：choices[0].message.tool_calls[0].function.arguments：不是有效的 JSON")],
+     ("bad-arguments", "引擎的回答无法变成回复，choices[0].message.tool_calls[0].function.arguments 不是有效的 JSON")],
 )  # fmt: skip
 def test_a_stream_that_fails_midway_says_so_in_chinese(bridge, model, words):
     """The failure after message_start is an `error` event; it, and the capture, speak the request's language."""

@@ -133,7 +133,7 @@ def test_the_location_stays_the_reason_turns_chinese_and_english_is_untouched():
         tutorial.translate(body_without_tool_use_id())
     error = raised.value
     english = "messages[2].content[0].tool_use_id: is required (a tool_result names the tool_use it answers)"
-    chinese = "messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明它回答的是哪个 tool_use）"
+    chinese = "messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明回答的是哪个 tool_use）"
     with language.using("en"):
         assert str(error) == english == error.args[0]
     assert error.problem == "is required (a tool_result names the tool_use it answers)"  # programs read English
@@ -148,7 +148,7 @@ def test_the_command_line_says_the_reason_in_chinese(tmp_path):
     env.pop("TUTORIAL_LANG", None)
     zh = subprocess.run([sys.executable, "-m", "tutorial", "--lang", "zh", "translate", str(bad)], capture_output=True, text=True, env=env)
     assert zh.returncode == 2
-    assert zh.stderr == "请求无效：messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明它回答的是哪个 tool_use）\n"
+    assert zh.stderr == "请求无效：messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明回答的是哪个 tool_use）\n"
     en = subprocess.run([sys.executable, "-m", "tutorial", "translate", str(bad)], capture_output=True, text=True, env={**env, "LANG": "C"})
     assert "messages[2].content[0].tool_use_id: is required (a tool_result names the tool_use it answers)" in en.stderr
 

@@ -55,26 +55,26 @@ ARGPARSE_ZH = {
     "optional arguments": "选项",  # Python before 3.10
     "subcommands": "子命令",
     "show this help message and exit": "显示这条帮助信息并退出",
-    "%(prog)s: error: %(message)s\n": "%(prog)s：错误：%(message)s\n",
-    "the following arguments are required: %s": "缺少必需的参数：%s",
-    "unrecognized arguments: %s": "无法识别的参数：%s",
-    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s：%(message)s",
-    "invalid choice: %(value)r (choose from %(choices)s)": "无效的选择：%(value)r（可选：%(choices)s）",
+    "%(prog)s: error: %(message)s\n": "%(prog)s 报错，%(message)s\n",
+    "the following arguments are required: %s": "缺少必需的参数 %s",
+    "unrecognized arguments: %s": "无法识别的参数 %s",
+    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s 有误，%(message)s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "不能取 %(value)r（可选的值有 %(choices)s）",
     "invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)":
-        "无效的选择：%(value)r，你是不是想输入 %(closest)r？（可选：%(choices)s）",
-    "invalid %(type)s value: %(value)r": "无效的 %(type)s 值：%(value)r",
+        "不能取 %(value)r，你是不是想输入 %(closest)r？（可选的值有 %(choices)s）",
+    "invalid %(type)s value: %(value)r": "%(value)r 不是有效的 %(type)s 值",
     "expected one argument": "需要一个值",
     "expected at most one argument": "最多需要一个值",
     "expected at least one argument": "至少需要一个值",
     "expected %s argument": "需要 %s 个值",
     "expected %s arguments": "需要 %s 个值",
-    "ambiguous option: %(option)s could match %(matches)s": "有歧义的选项：%(option)s 可以匹配 %(matches)s",
+    "ambiguous option: %(option)s could match %(matches)s": "选项 %(option)s 有歧义，可以匹配 %(matches)s",
     "not allowed with argument %s": "不能与参数 %s 一起使用",
     "one of the arguments %s is required": "必须给出参数 %s 之一",
     "ignored explicit argument %r": "忽略了显式给出的值 %r",
-    "can't open '%(filename)s': %(error)s": "无法打开 '%(filename)s'：%(error)s",
-    "unknown parser %(parser_name)r (choices: %(choices)s)": "未知的子命令 %(parser_name)r（可选：%(choices)s）",
-    "unexpected option string: %s": "意外的选项：%s",
+    "can't open '%(filename)s': %(error)s": "无法打开 '%(filename)s'（%(error)s）",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "未知的子命令 %(parser_name)r（可选的有 %(choices)s）",
+    "unexpected option string: %s": "意外的选项 %s",
     "option '%(option)s' is deprecated": "选项 '%(option)s' 已弃用",
     "argument '%(argument_name)s' is deprecated": "参数 '%(argument_name)s' 已弃用",
     "command '%(parser_name)s' is deprecated": "子命令 '%(parser_name)s' 已弃用",
@@ -201,20 +201,20 @@ WORDS = {
         "error": "错误：{message}",
         "request": "请求无效：{message}",
         "description": "把 Anthropic 请求一步步翻译成聊天模板的输入。",
-        "lang": "帮助、提示和报告的语言（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
+        "lang": "帮助、提示和报告的语言（默认取 TUTORIAL_LANG，其次是系统语言环境 LANG，都没有时用英文）",
         "walk": "打印每个阶段的输入和输出，以及未进入输出的内容",
         "walk_file": "请求 JSON 文件（默认是 README 示例，- 表示从标准输入读取）",
-        "target": "输出的目标格式（默认：chat_template）",
+        "target": "输出的目标格式（默认为 chat_template）",
         "translate": '以 JSON 打印 {"translated": ..., "tools_schema": ...}',
         "serve": "本地的 /v1/messages 端点，捕获收到的每个请求（详见 python -m tutorial serve -h）",
         "doctor": "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展",
         "file_metavar": "文件",
         "too_deep": "输入嵌套太深，无法处理",
         "memory": "内存不足",
-        "bug": "内部错误（这是一个 bug，请报告这个问题）：{kind}: {detail}",
-        "cannot_read": "{name}：无法读取：{why}",
+        "bug": "内部错误 {kind}: {detail}（这是一个 bug，请报告这个问题）",
+        "cannot_read": "无法读取 {name}（{why}）",
         "stdin": "标准输入",
-        "no_serve": "serve 命令需要 serve 附加依赖（缺少 {missing}）：pip install -e '.[serve]'",
+        "no_serve": "serve 命令需要 serve 附加依赖（缺少 {missing}），请运行 pip install -e '.[serve]' 安装",
         "a_module": "一个模块",
     },
 }
@@ -248,7 +248,7 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as error:
-            return f"{who}不是 UTF-8 文本（第 {error.start} 个字节）"
+            return f"{who}不是 UTF-8 文本（偏移 {error.start} 处无法解码）"
     if size > limits.MAX_TEXT_BYTES:
         return f"{who}超过了 {limits.MAX_TEXT_BYTES // (1024 * 1024)} MB（{size:,} 字节），这是 Messages API 的请求上限"
     text = data.removeprefix("\ufeff")
@@ -257,7 +257,7 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
     except json.JSONDecodeError as error:
 
         what = words.json_message(error.msg)
-        return f"{who}不是有效的 JSON：第 {error.lineno} 行第 {error.colno} 列，{what}"
+        return f"{who}不是有效的 JSON（第 {error.lineno} 行第 {error.colno} 列），{what}"
     except RecursionError:
         offset = limits.deep_bracket(text)
         if offset is None:

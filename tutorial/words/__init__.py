@@ -197,7 +197,7 @@ JSON_MESSAGES: Mapping[str, Mapping[str, str]] = {
         "Unterminated string starting at": "从这里开始的字符串没有结束的引号",
         "Invalid control character": "字符串里有控制字符（换行要写成 \\n）",
         "Invalid \\uXXXX escape": "无效的 \\uXXXX 转义",
-        "Invalid \\escape": "无效的转义：反斜杠后面的字符不合法",
+        "Invalid \\escape": "无效的转义，反斜杠后面的字符不合法",
         "Illegal trailing comma before end of object": "对象末尾多了一个逗号",
         "Illegal trailing comma before end of array": "列表末尾多了一个逗号",
     },

@@ -30,13 +30,13 @@ TEXTS: dict[str, str] = {
     "must be a content block: an object with a string 'type', got {got}":
         "必须是内容块，即带字符串 'type' 的 JSON 对象，实际是 {got}",
     "must be {allowed}, got {got}": "必须是 {allowed}，实际是 {got}",
-    "has unknown type {tag} (expected {expected})": "的类型 {tag} 未知（可用的类型：{expected}）",
+    "has unknown type {tag} (expected {expected})": "的类型 {tag} 未知（可用的类型有 {expected}）",
     "the request body must be a JSON object, got {got}": "请求体必须是 JSON 对象，实际是 {got}",
     "has a key of type {got}: JSON object keys are strings": "有一个 {got} 类型的键，而 JSON 对象的键只能是字符串",
     "is a key that is not valid Unicode: it holds a lone surrogate (half of a UTF-16 pair), "
-    "and the contract can only match keys that are text": f"这个键不是有效的 Unicode：{SURROGATE}，而契约只能匹配文本形式的键",
+    "and the contract can only match keys that are text": f"这个键不是有效的 Unicode，因为{SURROGATE}，而契约只能匹配文本形式的键",
     "must be valid Unicode text, got {got}: it holds a lone surrogate (half of a UTF-16 pair)":
-        f"必须是有效的 Unicode 文本，实际是 {{got}}：{SURROGATE}",
+        f"必须是有效的 Unicode 文本，实际是 {{got}}，{SURROGATE}",
     "contains itself (a cycle): a JSON value cannot refer back to itself": "包含自身（形成循环），而 JSON 值不能引用自己",
     "contains itself (a cycle): a JSON value cannot refer back to itself, got {got}":
         "包含自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）",
@@ -49,19 +49,19 @@ TEXTS: dict[str, str] = {
     "holds more than {n:,} values (counted as its JSON text would write them)": "包含超过 {n:,} 个值（按 JSON 文本的写法计数）",
     "{name} is larger than {mb} MB ({size:,} bytes), the Messages API's request limit":
         "{name}超过 {mb} MB（{size:,} 字节），这是 Messages API 的请求上限",
-    "{name} is not UTF-8: {why} at byte {at}": "{name}不是 UTF-8 文本（第 {at} 个字节：{why}）",
-    "{name} is not valid JSON: {json} at line {line}, column {column}": "{name}不是有效的 JSON：第 {line} 行，第 {column} 列，{json}",
+    "{name} is not UTF-8: {why} at byte {at}": "{name}不是 UTF-8 文本（偏移 {at} 处，{why}）",
+    "{name} is not valid JSON: {json} at line {line}, column {column}": "{name}不是有效的 JSON（第 {line} 行第 {column} 列），{json}",
     "{name} nests too deeply for Python's JSON reader": "{name}嵌套太深，Python 的 JSON 读取器无法读取",
     "{name} nests deeper than {n} levels of objects and arrays (at line {line}, column {column})":
         "{name}的对象和数组嵌套超过 {n} 层（第 {line} 行，第 {column} 列）",
     "{name} has an integer of more than {n} digits (at line {line}, column {column})":
         "{name}中有超过 {n} 位的整数（第 {line} 行，第 {column} 列）",
-    "{name} is not valid JSON: {why}": "{name}不是有效的 JSON：{why}",
+    "{name} is not valid JSON: {why}": "{name}不是有效的 JSON（{why}）",
     "the content nests deeper than {n} levels of blocks": "内容块嵌套超过 {n} 层",
     # The openai target (openai_target.py).
     "a block of type {kind} cannot be carried in {where}: it belongs in {places}":
         "{where}中不能携带类型为 {kind} 的内容块，这类内容块应当出现在{places}中",
-    "a block of type {kind} cannot be carried in {where}: {why}": "{where}中不能携带类型为 {kind} 的内容块：{why}",
+    "a block of type {kind} cannot be carried in {where}: {why}": "{where}中不能携带类型为 {kind} 的内容块，{why}",
     "is required: a tool_reference names the tool whose schema it loads": "是必填项，因为 tool_reference 要写明加载哪个工具的 schema",
     "is required for a custom tool by the openai target (the function needs parameters)":
         "是必填项（openai 目标格式要求自定义工具带 input_schema，因为 function 需要 parameters）",
@@ -73,10 +73,10 @@ TEXTS: dict[str, str] = {
     "an assistant {kind} part has no Anthropic equivalent": "assistant 消息中 {kind} 类型的 content part 在 Anthropic 格式中没有对应物",
     "must be system, user, assistant or tool, got {got}": "必须是 system、user、assistant 或 tool，实际是 {got}",
     "an input_audio part cannot be sent: the Anthropic Messages API accepts no audio":
-        "input_audio 类型的 content part 无法发送：Anthropic Messages API 不接受音频",
+        "input_audio 类型的 content part 无法发送，因为 Anthropic Messages API 不接受音频",
     "is required and must be a string": "是必填项，且必须是字符串",
     "an image_url part needs a URL string": "image_url 类型的 content part 需要字符串形式的 URL",
-    "a data URL must be base64: data:<media_type>;base64,<data>": "data URL 必须是 base64 编码：data:<media_type>;base64,<data>",
+    "a data URL must be base64: data:<media_type>;base64,<data>": "data URL 必须是 base64 编码，形如 data:<media_type>;base64,<data>",
     "a file part needs a file object with file_data": "file 类型的 content part 需要一个带 file_data 的 file 对象",
     "a file part must carry its data as a data URL ({why})": "file 类型的 content part 必须以 data URL 携带数据（{why}）",
     "only a PDF (data:application/pdf;base64,...) becomes a document": "只有 PDF（data:application/pdf;base64,...）能变成 document",
@@ -84,13 +84,13 @@ TEXTS: dict[str, str] = {
     "a tool message without tool_call_id must follow an assistant message with a call left to answer":
         "没有 tool_call_id 的 tool 消息必须跟在一条还有未回答调用的 assistant 消息之后",
     "a saved tool_use block needs its string id": "保存下来的 tool_use 块需要字符串形式的 id",
-    "a tool call needs a function: an object with a string name": "工具调用需要 function：一个带字符串 name 的 JSON 对象",
+    "a tool call needs a function: an object with a string name": "工具调用需要 function，即一个带字符串 name 的 JSON 对象",
     "a tool call needs a function with a string name": "工具调用的 function 需要字符串形式的 name",
-    "a function tool needs a function: an object with a string name": "function 工具需要 function：一个带字符串 name 的 JSON 对象",
+    "a function tool needs a function: an object with a string name": "function 工具需要 function，即一个带字符串 name 的 JSON 对象",
     "a function tool needs a function with a string name": "function 工具的 function 需要字符串形式的 name",
     "is JSON text whose value at {at} {inner}": "是 JSON 文本，其中 {at} 处的值{inner}",
     "the response must be an object, got {got}": "响应必须是 JSON 对象，实际是 {got}",
-    "an error response carries no message: {error}": "错误响应里没有消息：{error}",
+    "an error response carries no message: {error}": "错误响应里没有消息（{error}）",
     "must be {wanted} in a {kind} block": "在 {kind} 块中必须是{wanted}",
     "must be a list of messages, got {got}": "必须是消息列表，实际是 {got}",
     "must be a message object, got {got}": "必须是消息对象（JSON 对象），实际是 {got}",
@@ -153,7 +153,7 @@ PHRASES: dict[str, str] = {
     "the openai target does not know this block type": "openai 目标格式不认识这种内容块类型",
     "an uploaded file's id means nothing to Anthropic": "上传文件的 id 对 Anthropic 没有意义",
     "it is required": "这是必填项",
-    "a tool_result names the tool_use it answers": "tool_result 要写明它回答的是哪个 tool_use",
+    "a tool_result names the tool_use it answers": "tool_result 要写明回答的是哪个 tool_use",
     "inside messages, 'system' is accepted too": "在 messages 里也接受 'system'",
     "an image needs a base64, url or file source": "图片需要 base64、url 或 file 类型的 source",
     "a tool_use's input is a JSON object": "tool_use 的 input 是 JSON 对象",
