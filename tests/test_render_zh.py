@@ -84,9 +84,9 @@ def refused(template, messages=(), **options) -> RenderError:
 
 def test_chapter_01s_refusal_is_a_chinese_frame_around_the_templates_words(zh):
     error = refused(SYSTEM_FIRST, SYSTEM_LAST)
-    assert str(error) == "聊天模板（直接传入的文本）：模板拒绝渲染：System message must be at the beginning."
+    assert str(error) == "聊天模板（直接传入的文本）：模板拒绝渲染（System message must be at the beginning.）"
     assert error.template == "（直接传入的文本）"
-    assert error.problem == "模板拒绝渲染：System message must be at the beginning."
+    assert error.problem == "模板拒绝渲染（System message must be at the beginning.）"
     assert error.refusal == "System message must be at the beginning."  # data: never translated
 
 
@@ -105,7 +105,7 @@ def test_the_language_is_the_one_current_when_the_error_is_made(zh):
 
 
 def test_render_takes_a_language_of_its_own(en):
-    assert str(refused(SYSTEM_FIRST, SYSTEM_LAST, lang="zh")).startswith("聊天模板（直接传入的文本）：模板拒绝渲染：")
+    assert str(refused(SYSTEM_FIRST, SYSTEM_LAST, lang="zh")).startswith("聊天模板（直接传入的文本）：模板拒绝渲染（")
     tutorial.use_language("zh")
     try:
         english = refused(SYSTEM_FIRST, SYSTEM_LAST, lang="en")
@@ -134,10 +134,10 @@ def _jinja_message(error: RenderError) -> str:
 SANDBOX = [
     ("{{ ''.__class__ }}", "被沙箱拦下：访问 'str' 对象的属性 '__class__' 不安全。聊天模板可以读取消息和工具", None),
     ("{{ messages.append(1) }}", "被沙箱拦下：", _cause_text),  # jinja2's own SecurityError
-    ("ok\n{% if %}", "第 2 行有语法错误：", _jinja_message),
+    ("ok\n{% if %}", "第 2 行有语法错误（", _jinja_message),
     ("{{ 1/0 }}", "渲染时出错（ZeroDivisionError）：division by zero", _cause_text),
     ("{{ x.foo.bar }}", "模板出错（UndefinedError）：", _cause_text),
-    ("{{ x | tojson }}", "模板拒绝渲染：tojson 收到一个未定义的值（缺少 'x'）", None),
+    ("{{ x | tojson }}", "模板拒绝渲染（tojson 收到一个未定义的值，缺少 'x'）", None),
     ("{{ 1 | tojson(indent=100) }}", "被沙箱拦下：tojson 的 indent 最大为 64", None),
     ("{{ 1 | tojson(separators=('a' * 40, 'b' * 40)) }}", "被沙箱拦下：tojson 的 separators 最多 64 个字符", None),
     ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "模板递归太深（某个宏或循环在无休止地调用自己）", None),
@@ -165,8 +165,8 @@ def test_every_render_error_is_chinese_quoting_only_what_is_not_ours(zh, source,
 
 def test_naming_a_template_wrongly_is_answered_in_chinese(zh):
     error = refused("chatm1")
-    assert str(error).startswith("聊天模板 'chatm1'：没有名为 'chatm1' 的聊天模板。模型家族有：deepseek-v3.1、")
-    assert "本包自带的简化模板有：chatml、glm_style；" in str(error)
+    assert str(error).startswith("聊天模板 'chatm1'：没有名为 'chatm1' 的聊天模板。模型家族有 deepseek-v3.1、")
+    assert "本包自带的简化模板有 chatml、glm_style。" in str(error)
     assert_chinese(str(error), "pathlib.Path", "Jinja")
     error = refused(3)
     assert str(error) == "聊天模板（无）：template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 int"
@@ -174,20 +174,20 @@ def test_naming_a_template_wrongly_is_answered_in_chinese(zh):
         render("not a list", template="chatml")
     assert str(caught.value) == "聊天模板 'chatml'：messages 须是由消息对象组成的列表，收到的是 str"
     error = refused(SYSTEM_FIRST, tokenize=True)
-    assert error.problem.startswith("token id 需要模型的词表：请传入模型家族名（deepseek-v3.1、")
+    assert error.problem.startswith("token id 需要模型的词表，请传入模型家族名（deepseek-v3.1、")
     assert_chinese(str(error))
     with pytest.raises(ValueError) as caught:
         template_source("nope")
-    assert str(caught.value) == "本包没有自带名为 'nope' 的聊天模板；自带的有：chatml、glm_style"
+    assert str(caught.value) == "本包没有自带名为 'nope' 的聊天模板，自带的只有 chatml、glm_style"
 
 
 def test_a_file_that_cannot_be_read_is_named_in_chinese(zh, tmp_path):
     error = refused(tmp_path / "missing.jinja")
     assert error.template == f"文件 {str(tmp_path / 'missing.jinja')!r}"
-    assert error.problem.startswith("无法读取：[Errno 2]")  # the system's own words follow
+    assert error.problem.startswith("无法读取（[Errno 2]")  # the system's own words follow
     path = tmp_path / "mine.jinja"
     path.write_text("{{ raise_exception('no tools here') }}", "utf-8")
-    assert str(refused(path)) == f"聊天模板 文件 {str(path)!r}：模板拒绝渲染：no tools here"
+    assert str(refused(path)) == f"聊天模板 文件 {str(path)!r}：模板拒绝渲染（no tools here）"
 
 
 def test_helpers_that_name_a_family_or_a_vocabulary_answer_in_chinese(zh):
@@ -252,7 +252,7 @@ def test_tokenize_without_a_vocabulary_says_so_in_chinese(real, zh):
         if chosen.vocabulary:
             continue
         error = refused(name, translated, tools=tools, tokenize=True)
-        assert error.problem == f"无法给出 {name} 的 token id：{chosen.no_vocabulary}；请用 tokenize=False 渲染"
+        assert error.problem == f"无法给出 {name} 的 token id（{chosen.no_vocabulary}），请用 tokenize=False 渲染"
         assert error.template == f"{name!r}（{chosen.template_file}）"
         assert_chinese(str(error))
 
@@ -280,7 +280,7 @@ def test_the_real_templates_refusals_quote_the_templates_words_inside_chinese(re
                 assert chinese.refusal == english.refusal  # the template's words: data
                 if chinese.refusal is not None:
                     kinds.add("refused")
-                    assert chinese.problem == f"模板拒绝渲染：{chinese.refusal}"
+                    assert chinese.problem == f"模板拒绝渲染（{chinese.refusal}）"
                     assert english.problem == f"refused the messages: {english.refusal}"
                     assert_chinese(str(chinese), chinese.refusal)
                 else:
