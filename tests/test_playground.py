@@ -424,10 +424,10 @@ def test_the_labels_say_the_same_in_both_languages():
 def test_chinese_labels():
     pg = Playground(lang="zh")
     pg.request_text = '{"a" 1}'
-    assert pg.results["error"] == "第 1 行，第 6 列：这里缺少冒号“:”（文本还不是有效的 JSON）"
+    assert pg.results["error"] == "第 1 行第 6 列：这里缺少冒号“:”（文本还不是有效的 JSON）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     pg.request_text = "{"
-    assert pg.results["error"] == "第 1 行，第 2 列：文本已结束，但第 1 行第 1 列开始的对象还没有闭合（缺少 }）"
+    assert pg.results["error"] == "第 1 行第 2 列：文本已结束，但第 1 行第 1 列开始的对象还没有闭合（缺少 }）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     with pytest.raises(ValueError, match="lang must be one of"):
         Playground(lang="fr")
