@@ -145,7 +145,7 @@ GROUPS = {"request": "请求", "user": "user 消息", "tool result": "工具结�
 LABELS = {
     "system as a string": "system 为字符串",
     "system as text blocks (cache_control)": "system 为文本块（cache_control）",
-    "a system message inside messages (preprocess folds it)": "列表中间的 system 消息（preprocess 折叠它）",
+    "a system message inside messages (preprocess folds it)": "列表中间的 system 消息（由 preprocess 折叠）",
     "content as a string": "content 为字符串",
     "two text blocks": "两个文本块",
     "text with cache_control": "带 cache_control 的文本",
@@ -168,7 +168,7 @@ LABELS = {
 
 # The refusals' reasons, as the `openai` target writes them (English: the contract), glossed.
 REFUSALS = {
-    "the Chat Completions message shape has no document part": "Chat Completions 的消息结构里没有 document 部分",
+    "the Chat Completions message shape has no document part": "Chat Completions 的消息结构里没有 document 类型的 content part",
     "the openai target does not know this block type": "openai 目标格式不认识这种内容块",
     "encrypted reasoning can only be replayed to Anthropic's servers": "加密的推理内容只能重放给 Anthropic 的服务器",
     "server tools run on Anthropic's servers, not on this engine": "服务端工具在 Anthropic 的服务器上运行，不在这个引擎上",
@@ -186,7 +186,7 @@ TEXT = {
     },
     "zh": {
         "columns": ("字段或内容块", "chat_template 的输出", "openai 的输出", "未进入输出的内容及原因"),
-        "both": "两者", "nothing": "无", "refused": "✗ 拒绝", "left_out": "（不放进工具列表）",
+        "both": "两种格式", "nothing": "无", "refused": "✗ 拒绝", "left_out": "（不放进工具列表）",
         "refusal": "拒绝：{why}", "stays": "{who} {places}：{why}", "stays_nowhere": "{who}：{why}",
         "stays_refused": "{who} {why}",
         "line": "    未进入输出 · {stays}", "list": "、",
