@@ -24,13 +24,21 @@ sizes mean linear cost), then the peak memory of translate and trace as a ratio 
 parsed body's own. Times are this process's CPU time (`time.process_time`), not the wall
 clock: on a machine shared with other jobs, waiting for a core then slows no case.
 Run: python benchmarks/translate_cost.py [ROUNDS]
+
+Beside Slime (issue 37): with `--slime CHECKOUT` (a git clone of THUDM/slime holding commit
+624b824a898a) it times only Slime's translate, ours (both targets) and trace on the shared body
+`../shared/bench/peer_body.json` and on that body with its messages ten times over, the same way
+(interleaved rounds, CPU time, medians, × `json.loads`), and prints ours ÷ Slime.
+Run: python benchmarks/translate_cost.py [ROUNDS] --slime ../slime
 """
 
 from __future__ import annotations
 
+import ast
 import gc
 import json
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -101,12 +109,12 @@ TARGETS = {  # the goals of issues 23 and 30, as a ratio to json.loads (trace: t
 }
 
 
-def interleaved(raw: bytes, rounds: int, calls: int) -> dict[str, float]:
+def interleaved(raw: bytes, rounds: int, calls: int, cases: dict = CASES) -> dict[str, float]:
     """Median seconds per call of each case: `rounds` rounds, each running every case
     `calls` times in a row (the median resists a busy neighbour core)."""
-    times: dict[str, list[float]] = {name: [] for name in CASES}
+    times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(rounds):
-        for name, function in CASES.items():
+        for name, function in cases.items():
             gc.collect()  # each case starts from the same heap, not from the previous one's garbage
             start = time.process_time()
             for _ in range(calls):
@@ -152,5 +160,68 @@ def main(rounds: int = 15) -> dict:
     return results
 
 
+# ---------------------------------------------------------------------------
+# Beside Slime
+
+PEER_BODY = Path(__file__).resolve().parents[2] / "shared" / "bench" / "peer_body.json"
+SLIME_COMMIT = "624b824a898a"
+SLIME_FUNCTIONS = {  # file at SLIME_COMMIT -> the functions its translate runs
+    "slime/agent/adapters/common.py": ("flatten_content", "tool_call_dict"),
+    "slime/agent/adapters/anthropic.py": ("_translate_messages", "_tools_to_chat_tools"),
+}
+
+
+def slime_translate(checkout: str):
+    """Slime's translate as its adapter runs it (`_translate`: the two paths, no checks), from a
+    git clone of Slime: the four functions are read out of SLIME_COMMIT's files with `ast` and
+    run as they are written there, without importing Slime (aiohttp, its trajectory manager)."""
+    namespace: dict = {"Any": object}  # the one name their signatures use at run time
+    for path, names in SLIME_FUNCTIONS.items():
+        source = subprocess.run(["git", "-C", checkout, "show", f"{SLIME_COMMIT}:{path}"],
+                                capture_output=True, text=True, check=True).stdout  # fmt: skip
+        wanted = [node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef) and node.name in names]
+        assert len(wanted) == len(names), f"{path} at {SLIME_COMMIT} lacks one of {names}"
+        exec(compile(ast.Module(wanted, type_ignores=[]), path, "exec"), namespace)
+
+    def translate_like_slime(raw: bytes):
+        body = json.loads(raw)
+        messages = namespace["_translate_messages"](body.get("messages") or [], body.get("system"))
+        return messages, namespace["_tools_to_chat_tools"](body.get("tools"))
+
+    return translate_like_slime
+
+
+def beside_slime(checkout: str, rounds: int = 31) -> dict:
+    cases = {
+        "json.loads": json.loads,
+        "Slime's translate": slime_translate(checkout),
+        "json.loads + translate (chat_template)": CASES["json.loads + translate (chat_template)"],
+        "json.loads + translate (openai)": CASES["json.loads + translate (openai)"],
+        "json.loads + trace (chat_template)": CASES["json.loads + trace (chat_template)"],
+    }
+    peer = json.loads(PEER_BODY.read_bytes())
+    results = {}
+    for label, times in {"peer body": 1, "peer body, messages x10": 10}.items():
+        raw = json.dumps({**peer, "messages": peer["messages"] * times}, ensure_ascii=False).encode()
+        calls = max(1, int(2e6 // len(raw)))
+        for function in cases.values():
+            function(raw)
+        seconds = results[label] = interleaved(raw, rounds, calls, cases)
+        base = seconds["json.loads"]
+        print(f"{label}: {len(raw) / 1e6:.2f} MB, median of {rounds} interleaved rounds of {calls} call(s)")
+        for name, value in seconds.items():
+            print(f"  {name:<42} {value * 1e3:8.2f} ms   {value / base:5.2f}x json.loads")
+        ours, slime = seconds["json.loads + translate (chat_template)"], seconds["Slime's translate"]
+        print(f"  ours (chat_template) / Slime's              {ours / slime:5.2f}x              (aim <= 1.36x)")
+    return results
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 15)
+    arguments = sys.argv[1:]
+    if "--slime" in arguments:
+        at = arguments.index("--slime")
+        checkout = arguments[at + 1]
+        del arguments[at : at + 2]
+        beside_slime(checkout, int(arguments[0]) if arguments else 31)
+    else:
+        main(int(arguments[0]) if arguments else 15)
