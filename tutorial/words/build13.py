@@ -19,11 +19,11 @@ TEXTS = {
                     "of the nine recorded sessions)",
               "zh": "{stage} 在全部 {count} 个输入上与 tutorial.trajectory 一致（先是陷阱，然后是九个录制会话的每一轮）"},
     "raised": {"en": "on {case}: your function raised {error}{line}. The rule: {rule}",
-               "zh": "在 {case} 上，你的函数抛出了 {error}{line}。规则是这样的：{rule}"},
+               "zh": "输入为“{case}”时，你的函数抛出了 {error}{line}，请对照下面这条规则修改。{rule}"},
     "returned_none": {"en": "on {case}: your function returned None; return the new value. The rule: {rule}",
-                      "zh": "在 {case} 上，你的函数返回了 None，请把新的结果 return 出来。规则是这样的：{rule}"},
+                      "zh": "输入为“{case}”时，你的函数返回了 None，请把新的结果 return 出来，并对照下面这条规则检查。{rule}"},
     "line": {"en": " (line {line})", "zh": "（第 {line} 行）"},
-    "differs": {"en": "on {case}: {where}. The rule: {rule}", "zh": "在 {case} 上，{where}。规则是这样的：{rule}"},
+    "differs": {"en": "on {case}: {where}. The rule: {rule}", "zh": "输入为“{case}”时，{where}，不符合下面这条规则。{rule}"},
     "missing_key": {"en": "the strip has no {field!r}", "zh": "返回的 strip 里没有 {field!r}"},
     "list_at": {"en": "{field}[{at}] should be {expected!r}, got {got!r}", "zh": "{field}[{at}] 应当是 {expected!r}，实际是 {got!r}"},
     "list_length": {"en": "{field} should have {expected} items, got {got}", "zh": "{field} 应当有 {expected} 项，实际有 {got} 项"},
@@ -42,8 +42,8 @@ TEXTS = {
     "rule_classify_rule": {
         "en": "clean if the prompt starts with every held id; realign if it parts at or after response_start and "
               "output_length < fork_threshold; fork otherwise.",
-        "zh": "prompt 以全部已持有的 token 开头就是 clean；在 response_start 或其后分开并且 output_length < "
-              "fork_threshold 就是 realign；其余情况一律 fork。"},
+        "zh": "prompt 以全部已持有的 token 开头就是 clean，在 response_start 或其后分开并且 output_length < "
+              "fork_threshold 就是 realign，其余情况一律 fork。"},
     "rule_append_clean": {
         "en": "a clean append adds the prompt's ids beyond the strip (mask 0), sets response_start to the new "
               "length, then adds the output (mask 1).",
