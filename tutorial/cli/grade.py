@@ -64,7 +64,7 @@ WORDS = {
         "missing": "文件里没有定义，未检查",
         "helper": "调用了你写的 {helper}，而 {helper} 还没通过（见上面那一行），请先改好 {helper}",
         "helper_unwritten": "调用了你写的 {helper}，而 {helper} 还没有写",
-        "first": "{total} 个输入中有 {failed} 个不同。第一个是{label}，调用 {call} 时，{problem}。规则：{rule}",
+        "first": "{total} 个输入中有 {failed} 个与本包不同，第一个是{label}，调用 {call} 时，{problem}。规则：{rule}",
         "stopped": "在{label}上没有运行结束，调用 {call} 时，{problem}",
         "trap": "陷阱「{label}」",
         "recorded": "translate 处理{what}",

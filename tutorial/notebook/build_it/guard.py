@@ -31,7 +31,7 @@ WORDS = {
         "file_line": "{file} 第 {line} 行",
         "in": "{place}，在 {function} 中",
         "located": "（{where}）",
-        "timed_out": "{name} 在 {seconds:g} 秒内没有结束，是不是写出了死循环？",
+        "timed_out": "{name} 在 {seconds:g} 秒内没有结束，可能陷入了死循环",
         "the_function": "这个函数",
     },
 }

@@ -87,7 +87,7 @@ WORDS = {
         "syntax": "{place}：{kind}: {message}",
         "bare": "{place}：{kind}",
         "column": "{place}第 {column} 列",
-        "load_timeout": "{name}：加载在 {seconds:g} 秒内没有结束（顶层代码里有死循环吗？）",
+        "load_timeout": "{name}：加载在 {seconds:g} 秒内没有结束，顶层代码里可能有死循环",
         "exits": "{place}：加载时调用了 exit()",
         "file_line": "{file} {line}",
         "no_source": "{origin}：找不到 {name} 的源码，请把定义 {name} 的单元格复制进文件",

@@ -75,7 +75,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "returned_none": "还不对：{name} 对全部 {total} 个输入都返回 None，是不是漏写了 return？"
         "对{label}调用 {name}({args}) 时，本包返回的是 {expected}，而你的函数返回 None。",
         "stopped": "还不对：{name} 在{label}上没有运行结束，检查就停在这一个输入上。\n    {name}({args})\n  {problem}",
-        "timed_out": "你的函数在 {seconds:g} 秒内没有结束，是不是写出了死循环？",
+        "timed_out": "你的函数在 {seconds:g} 秒内没有结束，可能陷入了死循环",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
         "raised": "你的函数抛出 {error}: {message}，本包返回的是 {expected}",
