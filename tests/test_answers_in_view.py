@@ -49,6 +49,26 @@ import pytest
 
 from tutorial.notebook import exercises
 from tutorial.notebook.exercises import giveaways, python_literal
+from tutorial.words import using
+
+
+def text_in(lang: str, exercise, name: str):
+    """`exercise.text(name)` in `lang`."""
+    with using(lang):
+        return exercise.text(name)
+
+
+def hint_in(lang: str, mistake) -> str:
+    """A named mistake's hint in `lang`."""
+    with using(lang):
+        return mistake.text()
+
+
+def giveaway_words(key: str, lang: str) -> list:
+    """The giveaway words of exercise `key` in `lang`."""
+    with using(lang):
+        return giveaways.words(key)
+
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -176,7 +196,7 @@ def needles(key: str, lang: str) -> list[tuple[str, str]]:
     expected = exercise.expected()
     found: list[tuple[str, str]] = []
     if exercise.choices:
-        option = exercise.text("choices", lang)[expected]
+        option = text_in(lang, exercise, "choices")[expected]
         found.append(("the right option's text", option))
     elif not trivial(expected):
         single = isinstance(expected, list) and len(expected) == 1 and not trivial(expected[0])
@@ -189,7 +209,7 @@ def needles(key: str, lang: str) -> list[tuple[str, str]]:
             found.append(("a Python literal", repr(value)))
         if isinstance(expected, str):
             found.append(("the string", expected))
-    found += [("giveaway words", words) for words in giveaways.words(key, lang)]
+    found += [("giveaway words", words) for words in giveaway_words(key, lang)]
     return [(how, text) for how, text in dict.fromkeys(found) if compact(text)]
 
 
@@ -251,7 +271,7 @@ def test_the_search_finds_an_answer_put_in_view(tmp_path):
         {"cell_type": "markdown", "metadata": {}, "source": "It becomes " + json.dumps(answer, ensure_ascii=True)},
         {"cell_type": "code", "metadata": {}, "source": "x", "execution_count": 1, "outputs": [
             {"output_type": "display_data", "metadata": {}, "data": {"image/svg+xml": (
-                '<svg xmlns="http://www.w3.org/2000/svg"><text>' + html.escape(giveaways.words("02.first_user_flatten", "en")[0])
+                '<svg xmlns="http://www.w3.org/2000/svg"><text>' + html.escape(giveaway_words("02.first_user_flatten", "en")[0])
                 + "</text></svg>")}}]},
     ]
     for cell in planted:

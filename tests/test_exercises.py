@@ -24,6 +24,32 @@ import pytest
 
 from tutorial.notebook import exercises as ex
 from tutorial.notebook.exercises import understanding
+from tutorial import words
+from tutorial.words import using
+
+
+def text_in(lang: str, exercise, name: str):
+    """`exercise.text(name)` in `lang`."""
+    with using(lang):
+        return exercise.text(name)
+
+
+def hint_in(lang: str, mistake) -> str:
+    """A named mistake's hint in `lang`."""
+    with using(lang):
+        return mistake.text()
+
+
+def set_language(lang):
+    """The process's language for this test, as a chapter's use_language sets it (None: none
+    chosen); tests/conftest.py puts the choice back after each test."""
+    words._chosen = None if lang is None else words.check(lang)
+
+
+def questions_in(lang: str, chapter: str) -> list:
+    with using(lang):
+        return understanding.questions(chapter)
+
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]*_*.ipynb"))
@@ -41,9 +67,9 @@ NAMES = {"06.paths", "06.receiver"}
 
 @pytest.fixture(params=LANGUAGES)
 def lang(request):
-    ex.set_language(request.param)
+    set_language(request.param)
     yield request.param
-    ex.set_language(None)
+    set_language(None)
 
 
 def exercise_cells(notebook: dict) -> list[tuple[int, str]]:
@@ -86,13 +112,13 @@ def test_right_answer_passes(key, lang):
 def test_every_named_mistake_fails_with_its_own_hint(key, lang):
     exercise = BANK[key]
     assert len(exercise.mistakes) >= 2, "a value exercise names at least two common wrong answers"
-    hints = [mistake.text(lang) for mistake in exercise.mistakes]
+    hints = [hint_in(lang, mistake) for mistake in exercise.mistakes]
     assert len(set(hints)) == len(hints), "each mistake needs a hint of its own"
-    assert exercise.text("hint", lang) not in hints, "a mistake's hint is not the generic one"
+    assert text_in(lang, exercise, "hint") not in hints, "a mistake's hint is not the generic one"
     for mistake in exercise.mistakes:
         verdict = repr(ex.check(key, mistake.answer))
-        assert verdict.startswith("✗") and mistake.text(lang) in verdict, (mistake.answer, verdict)
-        others = [hint for hint in hints if hint != mistake.text(lang)]
+        assert verdict.startswith("✗") and hint_in(lang, mistake) in verdict, (mistake.answer, verdict)
+        others = [hint for hint in hints if hint != hint_in(lang, mistake)]
         assert not any(hint in verdict for hint in others), verdict
 
 
@@ -104,7 +130,7 @@ def test_every_wrong_option_is_a_misconception_with_its_own_feedback(key, lang):
     wrong = [letter for letter in exercise.choices if letter != right]
     assert sorted(exercise.feedback) == wrong, "feedback for every wrong option, and none for the right one"
     verdicts = {letter: repr(ex.check(key, letter)) for letter in wrong}
-    assert all(v.startswith("✗") and exercise.text("feedback", lang)[letter] in v for letter, v in verdicts.items())
+    assert all(v.startswith("✗") and text_in(lang, exercise, "feedback")[letter] in v for letter, v in verdicts.items())
     assert len(set(verdicts.values())) == len(verdicts)
 
 
@@ -168,7 +194,7 @@ def test_a_slip_of_type_gets_a_type_hint(key, lang):
     for slip in slips[0]:
         verdict = repr(ex.check(key, slip))
         named = [m for m in exercise.mistakes if m.made_by(slip)]
-        form = exercise.text("form", lang) if exercise.form else None  # a form names the kind itself
+        form = text_in(lang, exercise, "form") if exercise.form else None  # a form names the kind itself
         assert verdict.startswith("✗") and (slips[1] in verdict or (form and form in verdict) or named), (slip, verdict)
 
 
@@ -234,12 +260,12 @@ def test_letters_typed_with_an_input_method_are_read(key, lang):
         assert ex.check(key, typed).ok, typed
     wrong = next(letter for letter in "abcd" if letter != right)
     verdict = repr(ex.check(key, chr(ord(wrong) - ord("a") + ord("ａ")) + "。"))
-    assert verdict.startswith("✗") and BANK[key].text("feedback", lang)[wrong] in verdict
+    assert verdict.startswith("✗") and text_in(lang, BANK[key], "feedback")[wrong] in verdict
     assert repr(ex.check(key, "e")).startswith("✗") and repr(ex.check(key, 3)).startswith("✗")
 
 
 def _revealed_answer(text: str) -> str:
-    return text.split("\n\n", 1)[0].split(ex.MESSAGES[ex._lang()]["answer"], 1)[1]
+    return text.split("\n\n", 1)[0].split(ex.MESSAGES[words.current()]["answer"], 1)[1]
 
 
 @pytest.mark.parametrize("key", sorted(BANK))
@@ -247,14 +273,14 @@ def test_reveal_prints_a_python_literal_that_types_back_to_the_answer(key, lang)
     exercise = BANK[key]
     assert str(ex.reveal(key)) == ex.MESSAGES[lang]["hidden"], "hidden until asked"
     shown = str(ex.reveal(key, show=True))
-    assert shown.endswith(exercise.text("explanation", lang))
+    assert shown.endswith(text_in(lang, exercise, "explanation"))
     answer = _revealed_answer(shown)
     if exercise.code:
         assert "def " in answer
         return
     if exercise.choices:
         first = answer.split("\n")[0]
-        assert ast.literal_eval(first) == exercise.expected() and exercise.text("choices", lang)[exercise.expected()] in answer
+        assert ast.literal_eval(first) == exercise.expected() and text_in(lang, exercise, "choices")[exercise.expected()] in answer
         return
     typed_back = ast.literal_eval(answer)
     assert ex.check(key, typed_back).ok, answer
@@ -292,19 +318,19 @@ def test_a_verdict_counts_items_from_one_and_says_the_form_once():
     """zh review 2026-12-03 M6, M7, in English too: "[1]" is said with the item's number, any
     wrong order of case C's three names gets the hint about order, and a wrong kind of answer
     names the form once."""
-    ex.set_language("en")
+    set_language("en")
     try:
         assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ not yet: your answer differs at [1] (item 2).")
         assert repr(ex.check("08.losses", 3)).startswith(
             "✗ not yet: answer with a dict {'chat_template': <count>, 'openai': <count>}, not an integer.")
     finally:
-        ex.set_language(None)
+        set_language(None)
 
 
 def test_the_chinese_verdicts_are_chinese_sentences():
     """Issue 24: a verdict reads as a sentence, with full-width punctuation around its own words,
     and an option letter looks the same in the question, the feedback and the answer: （a）."""
-    ex.set_language("zh")
+    set_language("zh")
     try:
         assert repr(ex.check("02.count", ...)) == "… 尚未作答：把 ... 换成你的答案（一个整数）。"
         short = repr(ex.check("02.split_roles", ["tool"]))
@@ -325,12 +351,12 @@ def test_the_chinese_verdicts_are_chinese_sentences():
         assert repr(ex.check("02.pairing", "a")).startswith("✗ 还不对，你选的是（a）。")
         assert "\n（d）" in str(ex.reveal("02.pairing", show=True))
         # a string answer that is simply another string: no empty place named
-        assert repr(ex.check("06.receiver", "zz-not-this")) == "✗ 还不对。" + BANK["06.receiver"].text("hint", "zh")
+        assert repr(ex.check("06.receiver", "zz-not-this")) == "✗ 还不对。" + text_in("zh", BANK["06.receiver"], "hint")
         for text in [v for v in ex.MESSAGES["zh"].values() if isinstance(v, str)] + list(ex.MESSAGES["zh"]["kinds"].values()):
             own = re.sub(r"\{\w*\}|\[\.\.\.\]|\{\.\.\.\}|\"a\"|\.\.\.", "", text)
             assert not re.search(r"[(),:;?!]", own), text
     finally:
-        ex.set_language(None)
+        set_language(None)
 
 
 def test_no_verdict_names_an_empty_place():
@@ -343,7 +369,7 @@ def multiple_choice_figures(lang: str = "en") -> dict:
     """How often each letter is right, and how often the right option is the longest one
     (ties count as longest), over every multiple-choice question."""
     letters = collections.Counter(BANK[key].expected() for key in CHOICES)
-    longest = [key for key in CHOICES if len(BANK[key].text("choices", lang)[BANK[key].expected()]) == max(map(len, BANK[key].text("choices", lang).values()))]
+    longest = [key for key in CHOICES if len(text_in(lang, BANK[key], "choices")[BANK[key].expected()]) == max(map(len, text_in(lang, BANK[key], "choices").values()))]
     return {"questions": len(CHOICES), "letters": dict(sorted(letters.items())), "longest": longest}
 
 
@@ -393,7 +419,7 @@ def test_the_chinese_chapter_shows_the_modules_chinese_questions(chapter):
     [path] = sorted((ROOT / "notebooks" / "zh").glob(f"{chapter}_*.ipynb"))
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     [shown] = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## 检查你的理解")]
-    assert re.findall(r"^\d+\. (.+)$", shown, re.MULTILINE) == understanding.questions(chapter, "zh")
+    assert re.findall(r"^\d+\. (.+)$", shown, re.MULTILINE) == questions_in("zh", chapter)
 
 
 @pytest.mark.parametrize("chapter", RECALL_CHAPTERS)

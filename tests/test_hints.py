@@ -13,7 +13,28 @@ import re
 
 import pytest
 
-from tutorial.notebook.exercises import MESSAGES, _verdict, get, python_literal, set_language
+from tutorial.notebook.exercises import MESSAGES, _verdict, get, python_literal
+from tutorial import words
+from tutorial.words import using
+
+
+def text_in(lang: str, exercise, name: str):
+    """`exercise.text(name)` in `lang`."""
+    with using(lang):
+        return exercise.text(name)
+
+
+def hint_in(lang: str, mistake) -> str:
+    """A named mistake's hint in `lang`."""
+    with using(lang):
+        return mistake.text()
+
+
+def set_language(lang):
+    """The process's language for this test, as a chapter's use_language sets it (None: none
+    chosen); tests/conftest.py puts the choice back after each test."""
+    words._chosen = None if lang is None else words.check(lang)
+
 
 # (exercise, wrong answer, the verdict it must get):
 #   ("mistake", i)            the i-th named mistake's hint
@@ -156,18 +177,18 @@ def _language_back():
 def _expected(key: str, answer, kind: tuple, lang: str) -> str:
     """The verdict the table says `answer` must get, written in `lang`."""
     exercise, text = get(key), MESSAGES[lang]
-    hint = exercise.text("hint", lang)
+    hint = text_in(lang, exercise, "hint")
     what = kind[0]
     if what == "right":
-        return "✓ " + text["right"].format(explanation=exercise.text("explanation", lang))
+        return "✓ " + text["right"].format(explanation=text_in(lang, exercise, "explanation"))
     if what == "mistake":
-        return "✗ " + text["mistake"].format(hint=exercise.mistakes[kind[1]].text(lang))
+        return "✗ " + text["mistake"].format(hint=hint_in(lang, exercise.mistakes[kind[1]]))
     if what == "type":
-        form = exercise.text("form", lang) if exercise.form and kind[1] in ("str", "list", "dict") else ""
+        form = text_in(lang, exercise, "form") if exercise.form and kind[1] in ("str", "list", "dict") else ""
         given = text["given"][GIVEN[type(answer)]]  # the form, when there is one, names the kind itself
         return "✗ " + text["type"].format(kind=form or text["kinds"][kind[1]], given=given, hint=hint)
     if what == "form":
-        return "✗ " + text["form_wanted"].format(form=exercise.text("form", lang), hint=hint)
+        return "✗ " + text["form_wanted"].format(form=text_in(lang, exercise, "form"), hint=hint)
     if what in ("place", "past"):
         return "✗ " + text["place_differs" if what == "place" else "place_long"].format(written=kind[1], hint=hint)
     if what in ("differs", "count"):
@@ -184,7 +205,7 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
             detail = text[kind[2]] if kind[2] != "value" else text["value"]
         return "✗ " + text["differs"].format(place=place, detail=detail, hint=hint)
     if what == "item_form":
-        sentence = text["item_form"].format(item=python_literal(kind[1]), form=exercise.text("form", lang))
+        sentence = text["item_form"].format(item=python_literal(kind[1]), form=text_in(lang, exercise, "form"))
         return "✗ " + text["collection"].format(sentence=sentence, hint=hint)
     if what == "hint":
         return "✗ " + text["wrong"].format(hint=hint)
@@ -199,12 +220,12 @@ def test_an_invented_wrong_answer_gets_the_verdict_meant_for_it(key, answer, kin
     exercise = get(key)
     if kind[0] in ("extra_item", "missing_item", "close_item"):
         sentence = MESSAGES[lang][kind[0]].split("{item}")[-1].strip()
-        assert sentence in verdict and exercise.text("hint", lang) in verdict, verdict
+        assert sentence in verdict and text_in(lang, exercise, "hint") in verdict, verdict
     else:
         assert verdict == _expected(key, answer, kind, lang), verdict
     if kind[0] != "mistake":  # no named mistake's hint on an answer it was not written for
         for mistake in exercise.mistakes:
-            assert mistake.text(lang) not in verdict, (mistake.hint, verdict)
+            assert hint_in(lang, mistake) not in verdict, (mistake.hint, verdict)
     if lang == "zh":
         words = re.sub(CODE_OR_QUOTED, "", verdict)
         assert not re.search(r"\b(not yet|your|answer|the|with|differs|count)\b", words), verdict

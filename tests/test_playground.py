@@ -26,6 +26,7 @@ from tutorial.notebook import playground as pg_module
 from tutorial.errors import RequestError
 from tutorial.notebook.playground import LABELS, MAX_DEPTH, README, Playground, describe_error, presets
 from tutorial.notebook.show import as_json
+from tutorial.words import using
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -672,11 +673,15 @@ def test_a_chinese_playground_names_its_presets_in_chinese():
 
 def test_the_chinese_presets_are_the_english_ones_reworded():
     """Same keys, ids, tool names and shapes; only the prose differs. The English stay as they were."""
-    english, chinese = pg_module.presets("en"), pg_module.presets("zh")
+    with using("en"):
+        english = pg_module.presets()
+    with using("zh"):
+        chinese = pg_module.presets()
     assert len(english) == len(chinese)
     presets_module = importlib.import_module("tutorial.notebook.playground.presets")
     for name, body in english.items():
-        other = chinese[presets_module.name_in(name, "zh")]
+        with using("zh"):
+            other = chinese[presets_module.name_in(name)]
         if isinstance(body, str) or name in (pg_module.README, "missing tool_use_id") or name.startswith(pg_module.PEER_PREFIX):
             assert other == body, name  # the README example and what is made of it, recorded cases: data
             continue
@@ -729,10 +734,12 @@ def test_a_chinese_parse_error_has_no_english_sentence(text):
 
 def test_json_messages_in_chinese_and_an_unknown_one_kept_in_parentheses():
     labels = importlib.import_module("tutorial.notebook.playground.labels")
-    assert labels.json_message("Expecting value", "en") == "Expecting value"
-    assert labels.json_message("Unterminated string starting at", "zh") == "从这里开始的字符串没有结束的引号"
-    assert labels.json_message("Invalid control character '\\n' at", "zh").startswith("字符串里有控制字符")
-    assert labels.json_message("Something new", "zh") == "JSON 格式有误（Something new）"
+    with using("en"):
+        assert labels.json_message("Expecting value") == "Expecting value"
+    with using("zh"):
+        assert labels.json_message("Unterminated string starting at") == "从这里开始的字符串没有结束的引号"
+        assert labels.json_message("Invalid control character '\\n' at").startswith("字符串里有控制字符")
+        assert labels.json_message("Something new") == "JSON 格式有误（Something new）"
 
 
 def test_the_chinese_loss_reasons_in_the_pane_and_in_the_results(monkeypatch):

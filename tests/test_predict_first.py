@@ -40,6 +40,14 @@ from test_answers_in_view import DETAILS, chapters, compact, in_view, language_o
 
 from tutorial.notebook import exercises
 from tutorial.notebook.exercises import giveaways
+from tutorial.words import using
+
+
+def giveaway_words(key: str, lang: str) -> list:
+    """The giveaway words of exercise `key` in `lang`."""
+    with using(lang):
+        return giveaways.words(key)
+
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -263,7 +271,7 @@ def later_words(chapter: str, lang: str) -> list[tuple[str, str]]:
     for key in sorted(exercises.all_exercises()):
         asked_in = chapter_number(key)
         if asked_in > chapter and REVIEWS.get(asked_in, asked_in) > chapter:
-            found += [(key, words) for words in giveaways.words(key, lang)]
+            found += [(key, words) for words in giveaway_words(key, lang)]
     if chapter < "13":
         found += [("13 (the trajectory: recording the turn)", words) for words in OVERCLAIMS[lang]]
     return found
@@ -385,7 +393,7 @@ def test_each_leak_kind_is_found(tmp_path, kind, cell):
 
 
 def test_a_heading_that_answers_is_found(tmp_path):
-    words = giveaways.words("02.system_message", "en")[0]  # the answer of the question above the heading
+    words = giveaway_words("02.system_message", "en")[0]  # the answer of the question above the heading
 
     def change(cells):
         heading = next(i for i, cell in enumerate(cells) if i > below_first_check(cells) and cell["cell_type"] == "markdown"
@@ -402,7 +410,7 @@ def test_a_later_answer_in_an_earlier_chapter_is_found(tmp_path):
     key = next(key for key in sorted(giveaways.GIVEAWAYS) if key.startswith("09."))
 
     def change(cells):
-        cells.append({"cell_type": "markdown", "metadata": {}, "source": "## In short\n\n" + giveaways.words(key, "en")[0]})
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": "## In short\n\n" + giveaway_words(key, "en")[0]})
 
     before, after = planted(tmp_path, change, "later chapter")
     assert after > before

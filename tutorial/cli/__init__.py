@@ -117,7 +117,7 @@ def _run(argv: list[str]) -> int:
     if arguments.command == "doctor":
         from .doctor import main as doctor
 
-        return doctor()
+        return doctor([])  # its arguments are read: it runs in this command's language
     if arguments.command == "grade":
         return grade.run(arguments, _fail)
     try:

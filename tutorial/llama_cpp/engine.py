@@ -136,11 +136,13 @@ def free_threads() -> int:
     return max(1, min(MAX_THREADS, cpus - math.ceil(busy - 0.25)))
 
 
-def how_to_run(lang: str = "en") -> str:
-    """The terminal commands that start the engine and the bridge in front of it."""
+def how_to_run() -> str:
+    """The terminal commands that start the engine and the bridge in front of it, in the current language."""
+    from tutorial.words import words_for
+
     python = "python" if os.environ.get("VIRTUAL_ENV") else (".venv\\Scripts\\python" if os.name == "nt" else ".venv/bin/python")
     url = f"http://127.0.0.1:{PORT}"
-    return WORDS[lang if lang in WORDS else "en"]["how"].format(python=python, url=url, binary=build.binary())
+    return words_for(WORDS, "how", python=python, url=url, binary=build.binary())
 
 
 WORDS = {
@@ -204,9 +206,15 @@ def start(model: str = "tiny", *, port: int = 0, context: int = CONTEXT, threads
 def main(argv: list[str]) -> int:
     from tutorial import words
 
-    lang = words.for_a_command()
+    with words.using(words.for_a_command()):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
+    from tutorial.words import current
+
     if argv[:1] == ["how"]:
-        print(how_to_run(lang))
+        print(how_to_run())
         return 0
     try:
         prepare(quiet=False)
@@ -216,10 +224,10 @@ def main(argv: list[str]) -> int:
     except (RuntimeError, OSError, ImportError, ValueError) as error:  # SdistMissing and BuildFailed are RuntimeErrors
         print(f"error: {error}", file=sys.stderr)
         return 1
-    say = WORDS[lang if lang in WORDS else "en"]
-    print(say["serving"].format(model=running.model.name, url=running.url, threads=running.threads, log=running.log))
+    texts = WORDS[current()]
+    print(texts["serving"].format(model=running.model.name, url=running.url, threads=running.threads, log=running.log))
     python = "python" if os.environ.get("VIRTUAL_ENV") else sys.executable
-    print(say["bridge_it"].format(python=python, url=running.url))
+    print(texts["bridge_it"].format(python=python, url=running.url))
     try:
         running.process.wait()
     except KeyboardInterrupt:

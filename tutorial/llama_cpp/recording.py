@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 RECORDING = Path(__file__).with_name("chapter_11_recording.json")
 CHAPTER = "11_capture_a_real_client.ipynb"
@@ -41,11 +40,12 @@ NOTE = {
 }
 
 
-def show(step: str, lang: Optional[str] = None) -> None:
-    """Print the note, then the step's recorded outputs (text as printed, displays as displayed)."""
+def show(step: str) -> None:
+    """Print the note, then the step's recorded outputs (text as printed, displays as displayed),
+    as the edition of the current language recorded them."""
     from tutorial import words
 
-    lang = words.check(lang) if lang else words.current()
+    lang = words.current()
     print(NOTE[lang])
     for output in load()[step][lang]:
         if output["output_type"] == "stream":

@@ -8,8 +8,8 @@ notebook and the printable page (scripts/cheat_sheet.py), text for a terminal an
 
 Nothing in the table is typed by hand but the row labels: the outputs come from `translate`
 (through `trace`), the reasons from the loss report, the refusals from the `openai` target's
-errors. Labels, headers and reasons are written in `lang` ("en" or "zh"; None: the current
-language). The reasons are the report's (`losses.reason_in` gives their Chinese); a refusal's
+errors. Labels, headers and reasons are written in the current language (`cheat_sheet(lang)`
+chooses one). The reasons are the report's (`losses.reason_in` gives their Chinese); a refusal's
 English is the lesson's contract, so its Chinese here is a gloss for the reader. JSON, field
 names and places (`content[0].id`) are data and read the same in both languages.
 """
@@ -21,7 +21,7 @@ import json
 from typing import Any, NamedTuple, Optional
 
 from ..errors import RequestError, format_location
-from ..watch import language
+from ..words import current, using
 from ..watch.losses import reason_in
 from ..watch.trace import trace
 
@@ -194,16 +194,18 @@ TEXT = {
 }
 
 
-def _words(lang: Optional[str]) -> dict:
-    return TEXT[language.resolve(lang)]
+def _words() -> dict:
+    return TEXT[current()]
 
 
-def group_in(group: str, lang: Optional[str] = None) -> str:
-    return GROUPS.get(group, group) if language.resolve(lang) == "zh" else group
+def group_in(group: str) -> str:
+    """A probe's group in the current language."""
+    return GROUPS.get(group, group) if current() == "zh" else group
 
 
-def label_in(label: str, lang: Optional[str] = None) -> str:
-    return LABELS.get(label, label) if language.resolve(lang) == "zh" else label
+def label_in(label: str) -> str:
+    """A probe's label in the current language."""
+    return LABELS.get(label, label) if current() == "zh" else label
 
 
 # ---------------------------------------------------------------------------
@@ -220,39 +222,40 @@ def _inside(location: tuple, focus: tuple) -> bool:
     return tuple(location[: len(focus)]) == tuple(focus)
 
 
-def first_clause(reason: str, lang: Optional[str] = None) -> str:
-    """A loss reason's first clause, in `lang`: what replaced the part is in the output column
-    already. The cut is decided on the English (the report's own words) and made at the same
+def first_clause(reason: str) -> str:
+    """A loss reason's first clause, in the current language: what replaced the part is in the
+    output column already. The cut is decided on the English (the report's own words) and made at the same
     place in the Chinese: before the first "; ", then before ": " when what precedes it is a
     phrase of three words or more."""
-    english = reason_in(reason, "en")  # a reason may come in either language; it holds both
+    with using("en"):  # a reason may come in either language; it holds both
+        english = reason_in(reason)
     head = english.split("; ")[0]
     before, _, after = head.partition(": ")
     at_colon = bool(after) and len(before.split()) >= 3
-    if language.resolve(lang) != "zh":
+    if current() != "zh":
         return before if at_colon else head
-    chinese = reason_in(reason, "zh")
+    chinese = reason_in(reason)
     if "; " in english:
         chinese = chinese.split("；")[0]
     return chinese.split("：")[0] if at_colon else chinese
 
 
-def _refusal(error: RequestError, lang: Optional[str]) -> str:
+def _refusal(error: RequestError) -> str:
     why = error.problem.rsplit(": ", 1)[-1]
     if why.startswith("is ") and error.location:
         why = f"{error.location[-1]} {why}"
-    if language.resolve(lang) == "zh":
+    if current() == "zh":
         why = REFUSALS.get(why, why)
-    return _words(lang)["refusal"].format(why=why)
+    return _words()["refusal"].format(why=why)
 
 
-def made(probe: Probe, target: str, lang: Optional[str] = None) -> tuple[str, list[tuple[str, str]]]:
+def made(probe: Probe, target: str) -> tuple[str, list[tuple[str, str]]]:
     """What `target` makes of the probe's focused part: (output text, [(relative place, reason)])."""
-    words = _words(lang)
+    words = _words()
     try:
         t = trace(probe.body, target=target)
     except RequestError as error:
-        return words["refused"], [(None, _refusal(error, lang))]  # no place: the whole request
+        return words["refused"], [(None, _refusal(error))]  # no place: the whole request
     shown, lost = [], []
     for focus in probe.focus:
         if focus[0] == "tools":
@@ -262,7 +265,7 @@ def made(probe: Probe, target: str, lang: Optional[str] = None) -> tuple[str, li
             indices = sorted({i for p in t.produced if _inside(p.location, focus) or _inside(focus, p.location) for i in p.outputs})
             shown += [compact(t.translated[i]) for i in indices]
         lost += [(format_location(loss.location[len(focus):]) if len(loss.location) > len(focus) else "",
-                  first_clause(loss.reason, lang))
+                  first_clause(loss.reason))
                  for loss in t.losses if _inside(loss.location, focus)]
         if focus == ("system",):
             lost = [("system" + place, why) for place, why in lost]
@@ -284,12 +287,12 @@ class Row(NamedTuple):
         return _text([self], self.lang)
 
 
-def row(probe: Probe, lang: Optional[str] = None) -> Row:
-    """The probe through both targets, in `lang`."""
-    words = _words(lang)
+def row(probe: Probe) -> Row:
+    """The probe through both targets, in the current language."""
+    words = _words()
     outputs, losses, refused = {}, {}, []
     for target in TARGETS:
-        outputs[target], losses[target] = made(probe, target, lang)
+        outputs[target], losses[target] = made(probe, target)
         if outputs[target] == words["refused"]:
             refused.append(target)
     places: dict = {}  # (who, why) -> places, so one reason is written once
@@ -301,8 +304,7 @@ def row(probe: Probe, lang: Optional[str] = None) -> Row:
         named = words["list"].join(p for p in found if p)
         form = "stays" if named else "stays_refused" if None in found else "stays_nowhere"
         stays.append(words[form].format(who=who, places=named, why=why))
-    return Row(probe, group_in(probe.group, lang), label_in(probe.label, lang), outputs, stays, tuple(refused),
-               language.resolve(lang))
+    return Row(probe, group_in(probe.group), label_in(probe.label), outputs, stays, tuple(refused), current())
 
 
 # ---------------------------------------------------------------------------
@@ -322,9 +324,9 @@ def _text(rows: list, lang: str) -> str:
 class CheatSheet:
     """The rows as an HTML table (for the notebook and the printable page) and as text."""
 
-    def __init__(self, rows: list, lang: Optional[str] = None):
+    def __init__(self, rows: list):
         self.rows = rows
-        self.lang = language.resolve(lang)
+        self.lang = current()  # shown later in the language it was made in
 
     @property
     def columns(self) -> tuple:
@@ -365,5 +367,7 @@ class CheatSheet:
 
 
 def cheat_sheet(lang: Optional[str] = None) -> CheatSheet:
-    """Every probe's row, in `lang` (None: the current language)."""
-    return CheatSheet([row(p, lang) for p in PROBES], lang)
+    """Every probe's row, in `lang` (None: the current language). An entry point:
+    scripts/cheat_sheet.py asks for each edition's table by its language."""
+    with using(lang):
+        return CheatSheet([row(p) for p in PROBES])

@@ -13,10 +13,9 @@ A verdict is an `exercises.Verdict`: "✓ right: …", "✗ not yet: …" or "�
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
-from ..watch import language
-from . import exercises as _bank
+from ..words import current
 from .exercises import Verdict, check, get, reveal
 from .exercises.ch06 import REQUESTS, requests
 
@@ -27,10 +26,6 @@ TEXT = {
 }
 
 
-def _lang(lang: Optional[str]) -> str:
-    """`lang`, or the language the exercises' verdicts are written in."""
-    return language.resolve(lang) if lang is not None else _bank._lang()
-
 # The walk-through's three questions -> the exercises that ask them, with the key of the
 # learner's dict that answers each one (None: the whole answer).
 QUESTIONS: dict[int, tuple[tuple[str, Any], ...]] = {
@@ -40,10 +35,10 @@ QUESTIONS: dict[int, tuple[tuple[str, Any], ...]] = {
 }
 
 
-def exercises(lang: Optional[str] = None) -> dict[str, dict]:
-    """Name -> {"title", "request"} for the four "predict the output" exercises (titles in `lang`)."""
-    lang = _lang(lang)
-    return {name: {"title": get(f"06.{name}").text("question", lang), "request": body} for name, body in requests().items()}
+def exercises() -> dict[str, dict]:
+    """Name -> {"title", "request"} for the four "predict the output" exercises (titles in the
+    current language)."""
+    return {name: {"title": get(f"06.{name}").text("question"), "request": body} for name, body in requests().items()}
 
 
 def exercise_request(name: str) -> dict:
@@ -55,17 +50,16 @@ def predict(name: str, prediction: Any) -> Verdict:
     return check(f"06.{name}", prediction)
 
 
-def answer(number: int, response: Any, lang: Optional[str] = None) -> Verdict:
-    """A verdict on your answer to one of the walk-through's three questions. The exercises'
-    verdicts follow their own language (`exercises.set_language`); `lang` sets the language
-    of the one this function writes itself."""
+def answer(number: int, response: Any) -> Verdict:
+    """A verdict on your answer to one of the walk-through's three questions, in the current
+    language."""
     parts = QUESTIONS[number]
     if response is Ellipsis:
         return check(parts[0][0], ...)
     if len(parts) == 1:
         return check(parts[0][0], response)
     if not isinstance(response, dict):
-        text = TEXT[_lang(lang)]
+        text = TEXT[current()]
         fields = text["and"].join(repr(k) for _, field in parts for k in (field if isinstance(field, tuple) else (field,)))
         return Verdict("wrong", text["dict"].format(fields=fields))
     for key, field in parts:
@@ -76,11 +70,10 @@ def answer(number: int, response: Any, lang: Optional[str] = None) -> Verdict:
     return verdict
 
 
-def hint(key: Any, lang: Optional[str] = None) -> str:
-    """The hint of a question (1, 2, 3) or of an exercise name ("image"), in `lang`."""
+def hint(key: Any) -> str:
+    """The hint of a question (1, 2, 3) or of an exercise name ("image"), in the current language."""
     keys = [k for k, _ in QUESTIONS[key]] if key in QUESTIONS else [f"06.{key}"]
-    lang = _lang(lang)
-    return "\n".join(get(k).text("hint", lang) for k in keys)
+    return "\n".join(get(k).text("hint") for k in keys)
 
 
 def solution(key: Any) -> str:

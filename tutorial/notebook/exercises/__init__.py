@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Callable, Optional
 
-from ...watch import language
+from ...words import current
 from .. import progress
 
 
@@ -101,8 +101,9 @@ class Mistake:
                 return False
         return True
 
-    def text(self, lang: Optional[str] = None) -> str:
-        return self.zh if language.resolve(lang) == "zh" else self.hint
+    def text(self) -> str:
+        """The mistake's hint in the current language."""
+        return self.zh if current() == "zh" else self.hint
 
 
 @dataclass(frozen=True)
@@ -134,11 +135,11 @@ class Exercise:
         if self.wrong is None and self.mistakes:
             object.__setattr__(self, "wrong", self.mistakes[0].answer)
 
-    def text(self, name: str, lang: Optional[str] = None):
-        """A text of this exercise in `lang` (the current language by default), falling
-        back to English where no translation is given."""
+    def text(self, name: str):
+        """A text of this exercise in the current language, falling back to English where no
+        translation is given."""
         english = getattr(self, name)
-        if language.resolve(lang) != "zh" or name not in self.zh:
+        if current() != "zh" or name not in self.zh:
             return english
         if isinstance(english, dict):  # choices and feedback: translated per letter
             return {letter: self.zh[name].get(letter, value) for letter, value in english.items()}
@@ -284,18 +285,6 @@ MESSAGES = {
 }
 
 _BANK: dict[str, Exercise] = {}
-_language: Optional[str] = None  # None: follow tutorial.watch.language.current()
-
-
-def set_language(lang: Optional[str]) -> None:
-    """The language of verdicts ("en" or "zh", None for the current one); exercise texts
-    follow where they are translated."""
-    global _language
-    _language = None if lang is None else language.resolve(lang)
-
-
-def _lang() -> str:
-    return language.resolve(_language)
 
 
 def add(exercise: Exercise) -> Exercise:
@@ -329,9 +318,9 @@ def all_exercises() -> dict[str, Exercise]:
 def ask(key: str) -> None:
     """Print the question (and the options of a multiple-choice one)."""
     exercise = get(key)
-    print(exercise.text("question", _lang()))
-    option = MESSAGES[_lang()]["option"]
-    for letter, text in sorted(exercise.text("choices", _lang()).items()):
+    print(exercise.text("question"))
+    option = MESSAGES[current()]["option"]
+    for letter, text in sorted(exercise.text("choices").items()):
         print("  " + option.format(letter=letter, text=text))
 
 
@@ -365,24 +354,24 @@ def named_mistake(exercise: str, answer: Any) -> Optional[str]:
 
 
 def _verdict(key: str, answer: Any) -> Verdict:
-    exercise, text, lang = get(key), MESSAGES[_lang()], _lang()
+    exercise, text = get(key), MESSAGES[current()]
     if answer is Ellipsis:
-        form = text["form"].format(form=exercise.text("form", lang)) if exercise.form else ""
+        form = text["form"].format(form=exercise.text("form")) if exercise.form else ""
         return Verdict("unanswered", text["unanswered"].format(form=form))
-    right = Verdict("right", text["right"].format(explanation=exercise.text("explanation", lang)))
+    right = Verdict("right", text["right"].format(explanation=exercise.text("explanation")))
     if exercise.choices:
         letter = letter_of(answer)
         if letter == exercise.expected():
             return right
         if letter not in exercise.choices:
             return Verdict("wrong", text["unknown_choice"].format(letters=text["letters"].join(sorted(exercise.choices))))
-        return Verdict("wrong", text["choice"].format(letter=letter, feedback=exercise.text("feedback", lang)[letter]))
+        return Verdict("wrong", text["choice"].format(letter=letter, feedback=exercise.text("feedback")[letter]))
     if exercise.is_right(answer):
         return right
     mistake = exercise.mistake_made(answer)
     if mistake is not None:
-        return Verdict("wrong", text["mistake"].format(hint=mistake.text(lang)))
-    hint = exercise.text("hint", lang)
+        return Verdict("wrong", text["mistake"].format(hint=mistake.text()))
+    hint = exercise.text("hint")
     if exercise.code:
         return Verdict("wrong", text["wrong"].format(hint=hint))
     expected = exercise.expected()
@@ -392,17 +381,17 @@ def _verdict(key: str, answer: Any) -> Verdict:
     # A collection's spelling is its items' (04.losses: each item a place), not the whole answer's.
     slip = _type_slip(answer if exercise.any_order else _spelt(answer, exercise.spelling), expected)
     if slip:
-        form = exercise.text("form", lang) if exercise.form and slip in ("str", "list", "dict") else ""
+        form = exercise.text("form") if exercise.form and slip in ("str", "list", "dict") else ""
         given = text["given"].get(_given_kind(answer), text["given"]["other"])
         # the form, when there is one, says the kind already ("a dict {'chat_template': <count>, ...}")
         return Verdict("wrong", text["type"].format(kind=form or text["kinds"][slip], given=given, hint=hint))
     if exercise.any_order and isinstance(answer, (list, tuple, set)):
         odd = [item for item in answer if not exercise.written_as_asked(item)]
         if odd:
-            sentence = text["item_form"].format(item=python_literal(odd[0]), form=exercise.text("form", lang))
+            sentence = text["item_form"].format(item=python_literal(odd[0]), form=exercise.text("form"))
             return Verdict("wrong", text["collection"].format(sentence=sentence, hint=hint))
     elif not exercise.written_as_asked(answer):
-        return Verdict("wrong", text["form_wanted"].format(form=exercise.text("form", lang), hint=hint))
+        return Verdict("wrong", text["form_wanted"].format(form=exercise.text("form"), hint=hint))
     if exercise.any_order:
         where = _collection_difference(answer, expected, exercise.spelling)
         if where:
@@ -450,19 +439,19 @@ def python_literal(value: Any) -> str:
 
 def reveal(key: str, show: bool = False) -> str:
     """For a cell tagged `solution`: the right answer and why, only when asked."""
-    text = MESSAGES[_lang()]
+    text = MESSAGES[current()]
     if not show:
         return Shown(text["hidden"])
     exercise = get(key)
     expected = exercise.expected()
     if exercise.choices:
-        option = text["option"].format(letter=expected, text=exercise.text("choices", _lang())[expected])
+        option = text["option"].format(letter=expected, text=exercise.text("choices")[expected])
         shown = f"{expected!r}\n{option}"
     elif exercise.code:
         shown = "\n" + expected
     else:
         shown = python_literal(expected)
-    return Shown(f"{text['answer']}{shown}\n\n{exercise.text('explanation', _lang())}")
+    return Shown(f"{text['answer']}{shown}\n\n{exercise.text('explanation')}")
 
 
 # --- comparing --------------------------------------------------------------------------
@@ -566,7 +555,7 @@ def _has_places(answer: Any, expected: Any) -> bool:
 def _said(answer: Any, location: tuple, why: str) -> tuple[str, str]:
     """A place as a path (`[3]["role"]`) and a short note on how it differs there, in the
     verdicts' language, without the value expected there."""
-    text = MESSAGES[_lang()]
+    text = MESSAGES[current()]
     place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location)
     if why == "count":
         count = len(_at(answer, location))
@@ -584,7 +573,7 @@ def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[An
     if not found:
         return "", ""
     place, detail = _said(answer, *found)
-    return place or MESSAGES[_lang()]["top"], detail
+    return place or MESSAGES[current()]["top"], detail
 
 
 def _at(value: Any, location: tuple) -> Any:
@@ -610,7 +599,7 @@ def _item_key(item: Any, spelling: Optional[Callable[[Any], Any]]) -> str:
 
 def _collection_difference(answer: Any, expected: Any, spelling: Optional[Callable[[Any], Any]]) -> str:
     """How a list whose order does not matter differs: an item too many, a repeated one, one missing."""
-    text = MESSAGES[_lang()]
+    text = MESSAGES[current()]
     if not isinstance(answer, (list, tuple, set)):
         return ""
     wanted = {_item_key(item, spelling) for item in expected}
@@ -663,6 +652,5 @@ __all__ = [
     "letter_of",
     "recall",
     "reveal",
-    "set_language",
     "solutions",
 ]

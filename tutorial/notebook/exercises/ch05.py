@@ -9,9 +9,10 @@ source (what the solution cell reveals), the wrong one a misconception's source 
 
 from __future__ import annotations
 
+from ...words import current
 from .. import build_it
 from ..build_it.texts import chinese_source
-from . import Exercise, _lang, add, solutions
+from . import Exercise, add, solutions
 
 _WRITTEN = solutions("05")
 
@@ -41,7 +42,7 @@ _WHERE = {"tool_result_messages": "tutorial/openai_target.py"}
 def _shown_source(stage: str) -> str:
     """The package's code for a stage, as the solution cell prints it: comments in the reader's language."""
     source = build_it.source(stage)
-    return chinese_source(source) if _lang() == "zh" else source
+    return chinese_source(source) if current() == "zh" else source
 
 
 def _named_zh(stage: str) -> str:

@@ -10,6 +10,8 @@ exercises stay about checking.
 
 from __future__ import annotations
 
+from ...words import current
+
 GIVEAWAYS: dict[str, dict[str, list[str]]] = {
     "01.preprocess_readme": {"en": ["preprocess changed nothing"], "zh": ["preprocess 没有改动任何内容"]},
     "02.system_message": {"en": ["translated[0] · system"], "zh": ["translated[0] · system"]},
@@ -45,6 +47,6 @@ GIVEAWAYS: dict[str, dict[str, list[str]]] = {
 }
 
 
-def words(key: str, lang: str) -> list[str]:
-    """The giveaway words of exercise `key` in `lang` ("en" or "zh"); none when none are listed."""
-    return GIVEAWAYS.get(key, {}).get(lang, [])
+def words(key: str) -> list[str]:
+    """The giveaway words of exercise `key` in the current language; none when none are listed."""
+    return GIVEAWAYS.get(key, {}).get(current(), [])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ...watch import language
+from ...words import current, using
 
 
 @dataclass(frozen=True)
@@ -415,17 +415,23 @@ def recalled(chapter: str) -> tuple[Recall, ...]:
     return RECALL[chapter]
 
 
-def questions(chapter: str, lang: Optional[str] = None) -> list[str]:
-    """The chapter's questions in `lang` (the current language by default)."""
-    zh = language.resolve(lang) == "zh"
+def questions(chapter: str) -> list[str]:
+    """The chapter's questions in the current language."""
+    zh = current() == "zh"
     return [item.zh_question if zh else item.question for item in recalled(chapter)]
 
 
 def recall(chapter: str, show: bool = False, lang: Optional[str] = None) -> str:
-    """For the cell after a chapter's questions: the model answers, only when asked."""
-    from . import Shown, _lang  # the exercises' language, so one switch sets both
+    """For the cell after a chapter's questions: the model answers, only when asked. An entry
+    point: a chapter's cell may name its edition (`lang="zh"`); None: the current language."""
+    with using(lang):
+        return _recall(chapter, show)
 
-    lang = language.resolve(lang) if lang is not None else _lang()
+
+def _recall(chapter: str, show: bool) -> str:
+    from . import Shown
+
+    lang = current()
     text = TEXT[lang]
     if not show:
         return Shown(text["hidden"])

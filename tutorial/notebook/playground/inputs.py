@@ -20,7 +20,7 @@ from typing import Any, Optional
 from ... import limits
 from ...errors import RequestError
 from ...limits import check_json
-from .labels import json_message, label
+from .labels import json_message, worded
 
 MAX_DEPTH = limits.MAX_DEPTH
 """How deep request text or a value may nest (the body itself is level 1): the package's own
@@ -32,29 +32,29 @@ class Located(ValueError):
     """A problem found here, already worded with its place."""
 
 
-def describe_error(error: Exception, lang: str = "en") -> str:
-    """One line for the error box, starting with the place that is wrong."""
+def describe_error(error: Exception) -> str:
+    """One line for the error box, starting with the place that is wrong (in the current language)."""
     if isinstance(error, json.JSONDecodeError):
-        unclosed = unclosed_bracket(error.doc, error.pos, lang)
+        unclosed = unclosed_bracket(error.doc, error.pos)
         if unclosed is not None:
-            return label(lang, "json_unclosed", line=error.lineno, column=error.colno, problem=unclosed)
-        return label(lang, "json_error", line=error.lineno, column=error.colno, message=json_message(error.msg, lang))
+            return worded("json_unclosed", line=error.lineno, column=error.colno, problem=unclosed)
+        return worded("json_error", line=error.lineno, column=error.colno, message=json_message(error.msg))
     if isinstance(error, (RequestError, Located)):
         return str(error)
-    return label(lang, "stopped", kind=type(error).__name__, error=error)
+    return worded("stopped", kind=type(error).__name__, error=error)
 
 
 # ---------------------------------------------------------------------------
 # Text -> body, with every failure located
 
 
-def parse(text: str, lang: str = "en") -> Any:
+def parse(text: str) -> Any:
     """json.loads, with every failure a located `ValueError` (a JSONDecodeError or one worded
     here): nesting deeper than MAX_DEPTH, numbers Python will not read, anything else."""
     deep = limits.deep_bracket(text, MAX_DEPTH)
     if deep is not None:
         line, column = limits.line_column(text, deep)
-        raise Located(label(lang, "json_deep", line=line, column=column, limit=MAX_DEPTH))
+        raise Located(worded("json_deep", line=line, column=column, limit=MAX_DEPTH))
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -64,14 +64,14 @@ def parse(text: str, lang: str = "en") -> Any:
         number = limits.long_integer(text, limit) if limit else None
         if number is not None:
             line, column = limits.line_column(text, number[0])
-            raise Located(label(lang, "json_number", line=line, column=column, digits=number[1], limit=limit)) from None
-        raise Located(label(lang, "json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
+            raise Located(worded("json_number", line=line, column=column, digits=number[1], limit=limit)) from None
+        raise Located(worded("json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
 
 
 _CLOSER = {"{": "}", "[": "]"}
 
 
-def unclosed_bracket(text: str, position: int, lang: str = "en") -> Optional[str]:
+def unclosed_bracket(text: str, position: int) -> Optional[str]:
     """What json's "Expecting ',' delimiter" means when a bracket is missing, or None.
 
     Two cases: the text ends (at `position`, spaces aside) while an object or a list is still
@@ -102,14 +102,14 @@ def unclosed_bracket(text: str, position: int, lang: str = "en") -> Optional[str
         return None
     begun = opened[-1]
     line, column = limits.line_column(text, begun)
-    kind = label(lang, "json_object" if text[begun] == "{" else "json_array")
+    kind = worded("json_object" if text[begun] == "{" else "json_array")
     missing = _CLOSER[text[begun]]
     if not text[position:].strip():
-        still = label(lang, "json_still_open", count=len(opened)) if len(opened) > 1 else ""
-        return label(lang, "json_ends_open", kind=kind, line=line, column=column, missing=missing, still=still)
+        still = worded("json_still_open", count=len(opened)) if len(opened) > 1 else ""
+        return worded("json_ends_open", kind=kind, line=line, column=column, missing=missing, still=still)
     found = text[position]
     if found in "}]" and found != missing:
-        return label(lang, "json_wrong_closer", found=found, kind=kind, line=line, column=column, missing=missing)
+        return worded("json_wrong_closer", found=found, kind=kind, line=line, column=column, missing=missing)
     return None
 
 
@@ -117,7 +117,7 @@ def unclosed_bracket(text: str, position: int, lang: str = "en") -> Optional[str
 # A Python value -> text, or the place where it is not JSON
 
 
-def value_problem(value: Any, lang: Optional[str] = None) -> Optional[str]:
+def value_problem(value: Any) -> Optional[str]:
     """Why `value` cannot be a request's JSON text, starting with the place (the lesson's own
     check, `tutorial.limits.check_json`, with the whole depth a body may have); None if it can."""
     try:

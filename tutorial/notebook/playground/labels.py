@@ -1,6 +1,7 @@
 """Every word the playground shows, in one table per language: `LABELS["en"]`, `LABELS["zh"]`.
 
-`label(lang, key, **values)` fills a label's `{placeholders}`. Labels may hold simple HTML
+`worded(key, **values)` fills a label's `{placeholders}`, in the current language (a playground
+speaks its own: `Model.label` calls it under `using(its lang)`). Labels may hold simple HTML
 (`<b>`, `<code>`); the values put into them are escaped by whoever builds HTML from them.
 A `RequestError` keeps its location and gives its reason in the playground's language
 (`tutorial.watch.error_words`).
@@ -11,9 +12,7 @@ and where its object began.
 
 from __future__ import annotations
 
-from typing import Optional
-
-from ...watch import language
+from ...words import current, json_message, using  # noqa: F401  (json_message: json's own messages, in Chinese too)
 
 LANGUAGES = ("en", "zh")
 
@@ -271,20 +270,15 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
-# json's own messages in Chinese live beside the language: tutorial.watch.language.json_message.
-json_message = language.json_message
-
-
-def check_lang(lang: Optional[str]) -> str:
-    """`lang` itself, or the current language (tutorial.language) when it is None."""
-    if lang is None:
-        lang = language.current()
-    if lang not in LABELS:
-        raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
-    return lang
+def worded(key: str, **values) -> str:
+    """The label `key` in the current language, its placeholders filled."""
+    found = LABELS[current()][key]
+    return found.format(**values) if values else found
 
 
 def label(lang: str, key: str, **values) -> str:
-    """The label `key` in `lang` with its placeholders filled."""
-    text = LABELS[lang][key]
-    return text.format(**values) if values else text
+    """The label `key` in `lang`: for book/playground_picture.py, which draws each edition's
+    playground by its language (inside the package, `worded` and `Model.label` are used)."""
+    with using(lang):
+        return worded(key, **values)
+

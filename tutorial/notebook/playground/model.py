@@ -38,7 +38,8 @@ from ...targets import check_target
 from ...watch.trace import Trace, trace
 from ..show import as_json
 from .inputs import Located, describe_error, parse, shown_as_text, value_problem
-from .labels import check_lang, label
+from ...words import check, current, using
+from .labels import worded
 from .presets import README, name_in, peer_case_of, presets
 from .prompt import Prompt, default_family, families, render_prompt
 from .yours import Yours, compare_yours, load_yours
@@ -95,8 +96,8 @@ class Model:
     def __init__(self, *, target: str = "chat_template", preset: str = README,
                  captures: Union[None, CaptureSource, Iterable[dict]] = None, lang: Optional[str] = None,
                  yours: Any = None, family: Optional[str] = None):
-        self.lang = check_lang(lang)
-        self.presets: dict[str, Union[dict, str]] = presets(self.lang)
+        self.lang = current() if lang is None else check(lang)  # this playground's language, kept
+        self.presets: dict[str, Union[dict, str]] = self.in_its_language(presets)
         self._lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
         self._target = check_target(target)
@@ -105,7 +106,7 @@ class Model:
         self._given_error: Optional[str] = None  # why the value given as request_text is not JSON text
         self._request_text = self.preset_text(self._preset)
         self._yours_source = yours
-        self._yours, self._yours_problem = load_yours(yours, self.lang)
+        self._yours, self._yours_problem = self.in_its_language(load_yours, yours)
         self._family = self._checked_family(family) if family is not None else default_family()
         self._prompt: Optional[tuple[Trace, Prompt]] = None  # the last prompt rendered here, for its trace
         self._edited = False  # the text no longer holds the chosen preset's body
@@ -171,12 +172,12 @@ class Model:
         with self._lock:
             found = self._find_capture(capture_id)
             if found is None:
-                raise ValueError(label(self.lang, "capture_gone", capture=capture_id))
+                raise ValueError(self.label("capture_gone", capture=capture_id))
             self._capture, self._preset = capture_id, None
             body = found.get("body")
             self._set_text(body)
             if body is None:
-                self._given_error = label(self.lang, "capture_no_body", capture=capture_id)
+                self._given_error = self.label("capture_no_body", capture=capture_id)
             self._recompute()
         self._notify("capture")
 
@@ -190,7 +191,7 @@ class Model:
     def yours(self, source: Any) -> None:
         with self._lock:
             self._yours_source = source
-            self._yours, self._yours_problem = load_yours(source, self.lang)
+            self._yours, self._yours_problem = self.in_its_language(load_yours, source)
             self._recompute()
         self._notify("yours")
 
@@ -215,7 +216,7 @@ class Model:
                 return None
             if self._prompt is not None and self._prompt[0] is t and self._prompt[1].family == family:
                 return self._prompt[1]
-        made = render_prompt(t, family, self.lang)
+        made = self.in_its_language(render_prompt, t, family)
         self.keep_prompt(t, made)
         return made
 
@@ -258,8 +259,8 @@ class Model:
             lines += difflib.unified_diff(
                 as_json(before).splitlines(),
                 as_json(after).splitlines(),
-                fromfile=label(self.lang, "changes_from", part=part),
-                tofile=label(self.lang, "changes_to", part=part),
+                fromfile=self.label("changes_from", part=part),
+                tofile=self.label("changes_to", part=part),
                 n=2,
                 lineterm="",
             )
@@ -277,6 +278,16 @@ class Model:
 
     # -- inside -----------------------------------------------------------------
 
+    def in_its_language(self, function: Callable, *args: Any) -> Any:
+        """`function(*args)` with this playground's language as the current one: what it says
+        is in `lang` whatever the notebook around it speaks (and on the view's threads)."""
+        with using(self.lang):
+            return function(*args)
+
+    def label(self, key: str, **values: Any) -> str:
+        """The label `key` in this playground's language, its placeholders filled."""
+        return self.in_its_language(lambda: worded(key, **values))
+
     def _checked_family(self, name: str) -> str:
         if not isinstance(name, str) or name not in families():
             raise ValueError(f"no template family named {name!r}; choose one of: {', '.join(families())}")
@@ -284,7 +295,7 @@ class Model:
 
     def _checked_preset(self, name: str) -> str:
         """The preset's name in this playground's language (given in any language)."""
-        named = name_in(name, self.lang) if isinstance(name, str) else name
+        named = self.in_its_language(name_in, name) if isinstance(name, str) else name
         if not isinstance(named, str) or named not in self.presets:
             raise ValueError(f"no preset named {name!r}; choose one of: {', '.join(self.presets)}")
         return named
@@ -300,15 +311,15 @@ class Model:
                     self._request_text = bytes(value).decode("utf-8")
                 except UnicodeDecodeError as error:
                     self._request_text = ""
-                    self._given_error = label(self.lang, "not_text", kind=type(value).__name__, offset=error.start)
+                    self._given_error = self.label("not_text", kind=type(value).__name__, offset=error.start)
             else:
-                problem = value_problem(value, self.lang)
+                problem = value_problem(value)
                 if problem is None:
                     self._request_text = as_json(value)
                 else:
                     self._request_text, self._given_error = shown_as_text(value), problem
         except Exception as error:  # a value whose own methods fail (a str subclass, a dict that lies): said, not raised
-            self._request_text, self._given_error = shown_as_text(value), describe_error(error, self.lang)
+            self._request_text, self._given_error = shown_as_text(value), self.in_its_language(describe_error, error)
 
     def _find_capture(self, capture_id: Any) -> Optional[dict]:
         for attempt in range(2):
@@ -327,7 +338,7 @@ class Model:
             listed = [c for c in self.capture_source() if isinstance(c, dict) and "id" in c]
             listed.sort(key=lambda c: (str(c.get("time") or ""), str(c["id"])), reverse=True)
         except Exception as error:  # a stopped server, a broken source: said, never raised
-            self.captures_error = label(self.lang, "captures_failed", error=f"{type(error).__name__}: {error}")
+            self.captures_error = self.label("captures_failed", error=f"{type(error).__name__}: {error}")
             return
         self.captured, self.captures_error = listed, None
 
@@ -336,10 +347,10 @@ class Model:
         try:
             if self._given_error is not None:
                 raise Located(self._given_error)
-            body = parse(self._request_text, self.lang)
+            body = self.in_its_language(parse, self._request_text)
             result = trace(body, target=self._target)
         except Exception as problem:  # never into the notebook: shown in the error box instead
-            error = " ".join(describe_error(problem, self.lang).split("\n"))  # one line, whatever the message
+            error = " ".join(self.in_its_language(describe_error, problem).split("\n"))  # one line, whatever the message
             if self.trace is not None and self.trace.target != self._target:
                 # The target changed: show the last good request in the new target if it can be.
                 try:
@@ -352,7 +363,7 @@ class Model:
         self._edited = self._preset is None or not self._holds_preset(error)
         yours: Optional[Yours] = None
         if self._yours_source is not None:
-            yours = compare_yours(self._yours, self._yours_problem, t, self._target, error, self.lang)
+            yours = self.in_its_language(compare_yours, self._yours, self._yours_problem, t, self._target, error)
         self.generation += 1
         self.results = {
             "translated": t.translated if t else None,

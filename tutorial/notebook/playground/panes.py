@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..show import as_json
-from .labels import label
+from .labels import worded
 from .model import Model
 from .prompt import Prompt
 from .yours import Yours
 from .presets import CLOSEST_PEER, peer_results, peer_versions
 from ...watch.losses import reason_in
+from ...words import using
 
 SHOWN_CHARACTERS = 60_000
 """A block of JSON longer than this is cut in the pane (a pasted real request can be megabytes
@@ -85,15 +86,20 @@ def _e(text: Any) -> str:
 
 def _l(model: Model, key: str, **values: Any) -> str:
     """A label for HTML: the values escaped, the label's own markup kept."""
-    return label(model.lang, key, **{name: _e(value) for name, value in values.items()})
+    return model.label(key, **{name: _e(value) for name, value in values.items()})
 
 
 def _pre(value: Any, model: Optional[Model] = None) -> str:
     text = value if isinstance(value, str) else as_json(value)
     if len(text) > SHOWN_CHARACTERS:
-        more = label(model.lang if model else "en", "cut", count=len(text) - SHOWN_CHARACTERS)
+        more = (model.label if model else _english)("cut", count=len(text) - SHOWN_CHARACTERS)
         text = text[:SHOWN_CHARACTERS] + "\n" + more
     return f"<pre>{_e(text)}</pre>"
+
+
+def _english(key: str, **values: Any) -> str:
+    with using("en"):
+        return worded(key, **values)
 
 
 def _note(text: str) -> str:
@@ -283,8 +289,8 @@ def prompt_html(model: Model, prompt: Optional[Prompt], current: bool = True) ->
         else:
             tokens = _l(model, "prompt_tokens_unknown", why=prompt.tokens_note or "")
         # `tokens` is a label with its own markup, its values escaped already
-        parts.append(_note(label(model.lang, "prompt_note", family=_e(prompt.family),
-                                 characters=f"{len(prompt.text):,}", tokens=tokens)))
+        parts.append(_note(model.label("prompt_note", family=_e(prompt.family),
+                                       characters=f"{len(prompt.text):,}", tokens=tokens)))
         parts.append(f'<div class="tp-prompt-text">{_pre(prompt.text, model)}</div>')
     return _pane(model, "".join(parts))
 
@@ -324,7 +330,7 @@ def losses_html(model: Model) -> str:
     if not losses:
         return _pane(model, _note(_l(model, "losses_none")))
     rows = "".join(
-        f"<tr><td><code>{_e(loss.path)}</code></td><td><code>{_e(_short(loss.value))}</code></td><td>{_e(reason_in(loss.reason, model.lang))}</td></tr>"
+        f"<tr><td><code>{_e(loss.path)}</code></td><td><code>{_e(_short(loss.value))}</code></td><td>{_e(model.in_its_language(reason_in, loss.reason))}</td></tr>"
         for loss in losses
     )
     head = f'<tr><th>{_l(model, "where")}</th><th>{_l(model, "value")}</th><th>{_l(model, "why")}</th></tr>'

@@ -1,9 +1,9 @@
 """The presets: small requests that each show one rule of the translation, and one request
 per recorded peer case ("peer: 04_image_base64_and_url") when tutorial/peers/data is present.
 
-    presets(lang)          name -> request body (a raw string for the half-typed JSON), fresh copies;
-                           named and worded in lang ("en" or "zh")
-    name_in(name, lang)    a preset's name in lang, from its name in any language
+    presets()              name -> request body (a raw string for the half-typed JSON), fresh copies;
+                           named and worded in the current language ("en" or "zh")
+    name_in(name)          a preset's name in the current language, from its name in any language
     peer_results(case_id)  what each recorded peer built from that case, or None
     peer_versions()        peer -> the version it was recorded from
 """
@@ -18,6 +18,7 @@ from typing import Optional, Union
 
 from ...examples import readme_request
 from ...peers import DATA_DIR as PEER_DIR
+from ...words import current
 from ..show import as_json
 
 README = "README example"
@@ -55,24 +56,27 @@ def _tool(name: str, description: str, **properties: str) -> dict:
     }
 
 
-def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
-    """The built-in presets, named and worded in `lang`. The requests are teaching examples
-    written here, so their prose (messages, tool descriptions) is in `lang` too; tool names,
-    ids and keys stay. The README example is the same request in every language."""
+def _builtin_presets() -> dict[str, Union[dict, str]]:
+    """The built-in presets, named and worded in the current language. The requests are
+    teaching examples written here, so their prose (messages, tool descriptions) is in that
+    language too; tool names, ids and keys stay. The README example is the same request in
+    every language."""
+    lang = current()
 
-    def say(en: str, zh: str) -> str:
+    def written(en: str, zh: str) -> str:
+        """The text as written in this language."""
         return zh if lang == "zh" else en
 
     readme = readme_request()
     no_pairing_id = readme_request()
     del no_pairing_id["messages"][2]["content"][0]["tool_use_id"]
     readme_text = as_json(readme)
-    read_file = say("Read a file", "读取文件")
+    read_file = written("Read a file", "读取文件")
     found = {
         README: readme,
         "string system": {
-            "system": say("You are a terse assistant.", "你是一个言简意赅的助手。"),
-            "messages": [{"role": "user", "content": say("What is 2 + 2?", "2 + 2 等于几？")}],
+            "system": written("You are a terse assistant.", "你是一个言简意赅的助手。"),
+            "messages": [{"role": "user", "content": written("What is 2 + 2?", "2 + 2 等于几？")}],
             "max_tokens": 64,
         },
         "two text blocks in one user message": {
@@ -80,7 +84,7 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
                 {
                     "role": "user",
                     "content": [
-                        {"type": "text", "text": say("Here is my code:", "这是我的代码：")},
+                        {"type": "text", "text": written("Here is my code:", "这是我的代码：")},
                         {"type": "text", "text": "print('hello')"},
                     ],
                 }
@@ -88,29 +92,29 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
             "max_tokens": 64,
         },
         "thinking with signatures": {
-            "tools": [_tool("get_weather", say("Current weather for a city", "查询城市的当前天气"), city="string")],
+            "tools": [_tool("get_weather", written("Current weather for a city", "查询城市的当前天气"), city="string")],
             "messages": [
-                {"role": "user", "content": say("Weather in Paris?", "巴黎天气怎么样？")},
+                {"role": "user", "content": written("Weather in Paris?", "巴黎天气怎么样？")},
                 {
                     "role": "assistant",
                     "content": [
-                        {"type": "thinking", "thinking": say("The user wants the weather; ", "用户想知道天气；"),
+                        {"type": "thinking", "thinking": written("The user wants the weather; ", "用户想知道天气；"),
                          "signature": "EqQBCkYIBxgC"},
-                        {"type": "thinking", "thinking": say("I should call the tool.", "应该调用工具。"),
+                        {"type": "thinking", "thinking": written("I should call the tool.", "应该调用工具。"),
                          "signature": "EqQBCkYIBxgD"},
-                        {"type": "text", "text": say("Let me check.", "我查一下。")},
-                        {"type": "tool_use", "id": "toolu_w1", "name": "get_weather", "input": {"city": say("Paris", "巴黎")}},
+                        {"type": "text", "text": written("Let me check.", "我查一下。")},
+                        {"type": "tool_use", "id": "toolu_w1", "name": "get_weather", "input": {"city": written("Paris", "巴黎")}},
                     ],
                 },
                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_w1",
-                                              "content": say("18°C, sunny", "18°C，晴")}]},
+                                              "content": written("18°C, sunny", "18°C，晴")}]},
             ],
             "max_tokens": 256,
         },
         "parallel tool calls": {
             "tools": [_tool("read_file", read_file, path="string")],
             "messages": [
-                {"role": "user", "content": say("Compare a.txt and b.txt.", "比较 a.txt 和 b.txt。")},
+                {"role": "user", "content": written("Compare a.txt and b.txt.", "比较 a.txt 和 b.txt。")},
                 {
                     "role": "assistant",
                     "content": [
@@ -129,9 +133,9 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
             "max_tokens": 128,
         },
         "error result with an image": {
-            "tools": [_tool("screenshot", say("Capture the screen", "截取屏幕"))],
+            "tools": [_tool("screenshot", written("Capture the screen", "截取屏幕"))],
             "messages": [
-                {"role": "user", "content": say("Take a screenshot.", "截个屏。")},
+                {"role": "user", "content": written("Take a screenshot.", "截个屏。")},
                 {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_s", "name": "screenshot", "input": {}}]},
                 {
                     "role": "user",
@@ -141,7 +145,7 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
                             "tool_use_id": "toolu_s",
                             "is_error": True,
                             "content": [
-                                {"type": "text", "text": say("Only part of the screen was captured.", "只截到了屏幕的一部分。")},
+                                {"type": "text", "text": written("Only part of the screen was captured.", "只截到了屏幕的一部分。")},
                                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
                             ],
                         }
@@ -152,11 +156,11 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
         },
         "mixed tool result with a tool reference": {
             "tools": [
-                _tool("ToolSearch", say("Find a tool by what it does", "按用途查找工具"), query="string"),
-                {**_tool("Bash", say("Run a shell command", "运行 shell 命令"), command="string"), "defer_loading": True},
+                _tool("ToolSearch", written("Find a tool by what it does", "按用途查找工具"), query="string"),
+                {**_tool("Bash", written("Run a shell command", "运行 shell 命令"), command="string"), "defer_loading": True},
             ],
             "messages": [
-                {"role": "user", "content": say("I need a shell.", "我需要一个 shell。")},
+                {"role": "user", "content": written("I need a shell.", "我需要一个 shell。")},
                 {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_t", "name": "ToolSearch", "input": {"query": "shell"}}]},
                 {
                     "role": "user",
@@ -165,9 +169,9 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
                             "type": "tool_result",
                             "tool_use_id": "toolu_t",
                             "content": [
-                                {"type": "text", "text": say("Found one tool:", "找到一个工具：")},
+                                {"type": "text", "text": written("Found one tool:", "找到一个工具：")},
                                 {"type": "tool_reference", "tool_name": "Bash"},
-                                {"type": "text", "text": say("It is loaded now.", "它已经加载好了。")},
+                                {"type": "text", "text": written("It is loaded now.", "它已经加载好了。")},
                             ],
                         }
                     ],
@@ -176,12 +180,12 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
             "max_tokens": 128,
         },
         "mid-list system message": {
-            "system": say("You are a coding assistant.", "你是编程助手。"),
+            "system": written("You are a coding assistant.", "你是编程助手。"),
             "messages": [
-                {"role": "user", "content": say("Fix the bug in main.py.", "修复 main.py 里的 bug。")},
-                {"role": "assistant", "content": say("Which bug do you mean?", "你指的是哪个 bug？")},
-                {"role": "system", "content": say("Reminder: the user prefers small patches.", "提醒：用户喜欢小补丁。")},
-                {"role": "user", "content": say("The crash on start.", "启动时的崩溃。")},
+                {"role": "user", "content": written("Fix the bug in main.py.", "修复 main.py 里的 bug。")},
+                {"role": "assistant", "content": written("Which bug do you mean?", "你指的是哪个 bug？")},
+                {"role": "system", "content": written("Reminder: the user prefers small patches.", "提醒：用户喜欢小补丁。")},
+                {"role": "user", "content": written("The crash on start.", "启动时的崩溃。")},
             ],
             "max_tokens": 128,
         },
@@ -190,7 +194,7 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
                 {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
                 _tool("read_file", read_file, path="string"),
             ],
-            "messages": [{"role": "user", "content": say("What is new in Python 3.13?", "Python 3.13 有什么新东西？")}],
+            "messages": [{"role": "user", "content": written("What is new in Python 3.13?", "Python 3.13 有什么新东西？")}],
             "max_tokens": 128,
         },
         "unknown block type": {
@@ -198,7 +202,7 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
                 {
                     "role": "user",
                     "content": [
-                        {"type": "text", "text": say("Look at this:", "看看这个：")},
+                        {"type": "text", "text": written("Look at this:", "看看这个：")},
                         {"type": "hologram", "frames": 24},
                     ],
                 }
@@ -213,9 +217,10 @@ def _builtin_presets(lang: str = "en") -> dict[str, Union[dict, str]]:
     return {names.get(name, name): body for name, body in found.items()}
 
 
-def name_in(name: str, lang: str = "en") -> str:
-    """A preset's name in `lang`, given its name in any language ("server tool" and
-    "服务端工具" are one preset); a name that is no preset's comes back as it is."""
+def name_in(name: str) -> str:
+    """A preset's name in the current language, given its name in any language ("server tool"
+    and "服务端工具" are one preset); a name that is no preset's comes back as it is."""
+    lang = current()
     if not isinstance(name, str):
         return name
     for prefix in PEER_PREFIXES.values():
@@ -248,16 +253,17 @@ def _peer_data() -> tuple[list, Optional[dict]]:
         return [], None  # outside the repository (or unreadable): no peer presets
 
 
-def presets(lang: str = "en") -> dict[str, Union[dict, str]]:
-    """Every preset, name -> request body (a raw string for the half-typed JSON), in `lang`.
+def presets() -> dict[str, Union[dict, str]]:
+    """Every preset, name -> request body (a raw string for the half-typed JSON), in the
+    current language.
 
     The built-in ones come first, then one per recorded peer case ("peer: 04_image_base64_and_url",
     in Chinese "真实系统：04_image_base64_and_url") when the recorded data (tutorial/peers/data)
     is present; a recorded case's request is data and stays as recorded. Each call returns
     fresh copies.
     """
-    found = _builtin_presets(lang)
-    prefix = PEER_PREFIXES.get(lang, PEER_PREFIX)
+    found = _builtin_presets()
+    prefix = PEER_PREFIXES.get(current(), PEER_PREFIX)
     for case in _peer_data()[0]:
         found[prefix + case["id"]] = copy.deepcopy(case["request"])
     return found

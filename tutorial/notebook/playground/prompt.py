@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...watch.trace import Trace
-from .labels import label
+from .labels import worded
 
 DEFAULT_FAMILY = "qwen3"
 """The family the tab starts on when it is listed (else the first listed)."""
@@ -71,14 +71,15 @@ def default_family() -> str:
     return DEFAULT_FAMILY if DEFAULT_FAMILY in names else names[0]
 
 
-def render_prompt(trace: Trace, family: str, lang: str = "en") -> Prompt:
-    """The prompt `family`'s template makes of `trace`'s output, and its token count."""
+def render_prompt(trace: Trace, family: str) -> Prompt:
+    """The prompt `family`'s template makes of `trace`'s output, and its token count (what it
+    says, in the current language)."""
     render, _listed = _api()
     messages, tools = trace.translated, trace.tools_schema
     try:
-        text = render(messages, tools, template=family, lang=lang)
+        text = render(messages, tools, template=family)
     except Exception as error:  # a refusal, or something the rendering needs and lacks
-        missing = _missing(error, lang)
+        missing = _missing(error)
         if missing is not None:
             return Prompt(family, missing=missing)
         refusal = getattr(error, "refusal", None)  # the template's own words (RenderError)
@@ -86,26 +87,26 @@ def render_prompt(trace: Trace, family: str, lang: str = "en") -> Prompt:
             return Prompt(family, refusal=refusal)
         return Prompt(family, failure=str(getattr(error, "problem", "") or "") or _one_line(error))
     try:
-        ids = render(messages, tools, template=family, tokenize=True, lang=lang)
+        ids = render(messages, tools, template=family, tokenize=True)
         tokens, note = len(ids), None
     except Exception as error:  # no vocabulary for this family, a tokenizer that failed, no tokenize= yet
         tokens = None
         if isinstance(error, TypeError) and "tokenize" in str(error):
-            note = label(lang, "prompt_no_tokenizer")
+            note = worded("prompt_no_tokenizer")
         else:
-            note = _missing(error, lang) or str(getattr(error, "problem", "") or "") or _one_line(error)
+            note = _missing(error) or str(getattr(error, "problem", "") or "") or _one_line(error)
     return Prompt(family, text=text, tokens=tokens, tokens_note=note)
 
 
-def _missing(error: BaseException, lang: str) -> Optional[str]:
+def _missing(error: BaseException) -> Optional[str]:
     """One line on how to fetch what is missing, when `error` says something is missing."""
     if isinstance(error, ImportError):
-        return label(lang, "prompt_needs_extra", module=getattr(error, "name", None) or _one_line(error))
+        return worded("prompt_needs_extra", module=getattr(error, "name", None) or _one_line(error))
     if type(error).__name__ == "SdistMissing":  # tutorial.llama_cpp.sdist: its message says how to fetch
         return _one_line(error)
     cause = error.__cause__ or error.__context__
     if cause is not None and cause is not error:
-        return _missing(cause, lang)
+        return _missing(cause)
     return None
 
 

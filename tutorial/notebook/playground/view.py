@@ -26,7 +26,6 @@ from typing import Any, Callable, Optional
 
 from ...targets import names as target_names
 from ...words import using
-from .labels import label
 from .model import Model, capture_title
 from .panes import CSS, PANES, Drawing, diagram_html, peers_html, prompt_html, status_html
 from .presets import CLOSEST_PEER, peer_versions
@@ -36,10 +35,11 @@ DEBOUNCE_SECONDS = 0.4
 IDLE_SECONDS = 30.0  # the drawing thread ends after this long without work (a new one starts when needed)
 
 
-def draw_flow(trace, lang: str = "en") -> Drawing:
-    """The one place that knows the pictures module's API: the flow of one request, drawn.
+def draw_flow(trace, lang: Optional[str] = None) -> Drawing:
+    """The one place that knows the pictures module's API: the flow of one request, drawn
+    in `lang` (None: the current language; the drawer's thread runs it under the playground's).
+    `lang` is for book/playground_picture.py, which draws each edition's playground by its language.
 
-    Drawn in `lang` (this runs on the drawer's own thread, which starts in no `using` block).
     `pictures.flow.local_flow(trace)` gives DOT text whose `.collapsed` lists the
     runs drawn as one summary row (`Collapsed` with `.path` and `.count`); `show(dot)` gives
     an object with `.svg`, or with `.dot` and `.hint` when Graphviz is missing."""
@@ -120,7 +120,7 @@ class View:
                 setattr(self, name, height)
 
         self.model = model
-        lang = model.lang
+        label = model.label  # every label of the view in the playground's language
         self._pending_lock = threading.Lock()  # guards the text waiting for the pause, and its timer
         self._render_lock = threading.RLock()  # one thread at a time puts results into the panes
         self._local = threading.local()  # .quiet / .applying: set by the view itself, in this thread
@@ -129,22 +129,22 @@ class View:
         self._dirty: set[str] = set()  # panes whose HTML is older than the model
         self._drawn: Optional[tuple[Any, Drawing]] = None  # (trace, its drawing), the newest finished
         self.drawings = 0  # how many drawings were made (the tests count them)
-        self._drawer = _Worker("playground-drawer", lambda job: draw_flow(job[1], model.lang),
+        self._drawer = _Worker("playground-drawer", lambda job: model.in_its_language(draw_flow, job[1]),
                                self._guarded(self._on_drawn))
         self._rendered: Optional[tuple[Any, Prompt]] = None  # (trace, its prompt), the newest finished
         self.renderings = 0  # how many prompts were rendered (the tests count them)
-        self._renderer = _Worker("playground-prompt", lambda job: render_prompt(job[0], job[1], model.lang),
+        self._renderer = _Worker("playground-prompt", lambda job: model.in_its_language(render_prompt, job[0], job[1]),
                                  self._guarded(self._on_rendered))
 
         self.preset = w.Dropdown(options=list(model.presets), value=model.from_preset,
-                                 description=label(lang, "preset"), layout=w.Layout(width="400px"))
+                                 description=label("preset"), layout=w.Layout(width="400px"))
         self.preset_note = w.HTML()  # "your own request", once the editor no longer holds the preset
         targets = list(target_names())
         self.target = w.ToggleButtons(options=targets, value=model.target,
-                                      tooltips=[label(lang, f"target_tip_{name}") for name in targets],
+                                      tooltips=[label(f"target_tip_{name}") for name in targets],
                                       style={"button_width": "120px"})
-        self.button = w.Button(description=label(lang, "translate"), icon="play", button_style="primary",
-                               tooltip=label(lang, "translate_tip"))
+        self.button = w.Button(description=label("translate"), icon="play", button_style="primary",
+                               tooltip=label("translate_tip"))
         self.editor = _editor_class()(value=model.request_text, continuous_update=True,
                                       layout=w.Layout(width="100%", height=self.EDITOR_HEIGHT))
         self.status = w.HTML(layout=w.Layout(height=self.STATUS_HEIGHT, overflow="auto", width="100%"))
@@ -155,21 +155,21 @@ class View:
             self.panes[key] = pane
         # The diagram at a readable size (scrolled) or whole (shrunk into the pane).
         sizes = ("readable", "whole")
-        self.zoom = w.ToggleButtons(options=[(label(lang, f"zoom_{size}"), size) for size in sizes], value="readable",
-                                    tooltips=[label(lang, f"zoom_tip_{size}") for size in sizes],
+        self.zoom = w.ToggleButtons(options=[(label(f"zoom_{size}"), size) for size in sizes], value="readable",
+                                    tooltips=[label(f"zoom_tip_{size}") for size in sizes],
                                     style={"button_width": "90px"})
         # Which recorded peer to show beside ours (for a "peer: …" preset).
         self.peer = w.ToggleButtons(options=list(peer_versions()) or list(CLOSEST_PEER.values()),
                                     value=CLOSEST_PEER[model.target], style={"button_width": "80px"})
         # Whose real chat template renders the prompt.
-        self.family = w.Dropdown(options=list(families()), value=model.family, description=label(lang, "family"),
-                                 tooltip=label(lang, "family_tip"), layout=w.Layout(width="280px"))
+        self.family = w.Dropdown(options=list(families()), value=model.family, description=label("family"),
+                                 tooltip=label("family_tip"), layout=w.Layout(width="280px"))
         for key in ("tab_diagram", "tab_peers", "tab_prompt"):
             self.panes[key].layout.height = self.UNDER_BUTTONS_HEIGHT
         above = {"tab_diagram": self.zoom, "tab_peers": self.peer, "tab_prompt": self.family}
         children = [w.VBox([above[key], pane]) if key in above else pane for key, pane in self.panes.items()]
         self.keys = [key for key, _, _ in PANES]
-        self.tabs = w.Tab(children=children, titles=[label(lang, key) for key in self.keys])
+        self.tabs = w.Tab(children=children, titles=[label(key) for key in self.keys])
         self.log = w.Output(layout=w.Layout(max_height="140px", overflow="auto", width="100%"))
 
         rows = [w.HTML(CSS),
@@ -177,9 +177,9 @@ class View:
                        layout=w.Layout(align_items="center", flex_flow="row wrap"))]
         self.captured = self.refresh = self.captures_note = None
         if model.capture_source is not None:
-            self.captured = w.Dropdown(options=[], value=None, description=label(lang, "captured"),
+            self.captured = w.Dropdown(options=[], value=None, description=label("captured"),
                                        layout=w.Layout(width="440px"))
-            self.refresh = w.Button(icon="refresh", tooltip=label(lang, "refresh"), layout=w.Layout(width="40px"))
+            self.refresh = w.Button(icon="refresh", tooltip=label("refresh"), layout=w.Layout(width="40px"))
             self.captures_note = w.HTML()
             rows.append(w.HBox([self.captured, self.refresh, self.captures_note],
                                layout=w.Layout(align_items="center", flex_flow="row wrap")))
@@ -334,9 +334,9 @@ class View:
         if model.from_preset is not None:
             note = ""
         elif model.preset is not None:
-            note = label(model.lang, "edited_from", preset=_escape(model.preset))
+            note = model.label("edited_from", preset=_escape(model.preset))
         else:
-            note = label(model.lang, "edited")
+            note = model.label("edited")
         self.preset_note.value = f'<span class="tp-note">{note}</span>' if note else ""
 
     def _show_captures(self) -> None:
@@ -349,9 +349,9 @@ class View:
             if model.captures_error:
                 note = model.captures_error
             elif not options:
-                note = label(model.lang, "captures_none")
+                note = model.label("captures_none")
             else:
-                note = label(model.lang, "captures_count", count=len(options))
+                note = model.label("captures_count", count=len(options))
             self.captures_note.value = f'<span class="tp-note">{_escape(note)}</span>'
 
     def _render(self) -> None:
@@ -441,10 +441,10 @@ class View:
         """On the drawing thread: keep the drawing; show it if it is still the current request's."""
         _generation, trace = job
         if isinstance(result, ImportError):
-            result = Drawing(dot="", hint=label(self.model.lang, "diagram_missing"))
+            result = Drawing(dot="", hint=self.model.label("diagram_missing"))
         elif isinstance(result, Exception):
             problem = f"{type(result).__name__}: {result}"
-            result = Drawing(dot="", hint=label(self.model.lang, "diagram_failed", error=problem))
+            result = Drawing(dot="", hint=self.model.label("diagram_failed", error=problem))
         with self._render_lock:
             self.drawings += 1
             self._drawn = (trace, result)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ...watch.trace import Trace
-from .labels import label
+from .labels import worded
 
 YOURS_TARGET = "chat_template"
 """The shape a chapter-05 translator builds; on the other target there is nothing to compare."""
@@ -50,7 +50,7 @@ class Yours:
     rule: Optional[str] = None
 
 
-def load_yours(source: Any, lang: str = "en") -> tuple[Optional[Translator], Optional[str]]:
+def load_yours(source: Any) -> tuple[Optional[Translator], Optional[str]]:
     """(the guarded translator, None), or (None, why it cannot be used); (None, None) for None.
 
     `source` is a function (the learner's `translate`), the path of a .py file, or a namespace
@@ -64,7 +64,7 @@ def load_yours(source: Any, lang: str = "en") -> tuple[Optional[Translator], Opt
     if callable(source) and not isinstance(source, type):
         source = {"translate": source}  # one function: as if a notebook defined only translate
     elif isinstance(source, (int, float, bool, bytes)) or source is Ellipsis:
-        return None, label(lang, "yours_not_callable", kind=type(source).__name__)
+        return None, worded("yours_not_callable", kind=type(source).__name__)
     try:
         return build_it.load_translator(source), None
     except build_it.TranslatorError as error:
@@ -72,31 +72,32 @@ def load_yours(source: Any, lang: str = "en") -> tuple[Optional[Translator], Opt
 
 
 def compare_yours(translator: Optional[Translator], problem: Optional[str], trace: Optional[Trace], target: str,
-                  error: Optional[str], lang: str = "en") -> Yours:
-    """Run the learner's translator on the request the package just translated, and compare."""
+                  error: Optional[str]) -> Yours:
+    """Run the learner's translator on the request the package just translated, and compare
+    (what it says, in the current language)."""
     from .. import build_it
 
     if translator is None:
-        return Yours("failed", label(lang, "yours_unusable", problem=problem))
+        return Yours("failed", worded("yours_unusable", problem=problem))
     if error is not None or trace is None:
-        return Yours("not_compared", label(lang, "yours_no_request"))
+        return Yours("not_compared", worded("yours_no_request"))
     if target != YOURS_TARGET:
-        return Yours("not_compared", label(lang, "yours_target", target=target, shape=YOURS_TARGET))
+        return Yours("not_compared", worded("yours_target", target=target, shape=YOURS_TARGET))
     body = trace.preprocessed  # the translator works on a copy of it
     try:
         translated, tools_schema = translator(body)
     except build_it.TranslatorError as failure:
         return Yours("failed", str(failure))
     except Exception as failure:  # a translator object of another kind
-        return Yours("failed", label(lang, "yours_raised", error=f"{type(failure).__name__}: {failure}"))
+        return Yours("failed", worded("yours_raised", error=f"{type(failure).__name__}: {failure}"))
     try:
-        found = build_it.difference((translated, tools_schema), (trace.translated, trace.tools_schema), body, lang)
+        found = build_it.difference((translated, tools_schema), (trace.translated, trace.tools_schema), body)
     except Exception as failure:  # values whose own methods fail when compared
-        return Yours("failed", label(lang, "yours_raised", error=f"{type(failure).__name__}: {failure}"),
+        return Yours("failed", worded("yours_raised", error=f"{type(failure).__name__}: {failure}"),
                      translated, tools_schema)
     if found is None:
-        return Yours("same", _plain(label(lang, "yours_same")), translated, tools_schema)
-    message = label(lang, "yours_differs_text", line=found.line(lang))
+        return Yours("same", _plain(worded("yours_same")), translated, tools_schema)
+    message = worded("yours_differs_text", line=found.line())
     return Yours("differs", message, translated, tools_schema, found.place, found.expected, found.actual, found.rule)
 
 
