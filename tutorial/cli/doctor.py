@@ -91,12 +91,12 @@ WORDS = {
     },
     "zh": {
         "install_dot": {
-            "Linux": "sudo apt-get install graphviz   （Fedora：sudo dnf install graphviz）",
+            "Linux": "sudo apt-get install graphviz   （Fedora 上用 sudo dnf install graphviz）",
             "Darwin": "brew install graphviz",
-            "Windows": "winget install graphviz   （或：choco install graphviz），然后打开一个新终端",
+            "Windows": "winget install graphviz   （或 choco install graphviz），然后打开一个新终端",
         },
         "install_font": {
-            "Linux": "sudo apt-get install fonts-wqy-microhei   （Fedora：sudo dnf install wqy-microhei-fonts）",
+            "Linux": "sudo apt-get install fonts-wqy-microhei   （Fedora 上用 sudo dnf install wqy-microhei-fonts）",
             "Darwin": "macOS 自带中文字体（苹方），无需安装",
             "Windows": "Windows 自带中文字体（微软雅黑），无需安装",
         },
@@ -108,9 +108,9 @@ WORDS = {
             "graphviz": "绘制图示",
             "jinja2": "渲染聊天模板",
             "tokenizers": "从真实词表得到 token id",
-            "transformers": "apply_chat_template，测试用它与 render 对照",
+            "transformers": "apply_chat_template，测试时与 render 的结果对照",
             "gguf": "llama.cpp 的词表和模型所用的 GGUF 格式",
-            "voila": "以应用形式运行交互练习场：tasks.py app",
+            "voila": "以应用形式运行交互练习场，即 tasks.py app",
             "starlette": "/v1/messages 服务器",
             "uvicorn": "/v1/messages 服务器",
             "pytest": "测试套件",
@@ -122,39 +122,39 @@ WORDS = {
         },
         "names": {"cjk font": "中文字体", "widgets": "widget 扩展", "trusted notebooks": "notebook 信任"},
         "python_ok": "Python {version}",
-        "python_old": "Python {version} 太旧：请安装 Python 3.11 或更新的版本",
-        "not_the_venv": "这是 {python}，不是本项目的 {venv}，它缺什么并不说明 .venv 缺什么：python3 tasks.py doctor 检查的是 .venv",
+        "python_old": "Python {version} 太旧，请安装 Python 3.11 或更新的版本",
+        "not_the_venv": "这是 {python}，不是本项目的 {venv}，这里缺什么并不说明 .venv 缺什么，python3 tasks.py doctor 检查的才是 .venv",
         "package_ok": "{name} {version}（{purpose}）",
-        "package_missing": "缺少 {name}（{purpose}）：{setup}",
-        "no_dot": "PATH 中没有 Graphviz 的 `dot`（pip 只安装 Python 绑定）：{install}",
+        "package_missing": "缺少 {name}（{purpose}），请运行 {setup}",
+        "no_dot": "PATH 中没有 Graphviz 的 `dot`（pip 只安装 Python 绑定），安装方法是 {install}",
         "dot_ok": "{version}，位于 {path}",
         "font_shipped": "中文字体：{install}",
-        "no_fc_list": "缺少 fontconfig 的 fc-list，无法检查字体：sudo apt-get install fontconfig；然后 {install}",
-        "no_font": "没有中文字体，图示中的中文会显示成方框：{install}",
+        "no_fc_list": "缺少 fontconfig 的 fc-list，无法检查字体，请先运行 sudo apt-get install fontconfig，然后 {install}",
+        "no_font": "没有中文字体，图示中的中文会显示成方框，安装方法是 {install}",
         "font_ok": "中文字体：{families}{note}",
         "font_join": "、",
         "font_other": "（图示指定的是 {font!r}，会用另一种中文字体代替）",
-        "no_widgets": "缺少 JupyterLab 的 widget 扩展（jupyterlab_widgets），widget 会显示成文本：{setup}",
-        "widget_files": "已安装 jupyterlab_widgets {version}，但它的扩展文件不在 {folder} 中：请在这个环境中重新安装它",
+        "no_widgets": "缺少 JupyterLab 的 widget 扩展（jupyterlab_widgets），widget 会显示成文本，请运行 {setup}",
+        "widget_files": "已安装 jupyterlab_widgets {version}，但扩展文件不在 {folder} 中，请在这个环境中重新安装 jupyterlab_widgets",
         "widgets_ok": "JupyterLab 的 widget 扩展 {version}（安装后请重启 JupyterLab）",
         "chromium_ok": "浏览器测试用的 Chromium：{path}",
         "chromium_debian": "可选：浏览器测试需要 Debian 的 {path}，所以只能在 Debian/Ubuntu 上运行",
-        "no_chromium": "可选：缺少 {path}，浏览器测试无法运行（Debian：sudo apt-get install chromium）",
-        "trust_unknown": "无法检查 notebook 是否受信任（缺少 nbformat）：{setup}",
-        "untrusted": "{total} 个 notebook 中有 {untrusted} 个不受当前用户信任，其中保存的图示会显示成文本："
-        "python3 tasks.py lab 会把它们标记为受信任（或：jupyter trust notebooks/*.ipynb）",
+        "no_chromium": "可选：缺少 {path}，浏览器测试无法运行（Debian 上用 sudo apt-get install chromium 安装）",
+        "trust_unknown": "无法检查 notebook 是否受信任（缺少 nbformat），请运行 {setup}",
+        "untrusted": "{total} 个 notebook 中有 {untrusted} 个不受当前用户信任，其中保存的图示会显示成文本，"
+        "python3 tasks.py lab 会把这些 notebook 标记为受信任（也可以运行 jupyter trust notebooks/*.ipynb）",
         "trusted": "全部 {total} 个 notebook 都受当前用户信任",
         "agent_ok": "服务器测试用的智能体 CLI：{path}",
-        "agent_npm": "python3 tasks.py test 会安装它",
+        "agent_npm": "python3 tasks.py test 会安装智能体 CLI",
         "agent_no_npm": "需要 Node.js 的 npm，然后运行 python3 tasks.py test",
         "no_agent": "可选：.agent-cli/ 中没有安装智能体 CLI（{how}）",
         "all_good": "一切正常",
         "to_fix": "需要修复 {count} 项：{names}",
         "usage": "用法：python -m tutorial doctor [-h] [--lang {en,zh}]\n\n"
-        "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展；每一项打印 ✓ 或确切的修复方法。\n\n"
+        "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展，每一项打印 ✓ 或确切的修复方法。\n\n"
         "选项：\n  -h, --help      显示这条帮助信息并退出\n"
-        "  --lang {en,zh}  报告的语言（默认：TUTORIAL_LANG，其次是系统语言环境 LANG，否则英文）",
-        "bad_argument": "错误：{argument}：doctor 没有这个选项（python -m tutorial doctor -h）",
+        "  --lang {en,zh}  报告的语言（默认取 TUTORIAL_LANG，其次是系统语言环境 LANG，都没有时用英文）",
+        "bad_argument": "错误：doctor 没有 {argument} 这个选项（python -m tutorial doctor -h）",
     },
 }
 
@@ -295,7 +295,7 @@ def check_sdist() -> tuple[bool, str]:
         count = len(list(sdist.templates_dir().glob("*.jinja")))
         return True, f"{sdist.PACKAGE} {sdist.VERSION}：{sdist.unpacked()} 中有 {count} 个聊天模板和词表"
     command = sdist.FETCH_COMMAND
-    return False, (f"还没有下载 {sdist.PACKAGE} {sdist.VERSION}（真实的聊天模板、词表和 llama.cpp）："
+    return False, (f"还没有下载 {sdist.PACKAGE} {sdist.VERSION}（真实的聊天模板、词表和 llama.cpp），请运行 "
                    f"{command}   （下载 llama.cpp 的真实聊天模板和词表）")  # fmt: skip
 
 
@@ -308,9 +308,9 @@ def check_engine() -> tuple[bool, str] | None:
     if _lang() != "zh":
         return build.status()
     if build.is_built():
-        return True, f"llama.cpp 的 {build.TARGET} {sdist.VERSION} 已构建：{build.binary()}"
+        return True, f"llama.cpp 的 {build.TARGET} {sdist.VERSION} 已构建，位于 {build.binary()}"
     command = build.INSTALL_HINT.split("(")[0].strip()
-    return False, (f"llama.cpp 的 {build.TARGET} 还没有构建（真实引擎的测试和第 11 章的引擎单元格会跳过）："
+    return False, (f"llama.cpp 的 {build.TARGET} 还没有构建（真实引擎的测试和第 11 章的引擎单元格会跳过），请运行 "
                    f"{command}   （用 cmake 构建 llama.cpp 的服务器，只需一次）")  # fmt: skip
 
 
