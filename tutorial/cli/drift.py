@@ -33,11 +33,11 @@ WORDS = {
     "zh": {
         "help": "每个模型家族的下一轮 prompt 是否延续上一轮 prompt 加模型的回答（漂移表）",
         "json help": "以 JSON 输出各格（每个模型家族 × 场景一个对象）",
-        "family help": "只看这个模型家族（可重复）：{names}",
-        "scenario help": "只看这个场景，名字或字母（可重复）：{names}",
-        "no family": "--family：没有名为 {name!r} 的模型家族；模型家族有：{names}",
-        "no scenario": "--scenario：没有名为 {name!r} 的场景；场景有：{names}",
-        "need real": "漂移表需要 tokenizers 包（real 扩展）：pip install -e '.[real]'",
+        "family help": "只看这个模型家族，可以重复给出（可选的有 {names}）",
+        "scenario help": "只看这个场景，写名字或字母，可以重复给出（可选的有 {names}）",
+        "no family": "--family 的值有误，没有名为 {name!r} 的模型家族，已有的模型家族是 {names}",
+        "no scenario": "--scenario 的值有误，没有名为 {name!r} 的场景，已有的场景是 {names}",
+        "need real": "漂移表需要 tokenizers 包（real 扩展），请运行 pip install -e '.[real]'",
     },
 }  # fmt: skip
 
