@@ -31,7 +31,6 @@ _BRANCH_NOISE = {"known_block", "model_attributes_type", "union_tag_invalid", "f
 
 _HINTS = {
     "tool_use_id": "a tool_result names the tool_use it answers",
-    "role": "inside messages, 'system' is accepted too",
     "source": "an image needs a base64, url or file source",
     "input": "a tool_use's input is a JSON object",
     "input_schema": "a tool's input_schema is a JSON Schema object",
