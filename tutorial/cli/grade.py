@@ -72,8 +72,8 @@ WORDS = {
         "session": "录制的 Claude Code 会话中的 {count} 个请求",
         "recorded_right": "全部 {compared} 个一致{left_out}",
         "left_out": "（{count} 个未比较，因为本包拒绝这些请求）",
-        "recorded_wrong": "{compared} 个中有 {failed} 个不同，第一个是 {name}，{detail}",
-        "stopped_replay": "{name}：{detail}，检查到此为止",
+        "recorded_wrong": "{compared} 个中有 {failed} 个不同，第一个是“{name}”，{detail}",
+        "stopped_replay": "检查“{name}”时，{detail}，检查到此为止",
         "line": "{mark} {name}：{text}",
         "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
         "verdict_wrong": "还不对：先改正上面第一个 ✗，再评一次",
@@ -183,7 +183,7 @@ def _blamed(difference, translator, findings: dict):
 def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bool]]:
     """One line for the SDK bodies, one for the Claude Code session; a difference cites the
     rule of the learner's function that `findings` (name -> its check) blame for it."""
-    from ..notebook.build_it.replay import recorded_requests, replay
+    from ..notebook.build_it.replay import recorded_requests, replay, shown_name
 
     words = WORDS[current()]
     requests = recorded_requests()
@@ -206,9 +206,9 @@ def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bo
         difference = _blamed(first.difference, translator, findings or {}) if first.difference else None
         detail = difference.line() if difference else first.note
         if replayed.stopped:
-            line = words["stopped_replay"].format(name=first.name, detail=detail)
+            line = words["stopped_replay"].format(name=shown_name(first.name), detail=detail)
         else:
-            line = words["recorded_wrong"].format(failed=len(problems), compared=len(compared), name=first.name, detail=detail)
+            line = words["recorded_wrong"].format(failed=len(problems), compared=len(compared), name=shown_name(first.name), detail=detail)
         found.append((words["line"].format(mark="✗", name=title, text=line), False))
     return found
 
