@@ -37,6 +37,7 @@ from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from tutorial.llama_cpp.engine import free_port  # noqa: E402 - the project's one free_port
 INSTRUCTOR = "teacher"
 
 
@@ -346,14 +347,6 @@ def browser_session(learner: Learner, context) -> None:
 
 
 # --- the benchmark ------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -46,6 +46,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from auth import NAME  # noqa: E402 - the log-in's own rule for names
 ROOT = HERE.parent
+sys.path.insert(1, str(ROOT))
+from tutorial.llama_cpp.engine import free_port  # noqa: E402 - the project's one free_port
 PYTHON = Path(sys.executable)
 PROXY_PACKAGE, PROXY_VERSION = "configurable-http-proxy", "5.3.0"
 PROXY_HOME = ROOT / ".cache" / "hub-proxy"
@@ -58,7 +60,8 @@ class Problem(Exception):
     """The hub cannot start; the message says why and what to do."""
 
 
-def say(line: str) -> None:
+def announce(line: str) -> None:
+    """A line for whoever started the hub (stdout, at once)."""
     print(line, flush=True)
 
 
@@ -89,12 +92,6 @@ def size_in_bytes(text: str) -> int:
     return int(float(number) * 1024 ** " KMGT".index(unit.upper() or " "))
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def check_port(ip: str, port: int) -> None:
     with socket.socket() as probe:
         # as the proxy will listen: a port left in TIME-WAIT by the last hub is free to take
@@ -116,7 +113,7 @@ def ensure_proxy() -> Path:
         raise Problem("JupyterHub's proxy (configurable-http-proxy) is installed with npm, which is not on PATH: "
                       "as root, `python3 tasks.py setup --system-only` installs Node.js and npm "
                       "(Debian: apt-get install nodejs npm)")
-    say(f"[hub] installing {PROXY_PACKAGE} {PROXY_VERSION} with npm into {PROXY_HOME.relative_to(ROOT)}/ (once)")
+    announce(f"[hub] installing {PROXY_PACKAGE} {PROXY_VERSION} with npm into {PROXY_HOME.relative_to(ROOT)}/ (once)")
     done = subprocess.run([npm, "install", "--prefix", str(PROXY_HOME), "--no-audit", "--no-fund", "--save-exact",
                            f"{PROXY_PACKAGE}@{PROXY_VERSION}"], capture_output=True, text=True)
     if done.returncode or not PROXY.exists():
@@ -202,7 +199,7 @@ def ensure_class_user() -> str:
                                "--shell", "/usr/sbin/nologin", "--user-group", CLASS_USER], capture_output=True, text=True)
         if made.returncode:
             raise Problem(f"useradd {CLASS_USER}: {made.stderr.strip()}")
-        say(f"[hub] created the system user {CLASS_USER}: learners' servers run as it, never as root")
+        announce(f"[hub] created the system user {CLASS_USER}: learners' servers run as it, never as root")
     return CLASS_USER
 
 
@@ -446,23 +443,23 @@ def main(argv: list[str]) -> int:
         hub = f"{scheme}://{shown}:{given.port}"
         wait_until_up(f"{scheme}://127.0.0.1:{given.port}/hub/api/", process, log)
         wait_until_up(f"{scheme}://127.0.0.1:{given.port}/services/progress/api/summary", process, log)
-        say(f"hub: {hub}/")
-        say(f"join: {join_link(hub, repository, given.lang, code)}")
-        say(f"instructor: {hub}/services/progress/{'?lang=zh' if given.lang == 'zh' else ''}  "
-            f"(log in as {instructor} with the instructor password)")
-        say(f"instructor password: {password}")
+        announce(f"hub: {hub}/")
+        announce(f"join: {join_link(hub, repository, given.lang, code)}")
+        announce(f"instructor: {hub}/services/progress/{'?lang=zh' if given.lang == 'zh' else ''}  "
+                 f"(log in as {instructor} with the instructor password)")
+        announce(f"instructor password: {password}")
         if tls and tls[2]:
-            say(f"[hub] self-signed certificate, SHA-256 fingerprint {tls[2]}: learners' browsers warn once; "
-                "compare the fingerprint they show with this one")
+            announce(f"[hub] self-signed certificate, SHA-256 fingerprint {tls[2]}: learners' browsers warn once; "
+                     "compare the fingerprint they show with this one")
         who = f"user {class_user}" if class_user else f"user {os.environ.get('USER') or os.getuid()} (no capabilities)"
-        say(f"[hub] running; learners' servers run as {who}; its log is {log}. "
-            "Ctrl-C stops the hub and every learner's server.")
+        announce(f"[hub] running; learners' servers run as {who}; its log is {log}. "
+                 "Ctrl-C stops the hub and every learner's server.")
         while process.poll() is None:
             time.sleep(0.5)
-        say(f"[hub] JupyterHub stopped on its own (exit {process.returncode}); see {log}")
+        announce(f"[hub] JupyterHub stopped on its own (exit {process.returncode}); see {log}")
         return 1
     except (KeyboardInterrupt, Stop):
-        say("[hub] stopping: learners' servers, the proxy, the services")
+        announce("[hub] stopping: learners' servers, the proxy, the services")
         return 0
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -471,7 +468,6 @@ def main(argv: list[str]) -> int:
 
 def exercise_keys() -> list[str]:
     """Every exercise the chapters have: the progress service stores verdicts for these only."""
-    sys.path.insert(0, str(ROOT))
     from tutorial.notebook.build_it.stages import stage_names
     from tutorial.notebook.exercises import all_exercises
 

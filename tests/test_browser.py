@@ -27,7 +27,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
 
 pytestmark = pytest.mark.browser
 
@@ -62,12 +63,6 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
         pytest.fail(f"browser test cannot run under CI: {reason}")
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def settings(directory: Path) -> None:

@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +21,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
+
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -33,12 +34,6 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
         pytest.fail(f"the hub test cannot run under CI: {reason}")
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def processes_of(root_pid: int, marker: str) -> list:

@@ -24,12 +24,13 @@ import json
 import os
 import re
 import shutil
-import socket
 import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -41,12 +42,6 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
         pytest.fail(f"the hub attack test cannot run under CI: {reason}")
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start(state: Path):

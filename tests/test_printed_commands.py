@@ -52,6 +52,8 @@ from pathlib import Path
 
 import pytest
 
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 LEARNER_TRANSLATOR = ROOT / "tests" / "data" / "learner" / "my_translator.py"
@@ -255,12 +257,6 @@ def clone(tmp_path_factory):
     shared = ".cache, .agent-cli; its own .venv" if fresh else ".venv, .cache, .agent-cli"
     print(f"\n[newcomer] set-up in a fresh clone (sharing {shared}): {seconds:.1f} s")
     return {"dir": where, "env": environ, "base": base}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fill_placeholders(command: str, clone_dir: Path, where: list[str]) -> str:

@@ -22,6 +22,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -298,14 +300,6 @@ def test_uv_trusts_what_the_system_trusts_unless_told_otherwise(monkeypatch):
 
 
 # `tasks.py lab` -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def port_is_free(port: int) -> bool:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tutorial.llama_cpp.engine import free_port  # the project's one free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -330,14 +332,6 @@ def test_the_printed_cheat_sheet_keeps_its_type_size_and_page_count(lang):
     media = {tuple(round(float(n)) for n in box.split()[2:]) for box in re.findall(rb"/MediaBox\s*\[([^\]]+)\]", pdf)}
     assert media == {(max(sizes_pt), min(sizes_pt))}, f"not A4 landscape: {media}"
     assert 1 <= pages <= MOST_PRINTED_PAGES[lang], f"{pages} pages"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # The cells of output tables: how each is aligned, and where it sits in its output area.

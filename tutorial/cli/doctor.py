@@ -181,7 +181,7 @@ def _lang() -> str:
     return _words_room().current()
 
 
-def _say(key: str, **fields) -> str:
+def _words_for(key: str, **fields) -> str:
     return _words_room().words_for(WORDS, key, **fields)
 
 
@@ -192,36 +192,36 @@ def _install(what: str) -> str:
 def check_python() -> tuple[bool, str]:
     version = ".".join(map(str, sys.version_info[:3]))
     if sys.version_info >= (3, 11):
-        return True, _say("python_ok", version=version)
-    return False, _say("python_old", version=version)
+        return True, _words_for("python_ok", version=version)
+    return False, _words_for("python_old", version=version)
 
 
 def check_package(name: str, purpose: str) -> tuple[bool, str]:
     try:
-        return True, _say("package_ok", name=name, version=importlib.metadata.version(name), purpose=purpose)
+        return True, _words_for("package_ok", name=name, version=importlib.metadata.version(name), purpose=purpose)
     except importlib.metadata.PackageNotFoundError:
-        return False, _say("package_missing", name=name, purpose=purpose, setup=WORDS[_lang()]["setup"])
+        return False, _words_for("package_missing", name=name, purpose=purpose, setup=WORDS[_lang()]["setup"])
 
 
 def check_dot() -> tuple[bool, str]:
     dot = shutil.which("dot")
     if not dot:
-        return False, _say("no_dot", install=_install("install_dot"))
+        return False, _words_for("no_dot", install=_install("install_dot"))
     version = subprocess.run([dot, "-V"], capture_output=True, text=True).stderr.strip()
-    return True, _say("dot_ok", version=version or "dot", path=dot)
+    return True, _words_for("dot_ok", version=version or "dot", path=dot)
 
 
 def check_cjk_font() -> tuple[bool, str]:
     if SYSTEM in ("Darwin", "Windows"):
-        return True, _say("font_shipped", install=_install("install_font"))
+        return True, _words_for("font_shipped", install=_install("install_font"))
     if not shutil.which("fc-list"):
-        return False, _say("no_fc_list", install=_install("install_font"))
+        return False, _words_for("no_fc_list", install=_install("install_font"))
     fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout.split("\n")
     families = sorted({line.split(",")[0].strip() for line in fonts if line.strip()})
     if not families:
-        return False, _say("no_font", install=_install("install_font"))
-    note = "" if FONT in families else _say("font_other", font=FONT)
-    return True, _say("font_ok", families=WORDS[_lang()]["font_join"].join(families[:3]), note=note)
+        return False, _words_for("no_font", install=_install("install_font"))
+    note = "" if FONT in families else _words_for("font_other", font=FONT)
+    return True, _words_for("font_ok", families=WORDS[_lang()]["font_join"].join(families[:3]), note=note)
 
 
 def check_widgets() -> tuple[bool, str]:
@@ -229,19 +229,19 @@ def check_widgets() -> tuple[bool, str]:
     try:
         version = importlib.metadata.version("jupyterlab_widgets")
     except importlib.metadata.PackageNotFoundError:
-        return False, _say("no_widgets", setup=WORDS[_lang()]["setup"])
+        return False, _words_for("no_widgets", setup=WORDS[_lang()]["setup"])
     extension = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "@jupyter-widgets" / "jupyterlab-manager"
     if not extension.exists():
-        return False, _say("widget_files", version=version, folder=extension.parent)
-    return True, _say("widgets_ok", version=version)
+        return False, _words_for("widget_files", version=version, folder=extension.parent)
+    return True, _words_for("widgets_ok", version=version)
 
 
 def check_chromium() -> tuple[bool, str]:
     if Path(CHROMIUM).exists():
-        return True, _say("chromium_ok", path=CHROMIUM)
+        return True, _words_for("chromium_ok", path=CHROMIUM)
     if SYSTEM != "Linux":
-        return False, _say("chromium_debian", path=CHROMIUM)
-    return False, _say("no_chromium", path=CHROMIUM)
+        return False, _words_for("chromium_debian", path=CHROMIUM)
+    return False, _words_for("no_chromium", path=CHROMIUM)
 
 
 def check_trust() -> tuple[bool, str] | None:
@@ -253,12 +253,12 @@ def check_trust() -> tuple[bool, str] | None:
         import nbformat
         from nbformat.sign import NotebookNotary
     except ImportError:
-        return False, _say("trust_unknown", setup=WORDS[_lang()]["setup"])
+        return False, _words_for("trust_unknown", setup=WORDS[_lang()]["setup"])
     notary = NotebookNotary()
     untrusted = [p.name for p in paths if not notary.check_signature(nbformat.read(p, as_version=4))]
     if untrusted:
-        return False, _say("untrusted", untrusted=len(untrusted), total=len(paths))
-    return True, _say("trusted", total=len(paths))
+        return False, _words_for("untrusted", untrusted=len(untrusted), total=len(paths))
+    return True, _words_for("trusted", total=len(paths))
 
 
 def check_agent_cli() -> tuple[bool, str] | None:
@@ -266,9 +266,9 @@ def check_agent_cli() -> tuple[bool, str] | None:
         return None
     found = sorted((ROOT / ".agent-cli" / "node_modules" / ".bin").glob("claude*"))
     if found:
-        return True, _say("agent_ok", path=found[0])
+        return True, _words_for("agent_ok", path=found[0])
     how = WORDS[_lang()]["agent_npm" if shutil.which("npm") else "agent_no_npm"]
-    return False, _say("no_agent", how=how)
+    return False, _words_for("no_agent", how=how)
 
 
 def _load(name: str, *parts: str):
@@ -324,7 +324,7 @@ def check_project_python() -> tuple[bool, str] | None:
     if not (venv / "pyvenv.cfg").is_file() or Path(sys.prefix).resolve() == venv.resolve():
         return None
     project = venv / ("Scripts/python.exe" if SYSTEM == "Windows" else "bin/python")
-    return False, _say("not_the_venv", python=sys.executable, venv=project)
+    return False, _words_for("not_the_venv", python=sys.executable, venv=project)
 
 
 def checks() -> list[tuple[str, bool, str]]:
@@ -380,7 +380,7 @@ def main(argv: Optional[list[str]] = None) -> int:
 def _report(wants_help: bool, unknown: Optional[str]) -> int:
     words = WORDS[_lang()]
     if unknown is not None:
-        print(_say("bad_argument", argument=unknown), file=sys.stderr)
+        print(_words_for("bad_argument", argument=unknown), file=sys.stderr)
         return 2
     if wants_help:
         print(words["usage"])
@@ -390,7 +390,7 @@ def _report(wants_help: bool, unknown: Optional[str]) -> int:
         print(f"{'✓' if ok else ('·' if name in OPTIONAL else '✗')} {message}")
     failed = [name for name, ok, _ in results if not ok and name not in OPTIONAL]
     names = words["font_join"].join(words["names"].get(name, name) for name in failed)
-    print("\n" + (_say("all_good") if not failed else _say("to_fix", count=len(failed), names=names)))
+    print("\n" + (_words_for("all_good") if not failed else _words_for("to_fix", count=len(failed), names=names)))
     return 1 if failed else 0
 
 

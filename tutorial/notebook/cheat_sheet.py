@@ -59,7 +59,7 @@ def answered(*content: dict) -> dict:
     return {"messages": [user(text("go")), assistant(CALL), user(*content)], "tools": [TOOL]}
 
 
-def said(*content: dict) -> dict:
+def replied(*content: dict) -> dict:
     """A user question, then an assistant turn holding `content`; the row looks at that turn."""
     return {"messages": [user(text("go")), assistant(*content)]}
 
@@ -107,13 +107,13 @@ PROBES = (
           answered(result([text("found"), {"type": "tool_reference", "tool_name": "read"}, text("ready")])), [ANSWER]),
     Probe("tool result", "text before the result (the API refuses it)", answered(text("note"), result("ok")), [ANSWER]),
     Probe("assistant", "content as a string", {"messages": [user(text("go")), {"role": "assistant", "content": "done"}]}, [TURN]),
-    Probe("assistant", "two text blocks", said(text("A"), text("B")), [TURN]),
-    Probe("assistant", "thinking with a signature", said({"type": "thinking", "thinking": "hmm", "signature": "sig"}, text("A")), [TURN]),
-    Probe("assistant", "redacted_thinking", said({"type": "redacted_thinking", "data": "opaque"}, text("A")), [TURN]),
+    Probe("assistant", "two text blocks", replied(text("A"), text("B")), [TURN]),
+    Probe("assistant", "thinking with a signature", replied({"type": "thinking", "thinking": "hmm", "signature": "sig"}, text("A")), [TURN]),
+    Probe("assistant", "redacted_thinking", replied({"type": "redacted_thinking", "data": "opaque"}, text("A")), [TURN]),
     Probe("assistant", "tool_use", {"messages": [user(text("go")), assistant(CALL)], "tools": [TOOL]}, [TURN]),
     Probe("assistant", "server_tool_use + web_search_tool_result",
-          said({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}},
-               {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}, text("news")), [TURN]),
+          replied({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}},
+                  {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}, text("news")), [TURN]),
     Probe("tools", "a custom tool", offered(TOOL), [("tools", 0)]),
     Probe("tools", "a custom tool with defer_loading", offered({**TOOL, "defer_loading": True}), [("tools", 0)]),
     Probe("tools", "a custom tool without input_schema", offered({"name": "ping"}), [("tools", 0)]),
@@ -284,7 +284,8 @@ class Row(NamedTuple):
     lang: str
 
     def __repr__(self) -> str:
-        return _text([self], self.lang)
+        with using(self.lang):
+            return _text([self])
 
 
 def row(probe: Probe) -> Row:
@@ -311,8 +312,9 @@ def row(probe: Probe) -> Row:
 # The table
 
 
-def _text(rows: list, lang: str) -> str:
-    line, nothing = TEXT[lang]["line"], TEXT[lang]["nothing"]
+def _text(rows: list) -> str:
+    """The rows as text, in the current language."""
+    line, nothing = TEXT[current()]["line"], TEXT[current()]["nothing"]
     lines = []
     for r in rows:
         lines.append(f"[{r.group}] {r.label}")
@@ -338,7 +340,8 @@ class CheatSheet:
         return next(r for r in self.rows if r.probe is wanted)
 
     def __repr__(self) -> str:
-        return _text(self.rows, self.lang)
+        with using(self.lang):
+            return _text(self.rows)
 
     def _repr_html_(self) -> str:
         nothing = TEXT[self.lang]["nothing"]

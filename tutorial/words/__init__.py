@@ -12,9 +12,12 @@ library, so every room may use it. Which language is current:
 
 The command line runs a command inside `using(--lang, else the locale)`; the server inside
 `using(the request's Accept-Language, else its own)`; a public function that takes `lang=`
-(`render`, `recall`, `Playground`) runs inside `using(lang)`. Nothing below those takes a `lang`.
+(`render`, `recall`, `cheat_sheet`) runs inside `using(lang)`; a `Playground` and a server
+(`serve.start(lang=)`) keep theirs and speak it through `using`. Nothing below those takes a `lang`.
 
-A text is looked up by key, `text("cli.no_such_file", path=p)`: the part before the dot names the
+A module that keeps its own texts per language (`WORDS = {"en": {key: ...}, "zh": {...}}`) looks
+one up with `words_for(WORDS, key, **values)`, in the current language. A text of this room is
+looked up by key, `text("cli.no_such_file", path=p)`: the part before the dot names the
 table, the module `tutorial/words/<room>.py`, loaded on its first lookup, so a valid request,
 which says nothing, never loads one. A table is `TEXTS = {name: {"en": ..., "zh": ...}}`.
 

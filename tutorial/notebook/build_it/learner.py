@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
-from ...watch import language
+from ...words import current, os_problem
 from . import guard
 from .checker import is_stub
 
@@ -46,7 +46,7 @@ CALL_SECONDS = 10.0  # for one call of translate on one body
 
 _numbers = itertools.count(1)
 
-# What goes wrong, in the current language (tutorial.watch.language) when it goes wrong.
+# What goes wrong, in the current language (tutorial.words) when it goes wrong.
 WORDS = {
     "en": {
         "notebook": "your notebook",
@@ -96,7 +96,7 @@ WORDS = {
 
 
 def _words() -> dict[str, str]:
-    return WORDS[language.current()]
+    return WORDS[current()]
 
 
 class TranslatorError(ValueError):
@@ -171,7 +171,7 @@ def _run_file(path: Path, seconds: float = LOAD_SECONDS) -> tuple[dict, str]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise TranslatorError(words["cannot_read"].format(path=path, why=language.os_problem(error))) from None
+        raise TranslatorError(words["cannot_read"].format(path=path, why=os_problem(error))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
