@@ -1,5 +1,6 @@
 """Moved to `tutorial.words` (issue 37: language in one room). These names stay importable from
-here while callers move; new code imports `tutorial.words`."""
+here while callers move (tutorial/peers, scripts/workshop.py, a few tests); new code imports
+`tutorial.words`."""
 
 from __future__ import annotations
 
@@ -20,19 +21,8 @@ from ..words import (  # noqa: F401  (re-exported)
     use_language,
     using,
 )
-from .. import words as _words
 
 
 def resolve(lang: Optional[str]) -> str:
     """`lang` itself when it names a language, the current one when it is None."""
     return current() if lang is None else _check(lang)
-
-
-def os_problem(error: OSError, lang: Optional[str] = None) -> str:
-    with using(lang):
-        return _words.os_problem(error)
-
-
-def json_message(message: str, lang: str) -> str:
-    with using(lang):
-        return _words.json_message(message)
