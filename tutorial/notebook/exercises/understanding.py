@@ -39,7 +39,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Besides its message, what does a RequestError tell you, and in which two forms?",
             "The exact place of the problem: the message starts with it, written as you would index it "
             "(messages[2].content[0].tool_use_id), and error.location holds it as a tuple.",
-            "除了错误信息本身，RequestError 还告诉你什么，又以哪两种形式给出？",
+            "除了错误信息本身，RequestError 还告诉你什么，以哪两种形式告诉你？",
             "它还告诉你问题的确切位置，错误信息开头就是这个位置，写法和你用下标取值时一样（messages[2].content[0].tool_use_id）"
             "，error.location 则把同一个位置保存成元组。",
         ),
@@ -68,7 +68,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How many chat messages does a user message with three blocks give, and in which order?",
             "Three, in the order of the blocks: the default target gives one chat message per user block (a "
             "tool_result becomes a tool message, a text a user message, anything else a placeholder).",
-            "一条带三个内容块的 user 消息会产生多少条聊天消息，按什么顺序排列？",
+            "一条带三个内容块的 user 消息会产生多少条聊天消息，按什么顺序？",
             "产生三条，顺序与内容块相同，因为默认目标格式为每个 user 内容块产生一条聊天消息。tool_result 变成 tool 消息，"
             "文本变成 user 消息，其他类型变成占位符。",
         ),
@@ -76,7 +76,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Where is flatten_content called, and where is it not needed?",
             "Where a value may be a list of blocks: the system prompt and a tool result's content. A text "
             "block's text is taken straight from block['text'].",
-            "flatten_content 在哪里被调用，又在哪里用不着？",
+            "flatten_content 在哪里被调用，哪里又不需要它？",
             "凡是值可能是内容块列表的地方都要调用，也就是系统提示词和工具结果的 content。文本块用不着 flatten_content，文本直接从 block['text'] 取得。",
         ),
         Recall(
@@ -115,7 +115,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "What is tools_schema for a request without tools, and why that value?",
             "None, not []: the package says \"no tools\" as Slime's adapter does, and a template's "
             "{% if tools %} then writes no tools section.",
-            "没有工具的请求，tools_schema 是什么值，为什么是这个值？",
+            "没有工具的请求，tools_schema 是什么，为什么是这个值？",
             "是 None 而不是 []，因为本包和 Slime 的适配器一样用 None 表示“没有工具”，模板的 {% if tools %} 于是不会写出工具那一段。",
         ),
         Recall(
@@ -130,7 +130,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "What does the default target do with a server tool such as web_search_20250305, and what is the risk?",
             "It offers it as a function with an empty schema and the loss report warns; the model may call it, "
             "but nothing local can run it.",
-            "默认目标格式如何处理 web_search_20250305 这样的服务端工具，风险又在哪里？",
+            "默认目标格式如何处理 web_search_20250305 这样的服务端工具，风险在哪里？",
             "把服务端工具当作 schema 为空的函数提供给模型，丢失报告同时给出警告。风险在于模型可能真的去调用，本地却没有谁能运行这个工具。",
         ),
     ),
@@ -139,14 +139,14 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How do translated and tools_schema reach _run_turn?",
             "As the tuple that self._translate(body) returns: an ordinary Python call on the same object, "
             "with no second request.",
-            "_translate 算出的 translated 和 tools_schema 是怎样到达 _run_turn 的？",
+            "translated 和 tools_schema 这两个列表是怎样到达 _run_turn 的？",
             "作为 self._translate(body) 返回的元组到达，这是同一对象上的一次普通 Python 调用，中间没有第二个请求。",
         ),
         Recall(
             "Which places of the README body are carried by neither list, and why is each one left behind?",
             "messages[1].content[1].id and messages[2].content[0].tool_use_id, dropped on purpose so that "
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
-            "README 请求体中哪些位置两个列表都没有包含，各自为什么没有进入输出？",
+            "README 请求体中哪些位置两个列表都没有包含，各自为什么未进入输出？",
             "messages[1].content[1].id 和 messages[2].content[0].tool_use_id 是有意丢掉的，"
             "好让回传的历史轮次比较相等。max_tokens 也没有进入两个列表，因为这是 Action 3 从请求体里读取的采样设置。",
         ),
@@ -170,7 +170,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "How many chat messages does a user turn give, and how many an assistant turn?",
             "A user turn gives one message per block (user_block_message); an assistant turn gives one message, "
             "with its text as content and every tool_use in tool_calls (assistant_message).",
-            "一条 user 消息产生多少条聊天消息，一个 assistant 轮次又产生多少条？",
+            "一条 user 消息产生多少条聊天消息，一个 assistant 轮次呢？",
             "user 消息的每个内容块各产生一条消息（user_block_message）。assistant 轮次只产生一条消息，"
             "文本放进 content，每个 tool_use 放进 tool_calls（assistant_message）。",
         ),
@@ -179,7 +179,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Any two of: flatten_content joins texts with \"\\n\" (not \"\"); no tools gives None (not []); ids "
             "are dropped (not kept); arguments stay a dict (not JSON text); an unknown block becomes a placeholder "
             "(not an error, not a repr).",
-            "举出两个各实现做法不一的陷阱，并说明本包在每处怎么选。",
+            "举出两个各家实现处理不一样的陷阱，说说本包各选了哪种做法。",
             "从下面五个陷阱里任选两个都可以。flatten_content 用 \"\\n\" 而不是 \"\" 连接文本，没有工具时给出 None 而不是 []，"
             "id 丢掉而不保留，arguments 保持为字典而不写成 JSON 文本，未知内容块变成占位符，既不报错也不写 repr。",
         ),
@@ -219,7 +219,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Is there an HTTP request between _translate and _run_turn?",
             "No. The hand-over is a return value on the same object; the only HTTP request is the CLI's POST "
             "/v1/messages, answered after sampling.",
-            "_translate 把结果交给 _run_turn 时，两者之间有没有 HTTP 请求？",
+            "_translate 把结果交给 _run_turn 时，两者之间有 HTTP 请求吗？",
             "没有，返回只是同一对象上的一个返回值。唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，"
             "要等采样结束后才得到响应。",
         ),
@@ -242,7 +242,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Why is tool_use_id required even though the default target drops it?",
             "The contract follows the protocol, not a target's output: every tool_result must name its call, "
             "so the request is refused before anything is translated.",
-            "既然默认目标格式会丢掉 tool_use_id，为什么契约仍然要求 tool_result 带上 tool_use_id？",
+            "既然默认目标格式会丢掉 tool_use_id，为什么它仍是必需的？",
             "契约遵循的是协议，而不是某个目标格式的输出。每个 tool_result 都必须指明回应的是哪次调用，所以缺了 tool_use_id 的请求在翻译之前就被拒绝。",
         ),
         Recall(
@@ -257,7 +257,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Renaming a tool everywhere in the README request changes how many leaves of the output, and why?",
             "Two: the name of the historical call in translated and the name of the offered tool in "
             "tools_schema; each path copies the name it sees.",
-            "在 README 请求中把一个工具的名字全部改掉，输出会有几个叶子节点改变，为什么？",
+            "在 README 请求中把一个工具的名字全部改掉，输出会有几个叶子节点改变，原因是什么？",
             "两个叶子节点会变，一个是 translated 中历史调用的名字，一个是 tools_schema 中所提供工具的名字。"
             "两条路径各自复制自己看到的名字。",
         ),
@@ -267,14 +267,14 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which keys does the openai translation carry that the default one lacks, and why?",
             "id on each tool call and tool_call_id on each tool message: the Chat Completions wire pairs a "
             "result with its call by id.",
-            "openai 的翻译结果带有哪些默认翻译结果中没有的键，为什么？",
+            "openai 的翻译结果带有哪些默认翻译结果中没有的键，为什么要带这些键？",
             "每个工具调用上的 id，以及每条 tool 消息上的 tool_call_id。Chat Completions 的传输格式靠这两个 id 把结果和调用配成对。",
         ),
         Recall(
             "Which target's translation of an echoed reply equals the adapter's record, and why?",
             "The default one: it drops the freshly minted id and keeps the arguments a dict, as the record has "
             "them. The openai echo differs in the id and in the arguments, which it writes as text.",
-            "哪种目标格式对回传的历史轮次的翻译等于适配器的记录，为什么？",
+            "用哪种目标格式翻译回传的历史轮次，得到的结果等于本轮记录，原因是什么？",
             "默认目标格式的翻译等于本轮记录，因为这种格式丢掉新生成的 id，arguments 也和记录里一样保持为字典。openai 回传的历史轮次在 id 和 arguments 两处都不同，"
             "arguments 被写成了文本。",
         ),
@@ -349,14 +349,14 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which stack keeps a thinking block's signature, and why that one?",
             "LiteLLM alone, in thinking_blocks: its output is a request to another provider, where a signature "
             "can still be checked.",
-            "哪个系统保留了 thinking 块的签名，为什么偏偏是这个系统？",
+            "哪个系统保留了 thinking 块的签名，为什么偏偏是它？",
             "只有 LiteLLM 保留签名，放在 thinking_blocks 里，因为 LiteLLM 的输出是发给另一个服务商的请求，"
             "签名到了那里仍可能被检查。",
         ),
         Recall(
             "How many rules explain the table of deliberate differences, and why does it have more entries?",
             "Five; each entry repeats one of them in another recorded case or for another peer.",
-            "有意偏差表背后有多少条规则，为什么表中的项比规则多？",
+            "有意偏差表背后有多少条规则，表中的项为什么比规则多？",
             "背后只有五条规则，表中每一项都是其中某条规则在另一个录制用例里、或在另一个真实系统上的又一次出现。",
         ),
     ),
@@ -386,7 +386,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Which record does the openai echo of a reply equal, and which does the default one equal?",
             "The openai echo equals response_to_message's message (id kept, arguments as JSON text); the "
             "default echo equals build_reply's manager message (no id, arguments a dict).",
-            "一条回复回传后，openai 目标格式的翻译等于哪份记录，默认目标格式的翻译又等于哪份？",
+            "一条回复回传后，openai 目标格式的翻译等于哪份记录？默认目标格式的翻译又等于哪份？",
             "openai 回传的历史轮次等于 response_to_message 生成的消息，保留 id，arguments 是 JSON 文本。"
             "默认目标格式回传的历史轮次等于 build_reply 返回的本轮记录，没有 id，arguments 是字典。",
         ),
