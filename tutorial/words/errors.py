@@ -154,7 +154,6 @@ PHRASES: dict[str, str] = {
     "an uploaded file's id means nothing to Anthropic": "上传文件的 id 对 Anthropic 没有意义",
     "it is required": "这是必填项",
     "a tool_result names the tool_use it answers": "tool_result 要写明回答的是哪个 tool_use",
-    "inside messages, 'system' is accepted too": "在 messages 里也接受 'system'",
     "an image needs a base64, url or file source": "图片需要 base64、url 或 file 类型的 source",
     "a tool_use's input is a JSON object": "tool_use 的 input 是 JSON 对象",
     "a tool's input_schema is a JSON Schema object": "工具的 input_schema 是 JSON Schema 对象",
@@ -166,10 +165,32 @@ def chinese(key: str, values: Mapping[str, Any]) -> str:
     template = TEXTS.get(key)
     if template is None:  # a template with no Chinese yet (tests/test_words.py keeps this from happening)
         return key.format(**{name: _english(value) for name, value in values.items()}) if values else key
-    return template.format(**{name: _value(name, value) for name, value in values.items()}).replace("  ", " ")
+    text = template.format(**{name: _value(name, value) for name, value in values.items()}).replace("  ", " ")
+    for said in _CHINESE_TYPE_NAMES:  # the templates' space before {got} is for a Latin name: 实际是整数（int）
+        text = text.replace(" " + said, said)
+    return text
+
+
+# A type name the lesson passes as {got} ("must be a string, got int"), said in Chinese with the
+# name kept: 实际是整数（int）. A value shown as data ('robot', 5) is quoted or a number, never these.
+TYPE_NAMES: dict[str, str] = {
+    "int": "整数（int）",
+    "float": "浮点数（float）",
+    "str": "字符串（str）",
+    "bool": "布尔值（bool）",
+    "list": "列表（list）",
+    "dict": "字典（dict）",
+    "tuple": "元组（tuple）",
+    "NoneType": "None",
+}
+
+
+_CHINESE_TYPE_NAMES = [said for said in TYPE_NAMES.values() if not said.isascii()]
 
 
 def _value(name: str, value: Any) -> Any:
+    if name == "got" and isinstance(value, str) and value in TYPE_NAMES:
+        return TYPE_NAMES[value]
     if hasattr(value, "key") and hasattr(value, "values"):  # a problem inside a problem
         return chinese(value.key, value.values)
     if isinstance(value, tuple):  # alternatives
