@@ -26,22 +26,13 @@ _spec = importlib.util.spec_from_file_location("zh_rhythm", ROOT / "scripts" / "
 zh_rhythm = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(zh_rhythm)
 
-# group -> {measure: the value it may not get worse than}, measured 2026-12-03 after the first pass
-# (lead-ins turned into transitions, model answers and check_stage rewritten); exercises, errors and all
-# tightened after the second pass (fragments linked in the exercise bank, errors without 它 or ；).
+# group -> {measure: the value it may not get worse than}. Every other group is in d2l-zh's range
+# (2026-12-04, after the prose, pages, model answers, check_stage, grade, errors, cheat sheet and
+# code comments were rewritten). Labels are table headings, buttons and picture captions: a label is
+# a phrase, so its sentence length and short share stay outside a prose range by nature; its colons,
+# semicolons and 它 are held where the rewrite left them.
 NOT_YET: dict[str, dict[str, float]] = {
-    "prose": {"sentence": 22.5, "short": 16.0},
-    "code comments": {"colons": 7.5, "semicolons": 1.8},
-    "pages": {"sentence": 25.0, "short": 16.0},
-    "model answers": {"sentence": 20.5, "short": 22.0},
-    "verdicts": {"sentence": 12.0, "short": 40.0},
-    "check_stage": {"sentence": 20.5, "short": 14.0},
-    "grade": {"colons": 19.5, "semicolons": 8.5, "it": 14.0},
-    "errors": {"colons": 17.0},
-    "labels": {"sentence": 15.5, "short": 39.0, "colons": 14.0, "semicolons": 4.8, "it": 4.7},
-    "cheat sheet": {"colons": 6.5, "semicolons": 3.5, "it": 8.5},
-    "words (other)": {"colons": 6.0, "semicolons": 6.0},
-    "all": {"sentence": 23.5, "short": 14.8},
+    "labels": {"sentence": 15.5, "short": 37.5, "colons": 5.1, "semicolons": 0.8, "it": 1.8},
 }
 
 

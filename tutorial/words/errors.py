@@ -179,7 +179,7 @@ TYPE_NAMES: dict[str, str] = {
     "str": "字符串（str）",
     "bool": "布尔值（bool）",
     "list": "列表（list）",
-    "dict": "字典（dict）",
+    "dict": "字典",  # the term the glossary keeps for a Python dict (tests/test_zh_terms.py)
     "tuple": "元组（tuple）",
     "NoneType": "None",
 }
