@@ -18,6 +18,7 @@ import pytest
 
 from tutorial.peers import deviations as dv
 from tutorial.watch.jsondiff import ABSENT, differences
+from tutorial.words import using
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
@@ -101,7 +102,8 @@ def test_table_entries_are_well_formed():
 
 
 def test_markdown_table_has_one_row_per_entry():
-    lines = dv.markdown_table(lang="en").splitlines()
+    with using("en"):
+        lines = dv.markdown_table().splitlines()
     assert len(lines) == 2 + len(dv.DEVIATIONS)
     assert sum("provisional" in line for line in lines[2:]) == sum(e.provisional for e in dv.DEVIATIONS)
 
@@ -112,34 +114,43 @@ def test_every_rule_reads_in_both_languages():
     kinds = {entry.kind for entry in dv.DEVIATIONS}
     assert kinds == set(dv.RULES) == set(dv._KINDS_ZH)
     for entry in dv.DEVIATIONS:
-        assert entry.what_in("en") == entry.what and entry.why_in("en") == entry.why
-        for text in (entry.what_in("zh"), entry.why_in("zh"), dv.RULES[entry.kind][1]):
-            assert re.search(r"[\u4e00-\u9fff]", text), (entry.kind, text)
+        with using("en"):
+            assert entry.what_in() == entry.what and entry.why_in() == entry.why
+        with using("zh"):
+            for text in (entry.what_in(), entry.why_in(), dv.RULES[entry.kind][1]):
+                assert re.search(r"[\u4e00-\u9fff]", text), (entry.kind, text)
     assert list(dv.by_rule()) == list(dict.fromkeys(e.kind for e in dv.DEVIATIONS))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_tables_in_each_language(lang):
-    entries, rules = dv.markdown_table(lang=lang).splitlines(), dv.rules_table(lang=lang).splitlines()
-    assert len(entries) == 2 + len(dv.DEVIATIONS) and len(rules) == 2 + len(dv.RULES)
-    header = {"en": "| case | peer | what differs | why | status |", "zh": "| 用例 | 真实系统 | 差异 | 原因 | 状态 |"}[lang]
-    assert entries[0] == header
-    for line, entry in zip(entries[2:], dv.DEVIATIONS):
-        assert entry.what_in(lang) in line and entry.why_in(lang) in line
-    for kind, (english, chinese) in dv.RULES.items():
-        assert any(line.startswith(f"| {kind} |") and (chinese if lang == "zh" else english) in line for line in rules[2:])
+    with using(lang):
+        entries, rules = dv.markdown_table().splitlines(), dv.rules_table().splitlines()
+        assert len(entries) == 2 + len(dv.DEVIATIONS) and len(rules) == 2 + len(dv.RULES)
+        header = {"en": "| case | peer | what differs | why | status |", "zh": "| 用例 | 真实系统 | 差异 | 原因 | 状态 |"}[lang]
+        assert entries[0] == header
+        for line, entry in zip(entries[2:], dv.DEVIATIONS):
+            assert entry.what_in() in line and entry.why_in() in line
+        for kind, (english, chinese) in dv.RULES.items():
+            assert any(line.startswith(f"| {kind} |") and (chinese if lang == "zh" else english) in line for line in rules[2:])
     if lang == "zh":  # no English sentence left outside names and quoted data
-        prose = re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\{[^}]*\}|[\w.-]*[_\-.][\w.-]*", " ", dv.markdown_table(lang="zh"))
+        with using("zh"):
+            chinese_table = dv.markdown_table()
+        prose = re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\{[^}]*\}|[\w.-]*[_\-.][\w.-]*", " ", chinese_table)
         assert not re.search(r"\b[a-z]+ [a-z]+ [a-z]+\b", prose), re.search(r"\b[a-z]+ [a-z]+ [a-z]+\b", prose)
 
 
 def test_the_tables_follow_the_current_language(monkeypatch):
     from tutorial.watch import language
 
+    with using("zh"):
+        chinese = (dv.markdown_table(), dv.rules_table())
+    with using("en"):
+        english = dv.markdown_table()
     monkeypatch.setattr("tutorial.words._chosen", "zh")
-    assert dv.markdown_table() == dv.markdown_table(lang="zh") and dv.rules_table() == dv.rules_table(lang="zh")
+    assert (dv.markdown_table(), dv.rules_table()) == chinese
     monkeypatch.setattr("tutorial.words._chosen", "en")
-    assert dv.markdown_table() == dv.markdown_table(lang="en")
+    assert dv.markdown_table() == english
 
 
 # ---------------------------------------------------------------------------

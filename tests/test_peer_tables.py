@@ -12,6 +12,7 @@ import pytest
 from tutorial.peers import deviations as dv
 from tutorial.peers import tables as pt
 from tutorial.watch import language
+from tutorial.words import using
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
@@ -286,8 +287,9 @@ CHAPTER_10 = Path(__file__).resolve().parent.parent / "notebooks" / "10_where_st
 
 
 def test_a_chinese_table_writes_its_words_in_chinese():
-    table = pt.request_table([("roles", ORDER, pt.roles()), ("stop", "18_stop_sequences_sampling",
-                                                              pt.setting("stop_sequences", "stop"))], DATA, lang="zh")
+    with using("zh"):
+        table = pt.request_table([("roles", ORDER, pt.roles()), ("stop", "18_stop_sequences_sampling",
+                                                                  pt.setting("stop_sequences", "stop"))], DATA)
     assert table.columns == ("roles", "stop") and table.headers == ("角色序列", "停止字符串")
     assert table.value("ours: openai", "stop") == pt.InLossReport("stop_sequences")  # raw values do not change
     assert table.cell("ours: openai", "stop") == "丢失报告：stop_sequences"
@@ -297,40 +299,48 @@ def test_a_chinese_table_writes_its_words_in_chinese():
     assert [row.label for row in table.rows if row.ours] == ["本包：chat_template", "本包：openai"]  # keys stay
     assert table.keys[-2:] == ("ours: chat_template", "ours: openai") and "ours:" not in text
     assert "note:" not in text and "stack" not in page
-    english = pt.request_table([("roles", ORDER, pt.roles())], DATA, lang="en")
+    with using("en"):
+        english = pt.request_table([("roles", ORDER, pt.roles())], DATA)
     assert english.headers == ("roles",) and "note: ours: chat_template" in repr(english)
 
 
 def test_chinese_words_in_cells():
-    reply = pt.reply_table([("body", "r5_two_tools_bad_json", pt.reply_outcome(200)),
-                            ("inputs", "r5_two_tools_bad_json", pt.tool_inputs()),
-                            ("blocks", "r6_empty", pt.block_types())], DATA, lang="zh")
+    with using("zh"):
+        reply = pt.reply_table([("body", "r5_two_tools_bad_json", pt.reply_outcome(200)),
+                                ("inputs", "r5_two_tools_bad_json", pt.tool_inputs()),
+                                ("blocks", "r6_empty", pt.block_types())], DATA)
     assert reply.cell("vllm", "body").startswith("错误 · JSONDecodeError")  # the peer's own error stays as recorded
     assert reply.value("vllm", "body").startswith("error · ")
     assert reply.cell("vllm", "inputs") == "✗ 没有响应体"
     assert reply.cell("litellm", "blocks") == "[]（没有内容块）"
     assert any("build_reply + sse_events，用于同一个模型输出" in note for note in reply.notes)
     assert reply.cell("ours: way back", "body") == "成功" and reply.value("ours: way back", "body") == "ok"
-    outcomes = pt.request_table([("outcome", "05_document_pdf", pt.outcome()), ("error", "05_document_pdf", pt.error_line())],
-                                DATA, lang="zh")
+    with using("zh"):
+        outcomes = pt.request_table([("outcome", "05_document_pdf", pt.outcome()), ("error", "05_document_pdf", pt.error_line())],
+                                    DATA)
     printed = repr(outcomes)
     assert "(validation)" not in printed and "(conversion)" not in printed and " ok" not in printed, printed
     assert "成功" in printed or "阶段）" in printed
     case_id = "11_tool_reference_glm"
-    table = pt.request_table([("at", case_id, pt.key_paths("defer_loading")), ("ref", case_id, pt.carries("tool_reference")),
-                              ("none", case_id, pt.transcript(40))], DATA, lang="zh")
+    with using("zh"):
+        table = pt.request_table([("at", case_id, pt.key_paths("defer_loading")), ("ref", case_id, pt.carries("tool_reference")),
+                                  ("none", case_id, pt.transcript(40))], DATA)
     assert (table.cell("slime", "at"), table.cell("slime", "ref"), table.cell("sglang", "ref")) == ("无", "否", "是")
     assert table.cell("slime", "none") == "（无）"
-    choice = pt.request_table([("c", "15_tool_choice_tool_and_disable_parallel", pt.setting("tool_choice"))], DATA, lang="zh")
+    with using("zh"):
+        choice = pt.request_table([("c", "15_tool_choice_tool_and_disable_parallel", pt.setting("tool_choice"))], DATA)
     assert choice.cell("slime", "c") == "（被忽略）" and repr(choice.value("slime", "c")) == "(ignored)"
 
 
 def test_outcome_and_sources_tables_in_chinese():
-    outcomes = pt.outcome_table({"05": "05_document_pdf", "16": "16_tool_choice_any_server_tool_only"}, DATA, lang="zh")
+    with using("zh"):
+        outcomes = pt.outcome_table({"05": "05_document_pdf", "16": "16_tool_choice_any_server_tool_only"}, DATA)
     assert outcomes.title == "每个用例的结果" and outcomes.columns == ("05", "16")
     assert outcomes.value("sglang", "05") == "400 (validation)"
-    assert pt.outcome_table(["05_document_pdf"], DATA, lang="en").title == "outcome per case"
-    sources = pt.sources_table(DATA, lang="zh")
+    with using("en"):
+        assert pt.outcome_table(["05_document_pdf"], DATA).title == "outcome per case"
+    with using("zh"):
+        sources = pt.sources_table(DATA)
     assert sources.title == "每张表里的行" and sources.headers[0] == "生成方式"
     assert sources.cell("ours: chat_template", "made by") == "preprocess 之后的目标格式 'chat_template'"
     assert sources.value("ours: chat_template", "made by") == "target 'chat_template' after preprocess"
@@ -361,7 +371,8 @@ def test_every_column_chapter_10_names_has_a_chinese_header():
     assert len(labels) > 30, labels
     english = []
     for label in labels:
-        header = pt.header_in(label, "zh")
+        with using("zh"):
+            header = pt.header_in(label)
         plain = re.sub(r"[\w.\-]*[_\d\-][\w.\-]*|\bsig-abc\b|\bJSON\b|\btoken\b", " ", header)
         plain = re.sub(r"\b(system|assistant|user|tool|content)\b", " ", plain)  # roles and keys: names
         if re.search(r"[A-Za-z]{2,}", plain):

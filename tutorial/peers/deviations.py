@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..errors import RequestError, format_location
-from ..watch import language
 from . import DATA_DIR
 from ..watch.jsondiff import ABSENT
 from ..watch.jsondiff import differences as json_differences
 from ..preprocess import preprocess
 from ..translation import translate
+from ..words import current
 
 # ---------------------------------------------------------------------------
 # Which peer each target is compared with, and how our side is run
@@ -258,13 +258,13 @@ class Deviation:
     why: str  # why we differ, in a sentence or two
     provisional: bool = False  # not deliberate: waiting for a fix in the module
 
-    def what_in(self, lang: Optional[str] = None) -> str:
-        """What differs, in `lang` (the current language by default)."""
-        return _KINDS_ZH[self.kind][0] if language.resolve(lang) == "zh" else self.what
+    def what_in(self) -> str:
+        """What differs, in the current language."""
+        return _KINDS_ZH[self.kind][0] if current() == "zh" else self.what
 
-    def why_in(self, lang: Optional[str] = None) -> str:
-        """Why we differ, in `lang` (the current language by default)."""
-        return _KINDS_ZH[self.kind][1] if language.resolve(lang) == "zh" else self.why
+    def why_in(self) -> str:
+        """Why we differ, in the current language."""
+        return _KINDS_ZH[self.kind][1] if current() == "zh" else self.why
 
 
 _KINDS: dict[str, tuple[str, str, bool]] = {
@@ -434,13 +434,13 @@ def _markdown(header: tuple, rows: list) -> str:
     return "\n".join(lines)
 
 
-def markdown_table(deviations: tuple[Deviation, ...] = DEVIATIONS, lang: Optional[str] = None) -> str:
-    """The table as Markdown, for the notebooks and the docs, in `lang` (the current language by default)."""
-    words = _TABLE_WORDS[language.resolve(lang)]
+def markdown_table(deviations: tuple[Deviation, ...] = DEVIATIONS) -> str:
+    """The table as Markdown, for the notebooks and the docs, in the current language."""
+    words = _TABLE_WORDS[current()]
     rows = []
     for entry in deviations:
         status = words["provisional"] if entry.provisional else words["deliberate"]
-        rows.append((entry.case_id, entry.peer, entry.what_in(lang), entry.why_in(lang), status))
+        rows.append((entry.case_id, entry.peer, entry.what_in(), entry.why_in(), status))
     return _markdown(words["entries"], rows)
 
 
@@ -452,13 +452,13 @@ def by_rule(deviations: tuple[Deviation, ...] = DEVIATIONS) -> dict[str, list[De
     return grouped
 
 
-def rules_table(deviations: tuple[Deviation, ...] = DEVIATIONS, lang: Optional[str] = None) -> str:
+def rules_table(deviations: tuple[Deviation, ...] = DEVIATIONS) -> str:
     """One Markdown row per rule: its kind, the peer, what differs (from the entries), why (`RULES`)
-    and the cases where it shows, in `lang` (the current language by default)."""
-    lang = language.resolve(lang)
+    and the cases where it shows, in the current language."""
+    lang = current()
     rows = []
     for kind, entries in by_rule(deviations).items():
         cases = ", ".join(f"`{entry.case_id.split('_', 1)[0]}`" for entry in entries)
         why = RULES[kind][1 if lang == "zh" else 0]
-        rows.append((kind, entries[0].peer, entries[0].what_in(lang), why, cases))
+        rows.append((kind, entries[0].peer, entries[0].what_in(), why, cases))
     return _markdown(_TABLE_WORDS[lang]["rules"], rows)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import deviations as dv
-from ..watch import language
 from ..watch import losses as loss_report
+from ..words import current, words_for
 
 # ---------------------------------------------------------------------------
 # Rows: who is compared
@@ -65,9 +65,9 @@ OUTCOMES_ZH = {"ok": "成功", "(validation)": "（校验阶段）", "(conversio
 _OUTCOME = re.compile(r"(ok)$|(\d+|error) (\((?:validation|conversion)\))")
 
 
-def outcome_in(outcome: str, lang: Optional[str] = None) -> str:
-    """`outcome` in `lang`: "400 (validation)" -> "400（校验阶段）", "ok" -> "成功" under Chinese."""
-    if language.resolve(lang) != "zh":
+def outcome_in(outcome: str) -> str:
+    """`outcome` in the current language: "400 (validation)" -> "400（校验阶段）", "ok" -> "成功" under Chinese."""
+    if current() != "zh":
         return outcome
 
     def said(match: re.Match) -> str:
@@ -78,10 +78,6 @@ def outcome_in(outcome: str, lang: Optional[str] = None) -> str:
     return _OUTCOME.sub(said, outcome, count=1) if _OUTCOME.match(outcome) else outcome
 
 
-def words(lang: Optional[str] = None) -> dict[str, str]:
-    return WORDS[language.resolve(lang)]
-
-
 class _Marker:
     def __init__(self, text: str, zh: Optional[str] = None):
         self.text, self.zh = text, zh
@@ -89,9 +85,9 @@ class _Marker:
     def __repr__(self) -> str:
         return self.text
 
-    def text_in(self, lang: Optional[str] = None) -> str:
-        """The marker in `lang`; the notation ("(absent)", "—") reads the same in both."""
-        return self.zh if self.zh is not None and language.resolve(lang) == "zh" else self.text
+    def text_in(self) -> str:
+        """The marker in the current language; the notation ("(absent)", "—") reads the same in both."""
+        return self.zh if self.zh is not None and current() == "zh" else self.text
 
 
 ABSENT = _Marker("(absent)")
@@ -110,11 +106,11 @@ class Refused:
     def __repr__(self) -> str:
         return f"✗ {self.outcome}"
 
-    def text_in(self, lang: Optional[str] = None) -> str:
-        """`✗ 400 (validation)`; our own "no response body" in `lang`."""
+    def text_in(self) -> str:
+        """`✗ 400 (validation)`; our own "no response body" in the current language."""
         if self.outcome == WORDS["en"]["no_response_body"]:
-            return f"✗ {words(lang)['no_response_body']}"
-        return f"✗ {outcome_in(self.outcome, lang)}"
+            return f"✗ {words_for(WORDS, 'no_response_body')}"
+        return f"✗ {outcome_in(self.outcome)}"
 
 
 @dataclass(frozen=True)
@@ -126,8 +122,8 @@ class InLossReport:
     def __repr__(self) -> str:
         return WORDS["en"]["loss_report"].format(path=self.path)
 
-    def text_in(self, lang: Optional[str] = None) -> str:
-        return words(lang)["loss_report"].format(path=self.path)
+    def text_in(self) -> str:
+        return words_for(WORDS, "loss_report", path=self.path)
 
 
 # ---------------------------------------------------------------------------

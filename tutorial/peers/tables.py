@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
-from ..watch import language
+from ..words import columns as text_columns, current, pad
 from . import deviations as dv
 from .outcomes import (
     ABSENT, NOT_APPLICABLE, OUR_REPLY_ROW, OUR_REQUEST_ROWS, PEER_ROWS, InLossReport, Refused, RequestSide,
@@ -71,7 +71,7 @@ class Table:
     columns: tuple[str, ...]  # the column labels, as the code names them (keys for `value`, `cell`, `column`)
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = field(default=())
-    lang: str = "en"  # the language of the headers, notes and words in cells
+    lang: str = field(default_factory=current)  # the language it was made in: of its headers, notes and cells
     headers: tuple[str, ...] = field(default=())  # the columns as printed; the labels when empty
 
     def row(self, key: str) -> Row:
@@ -108,10 +108,10 @@ class Table:
         words = TEXT[self.lang]
         header = (words["stack"], *self.printed_columns)
         lines = [(row.label, *row.cells) for row in self.rows]
-        widths = [max(language.columns(line[i]) for line in (header, *lines)) for i in range(len(header))]
+        widths = [max(text_columns(line[i]) for line in (header, *lines)) for i in range(len(header))]
 
         def line(cells) -> str:
-            return " | ".join(language.pad(cell, width) for cell, width in zip(cells, widths)).rstrip()
+            return " | ".join(pad(cell, width) for cell, width in zip(cells, widths)).rstrip()
 
         rule = "-+-".join("-" * width for width in widths)
         text = [self.title, line(header), rule, *(line(cells) for cells in lines)]
@@ -216,13 +216,13 @@ _HEADER_PATTERNS_ZH = ((re.compile(r"carries (.+)"), r"是否含 \1"),)
 _NUMBERED = re.compile(r"((?:\d\d|r\d+) )(.+)")
 
 
-def header_in(label: str, lang: Optional[str] = None) -> str:
-    """A column label as the table prints it in `lang` (the current language by default)."""
-    if language.resolve(lang) != "zh":
+def header_in(label: str) -> str:
+    """A column label as the table prints it in the current language."""
+    if current() != "zh":
         return label
     numbered = _NUMBERED.fullmatch(label)
     if numbered:
-        return numbered.group(1) + header_in(numbered.group(2), "zh")
+        return numbered.group(1) + header_in(numbered.group(2))
     if label in HEADERS_ZH:
         return HEADERS_ZH[label]
     for pattern, chinese in _HEADER_PATTERNS_ZH:
@@ -231,12 +231,12 @@ def header_in(label: str, lang: Optional[str] = None) -> str:
     return label
 
 
-def _cell(view: View, side: Side, lang: str) -> tuple[Any, str]:
+def _cell(view: View, side: Side) -> tuple[Any, str]:
     if view.needs_output and not side.ok:
         value: Any = Refused(side.outcome if isinstance(side, RequestSide) else "no response body")
     else:
         value = view.get(side)
-    text = render(value, lang) if isinstance(value, _SPECIAL) else view.text(value, lang)
+    text = render(value) if isinstance(value, _SPECIAL) else view.text(value)
     return value, shorten(text, view.limit).replace("\n", "⏎")
 
 
@@ -247,10 +247,10 @@ ColumnSpec = tuple[str, str, View]  # (label, case or reply id, view)
 OUR_ROWS_ZH = {"ours: chat_template": "本包：chat_template", "ours: openai": "本包：openai", "ours: way back": "本包：返回路径"}
 
 
-def _label(key: str, data: dv.PeerData, lang: str = "en") -> str:
+def _label(key: str, data: dv.PeerData) -> str:
     if key in PEER_ROWS:
         return peer_label(key, data)
-    return OUR_ROWS_ZH.get(key, key) if lang == "zh" else key
+    return OUR_ROWS_ZH.get(key, key) if current() == "zh" else key
 
 
 def _build(
@@ -259,7 +259,6 @@ def _build(
     title: str,
     notes: tuple[str, ...],
     data: dv.PeerData,
-    lang: str,
 ) -> Table:
     if not columns:
         raise ValueError("a table needs at least one (label, id, view) column")
@@ -270,9 +269,9 @@ def _build(
     row_keys = list(dict.fromkeys(key for sides in per_source.values() for key in sides))
     rows = []
     for key in row_keys:
-        pairs = [_cell(view, per_source[source][key], lang) for _, source, view in columns]
-        rows.append(Row(key, _label(key, data, lang), tuple(v for v, _ in pairs), tuple(c for _, c in pairs)))
-    return Table(title, labels, tuple(rows), notes, lang, tuple(header_in(label, lang) for label in labels))
+        pairs = [_cell(view, per_source[source][key]) for _, source, view in columns]
+        rows.append(Row(key, _label(key, data), tuple(v for v, _ in pairs), tuple(c for _, c in pairs)))
+    return Table(title, labels, tuple(rows), notes, headers=tuple(header_in(label) for label in labels))
 
 
 def _default_title(columns: Sequence[ColumnSpec]) -> str:
@@ -281,46 +280,40 @@ def _default_title(columns: Sequence[ColumnSpec]) -> str:
 
 def request_table(
     columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
-    lang: Optional[str] = None,
 ) -> Table:
     """A table of recorded requests: one row per peer and per target of ours, one column per
-    `(label, case id, view)`; headers, notes and words in `lang` (the current language by default)."""
+    `(label, case id, view)`; headers, notes and words in the current language."""
     data = data if data is not None else dv.load_peer_data()
-    lang = language.resolve(lang)
-    notes = (TEXT[lang]["request_note"],)
-    return _build(columns, lambda case_id: request_sides(case_id, data), title or _default_title(columns), notes, data, lang)
+    notes = (TEXT[current()]["request_note"],)
+    return _build(columns, lambda case_id: request_sides(case_id, data), title or _default_title(columns), notes, data)
 
 
 def reply_table(
     columns: Sequence[ColumnSpec], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
-    lang: Optional[str] = None,
 ) -> Table:
     """A table of recorded model outputs: one row per peer (and ours when the way back is
-    available), one column per `(label, reply id, view)`; words in `lang`."""
+    available), one column per `(label, reply id, view)`; words in the current language."""
     data = data if data is not None else dv.load_peer_data()
-    lang = language.resolve(lang)
-    notes = (TEXT[lang]["no_way_back" if _way_back() is None else "reply_note"],)
-    return _build(columns, lambda reply_id: reply_sides(reply_id, data), title or _default_title(columns), notes, data, lang)
+    notes = (TEXT[current()]["no_way_back" if _way_back() is None else "reply_note"],)
+    return _build(columns, lambda reply_id: reply_sides(reply_id, data), title or _default_title(columns), notes, data)
 
 
 def outcome_table(
     case_ids: Union[Sequence[str], Mapping[str, str]], data: Optional[dv.PeerData] = None, title: Optional[str] = None,
-    lang: Optional[str] = None,
 ) -> Table:
     """Which rows accept and which refuse each case: one column per case, labelled by its id,
     or by its key when `case_ids` maps labels to ids (`{"05": "05_document_pdf"}`)."""
-    lang = language.resolve(lang)
     pairs = case_ids.items() if isinstance(case_ids, Mapping) else ((case_id, case_id) for case_id in case_ids)
     columns = [(label, case_id, outcome()) for label, case_id in pairs]
-    return request_table(columns, data, title or TEXT[lang]["outcomes"], lang)
+    return request_table(columns, data, title or TEXT[current()]["outcomes"])
 
 
-def sources_table(data: Optional[dv.PeerData] = None, lang: Optional[str] = None) -> Table:
+def sources_table(data: Optional[dv.PeerData] = None) -> Table:
     """Where each row's data comes from: the recorded source of every peer, and for our
     targets which peer the conformance test holds them against. The raw values are English;
-    the printed cells, title and headers are in `lang`."""
+    the printed cells, title and headers are in the current language."""
     data = data if data is not None else dv.load_peer_data()
-    words = TEXT[language.resolve(lang)]
+    words = TEXT[current()]
     rows = []
     for peer in PEER_ROWS:
         source = str(data.versions.get(peer, {}).get("source", "?"))
@@ -329,12 +322,11 @@ def sources_table(data: Optional[dv.PeerData] = None, lang: Optional[str] = None
         pipeline = dv.PEERS[peer]
         form = "made" if pipeline.preprocess else "made_as_sent"
         made, printed = TEXT["en"][form].format(target=pipeline.target), words[form].format(target=pipeline.target)
-        rows.append(Row(row, _label(row, data, language.resolve(lang)), (made, peer), (printed, peer_label(peer, data))))
+        rows.append(Row(row, _label(row, data), (made, peer), (printed, peer_label(peer, data))))
     if _way_back() is not None:
         made = "way_back.build_reply + sse_events"
-        rows.append(Row(OUR_REPLY_ROW, _label(OUR_REPLY_ROW, data, language.resolve(lang)), (made, NOT_APPLICABLE), (made, "—")))
-    return Table(words["sources"], TEXT["en"]["sources_columns"], tuple(rows), (), language.resolve(lang),
-                 words["sources_columns"])
+        rows.append(Row(OUR_REPLY_ROW, _label(OUR_REPLY_ROW, data), (made, NOT_APPLICABLE), (made, "—")))
+    return Table(words["sources"], TEXT["en"]["sources_columns"], tuple(rows), headers=words["sources_columns"])
 
 
 # What chapters reach through `tables` (rows and markers live in outcomes.py, views in views.py).

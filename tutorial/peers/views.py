@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from ..errors import format_location
-from ..watch import language
+from ..words import current, using, words_for
 from .outcomes import (
     ABSENT, NOT_APPLICABLE, WORDS as OUTCOME_WORDS, InLossReport, Refused, ReplySide, RequestSide, _Marker, outcome_in,
 )
@@ -28,14 +28,20 @@ WORDS = {
 }
 
 
-def _words(lang: Optional[str]) -> dict[str, str]:
-    return WORDS[language.resolve(lang)]
+def _in_english(show_in: Callable[[Any], str]) -> Callable[[Any], str]:
+    """A view's plain `show`: what `show_in` prints, always in English."""
+
+    def show(value: Any) -> str:
+        with using("en"):
+            return show_in(value)
+
+    return show
 
 
 @dataclass(frozen=True)
 class View:
     """`get(side)` picks a raw value; `show(value)` prints it on one line, at most `limit`
-    characters (`show_in(value, lang)`, when given, prints it in a language). A view with
+    characters (`show_in(value)`, when given, prints it in the current language). A view with
     `needs_output` shows a refusal instead of looking inside."""
 
     name: str
@@ -43,11 +49,11 @@ class View:
     show: Callable[[Any], str]
     limit: int = 60
     needs_output: bool = True
-    show_in: Optional[Callable[[Any, str], str]] = None
+    show_in: Optional[Callable[[Any], str]] = None
 
-    def text(self, value: Any, lang: Optional[str] = None) -> str:
-        """`value` printed in `lang` (the current language by default)."""
-        return self.show_in(value, language.resolve(lang)) if self.show_in else self.show(value)
+    def text(self, value: Any) -> str:
+        """`value` printed in the current language."""
+        return self.show_in(value) if self.show_in else self.show(value)
 
 
 def as_json(value: Any) -> str:
@@ -63,10 +69,10 @@ def shorten(text: str, limit: int) -> str:
 _SPECIAL = (_Marker, Refused, InLossReport)
 
 
-def render(value: Any, lang: Optional[str] = None) -> str:
-    """The default printing: markers and refusals by name (in `lang`), anything else as JSON."""
+def render(value: Any) -> str:
+    """The default printing: markers and refusals by name (in the current language), anything else as JSON."""
     if isinstance(value, _SPECIAL):
-        return value.text_in(lang)
+        return value.text_in()
     return as_json(value)
 
 
@@ -125,9 +131,9 @@ def error_line(limit: int = 72) -> View:
         first = side.error.splitlines()[0] if side.error else ""
         return f"{side.status} · {first}" if side.status else f"{side.outcome} · {first}"
 
-    def show_in(value: str, lang: str) -> str:  # the outcome said in `lang`; the error itself is the row's (data)
+    def show_in(value: str) -> str:  # the outcome said in the current language; the error itself is the row's (data)
         outcome, dot, first = value.partition(" · ")
-        return outcome_in(outcome, lang) + dot + first
+        return outcome_in(outcome) + dot + first
 
     return View("error", get, str, limit, needs_output=False, show_in=show_in)
 
@@ -145,10 +151,10 @@ def error_where(limit: int = 40) -> View:
             return lines[1].strip()
         return NOT_APPLICABLE
 
-    def show_in(value: Any, lang: str) -> str:
-        return value if isinstance(value, str) else render(value, lang)
+    def show_in(value: Any) -> str:
+        return value if isinstance(value, str) else render(value)
 
-    return View("where", get, lambda value: show_in(value, "en"), limit, False, show_in)
+    return View("where", get, _in_english(show_in), limit, False, show_in)
 
 
 def roles(limit: int = 60) -> View:
@@ -159,11 +165,11 @@ def roles(limit: int = 60) -> View:
 def transcript(start: int = 0, stop: Optional[int] = None, limit: int = 110) -> View:
     """Messages `[start:stop]` one after another: `role content`, ` · ` between them."""
 
-    def show_in(messages: list, lang: str) -> str:
-        return " · ".join(short_message(m) for m in messages) if messages else _words(lang)["none"]
+    def show_in(messages: list) -> str:
+        return " · ".join(short_message(m) for m in messages) if messages else words_for(WORDS, "none")
 
     name = f"messages[{start}:{'' if stop is None else stop}]"
-    return View(name, lambda side: (side.messages or [])[start:stop], lambda m: show_in(m, "en"), limit, show_in=show_in)
+    return View(name, lambda side: (side.messages or [])[start:stop], _in_english(show_in), limit, show_in=show_in)
 
 
 def message(index: int, limit: int = 80) -> View:
@@ -208,10 +214,10 @@ def key_paths(key: str, where: str = "tools", limit: int = 60) -> View:
     def get(side: RequestSide) -> list[str]:
         return [format_location((where, *location)) for location in _paths_of(key, getattr(side, where))]
 
-    def show_in(found: list, lang: str) -> str:
-        return ", ".join(found) if found else _words(lang)["nowhere"]
+    def show_in(found: list) -> str:
+        return ", ".join(found) if found else words_for(WORDS, "nowhere")
 
-    return View(f"where {key!r} is", get, lambda found: show_in(found, "en"), limit, show_in=show_in)
+    return View(f"where {key!r} is", get, _in_english(show_in), limit, show_in=show_in)
 
 
 def _paths_of(key: str, value: Any, location: tuple = ()) -> list[tuple]:
@@ -233,10 +239,10 @@ def carries(needle: str) -> View:
     def get(side: RequestSide) -> bool:
         return needle in as_json([side.messages, side.tools])
 
-    def show_in(found: bool, lang: str) -> str:
-        return _words(lang)["yes" if found else "no"]
+    def show_in(found: bool) -> str:
+        return words_for(WORDS, "yes" if found else "no")
 
-    return View(f"carries {needle!r}", get, lambda found: show_in(found, "en"), show_in=show_in)
+    return View(f"carries {needle!r}", get, _in_english(show_in), show_in=show_in)
 
 
 def setting(body_key: str, *peer_keys: str, limit: int = 40) -> View:
@@ -269,13 +275,13 @@ def reply_outcome(limit: int = 72) -> View:
     def get(side: ReplySide) -> str:
         return "ok" if side.ok else WORDS["en"]["error"].format(first=side.error.splitlines()[0])
 
-    def show_in(value: str, lang: str) -> str:
-        if lang == "en" or value == "ok":
-            return outcome_in(value, lang)
+    def show_in(value: str) -> str:
+        if current() == "en" or value == "ok":
+            return outcome_in(value)
         first = value.split(" · ", 1)[1]
         if first == OUTCOME_WORDS["en"]["no_response_recorded"]:
-            first = OUTCOME_WORDS[lang]["no_response_recorded"]
-        return _words(lang)["error"].format(first=first)  # the rest is the row's own error: data
+            first = words_for(OUTCOME_WORDS, "no_response_recorded")
+        return words_for(WORDS, "error", first=first)  # the rest is the row's own error: data
 
     return View("body", get, str, limit, False, show_in)
 
@@ -283,11 +289,11 @@ def reply_outcome(limit: int = 72) -> View:
 def block_types(limit: int = 60) -> View:
     """The types of the response body's content blocks, in order."""
     return View("blocks", lambda side: [block.get("type") for block in side.response["content"]],
-                lambda items: _arrows(items, "en"), limit, show_in=_arrows)
+                _in_english(_arrows), limit, show_in=_arrows)
 
 
-def _arrows(items: list, lang: Optional[str] = None) -> str:
-    return " → ".join(str(item) for item in items) if items else _words(lang)["no_blocks"]
+def _arrows(items: list) -> str:
+    return " → ".join(str(item) for item in items) if items else words_for(WORDS, "no_blocks")
 
 
 def reply_content(limit: int = 60) -> View:
