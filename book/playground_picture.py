@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 
-from tutorial.notebook.playground.labels import label
 from tutorial.notebook.playground.model import Model
 from tutorial.notebook.playground.panes import CSS, PANES, diagram_html, status_html
 from tutorial.notebook.playground.view import draw_flow
@@ -37,16 +36,16 @@ STYLE = """<style>
 
 
 def picture(lang: str, run_links: list[tuple[str, str]]) -> str:
-    model = Model(lang=lang)
+    model = Model(lang=lang)  # the edition's language, kept by the model: its panes, labels and diagram speak it
     shown = [(key, css, make) for key, css, make in PANES if make is not None or key == "tab_diagram"]
     panes = []
     for key, css, make in shown:
-        body = diagram_html(model, draw_flow(model.trace, lang), "whole") if key == "tab_diagram" else make(model)
+        body = diagram_html(model, model.in_its_language(draw_flow, model.trace), "whole") if key == "tab_diagram" else make(model)
         panes.append((key, css, body))
     name = f"book-pg-{lang}"
     radios = "".join(f'<input type="radio" name="{name}" id="{name}-{i}"{" checked" if i == 0 else ""} '
-                     f'aria-label="{html.escape(label(lang, key))}">' for i, (key, _, _) in enumerate(panes))
-    tabs = "".join(f'<label for="{name}-{i}">{html.escape(label(lang, key))}</label>' for i, (key, _, _) in enumerate(panes))
+                     f'aria-label="{html.escape(model.label(key))}">' for i, (key, _, _) in enumerate(panes))
+    tabs = "".join(f'<label for="{name}-{i}">{html.escape(model.label(key))}</label>' for i, (key, _, _) in enumerate(panes))
     bodies = "".join(f'<div class="book-pg-pane {css}" data-pane="{i}">{body}</div>' for i, (_, css, body) in enumerate(panes))
     # One rule per tab: its radio checked shows its pane and marks its title.
     rules = "".join(f"#{name}-{i}:checked ~ .book-pg-panes [data-pane='{i}'] {{ display: block; }}"
@@ -60,9 +59,9 @@ def picture(lang: str, run_links: list[tuple[str, str]]) -> str:
         f'{STYLE}<style>{rules}</style>{CSS}'
         f'<div class="book-pg tp-playground">'
         f'<p class="book-pg-note">▶ {NOTE[lang]} {links}</p>'
-        f'<div class="book-pg-controls"><span class="book-pg-control">{html.escape(label(lang, "preset"))} '
+        f'<div class="book-pg-controls"><span class="book-pg-control">{html.escape(model.label("preset"))} '
         f'{html.escape(model.preset or "")} ▾</span>{targets}'
-        f'<span class="book-pg-button">▶ {html.escape(label(lang, "translate"))}</span></div>'
+        f'<span class="book-pg-button">▶ {html.escape(model.label("translate"))}</span></div>'
         f'<div class="tp-status">{status_html(model)}</div>'
         f'<div class="book-pg-columns"><div class="book-pg-editor" tabindex="0">{html.escape(model.request_text)}</div>'
         f'<div class="book-pg-output">{radios}<div class="book-pg-tabs">{tabs}</div>'

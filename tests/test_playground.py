@@ -933,7 +933,7 @@ def test_the_diagram_is_readable_or_whole(pg):
 
 
 def test_the_diagram_says_what_it_collapsed(pg, monkeypatch):
-    def drawn(trace, lang="en"):
+    def drawn(trace):
         return pg_module.panes.Drawing(dot="digraph x {}", svg='<svg width="10pt" height="10pt"><text font-size="14.00">x</text></svg>',
                                        collapsed=(("messages[3..397]", 395), ("tools[3..27]", 25)))
 
@@ -962,7 +962,7 @@ class SlowDrawing:
         self.release = threading.Event()
         self.drawn: list[str] = []
 
-    def __call__(self, trace, lang="en"):
+    def __call__(self, trace):
         assert self.release.wait(30)
         first = trace.translated[-1]["content"]
         self.drawn.append(first)
@@ -992,7 +992,7 @@ def test_a_slow_drawing_never_blocks_editing_and_the_newest_request_wins(pg, mon
 
 
 def test_a_drawing_that_fails_is_said_in_the_pane(pg, monkeypatch):
-    def broken(trace, lang="en"):
+    def broken(trace):
         raise RuntimeError("dot crashed")
 
     monkeypatch.setattr(view_module, "draw_flow", broken)

@@ -12,7 +12,7 @@ and where its object began.
 
 from __future__ import annotations
 
-from ...words import current, json_message, using  # noqa: F401  (json_message: json's own messages, in Chinese too)
+from ...words import current, json_message  # noqa: F401  (json_message: json's own messages, in Chinese too)
 
 LANGUAGES = ("en", "zh")
 
@@ -274,11 +274,3 @@ def worded(key: str, **values) -> str:
     """The label `key` in the current language, its placeholders filled."""
     found = LABELS[current()][key]
     return found.format(**values) if values else found
-
-
-def label(lang: str, key: str, **values) -> str:
-    """The label `key` in `lang`: for book/playground_picture.py, which draws each edition's
-    playground by its language (inside the package, `worded` and `Model.label` are used)."""
-    with using(lang):
-        return worded(key, **values)
-

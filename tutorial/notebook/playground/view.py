@@ -25,7 +25,6 @@ import traceback
 from typing import Any, Callable, Optional
 
 from ...targets import names as target_names
-from ...words import using
 from .model import Model, capture_title
 from .panes import CSS, PANES, Drawing, diagram_html, peers_html, prompt_html, status_html
 from .presets import CLOSEST_PEER, peer_versions
@@ -35,19 +34,18 @@ DEBOUNCE_SECONDS = 0.4
 IDLE_SECONDS = 30.0  # the drawing thread ends after this long without work (a new one starts when needed)
 
 
-def draw_flow(trace, lang: Optional[str] = None) -> Drawing:
-    """The one place that knows the pictures module's API: the flow of one request, drawn
-    in `lang` (None: the current language; the drawer's thread runs it under the playground's).
-    `lang` is for book/playground_picture.py, which draws each edition's playground by its language.
+def draw_flow(trace) -> Drawing:
+    """The one place that knows the pictures module's API: the flow of one request, drawn in
+    the current language (the drawer's thread, and book/playground_picture.py, run it inside
+    `Model.in_its_language`, so it speaks the playground's).
 
     `pictures.flow.local_flow(trace)` gives DOT text whose `.collapsed` lists the
     runs drawn as one summary row (`Collapsed` with `.path` and `.count`); `show(dot)` gives
     an object with `.svg`, or with `.dot` and `.hint` when Graphviz is missing."""
     from ...pictures import flow
 
-    with using(lang):
-        made = flow.local_flow(trace)
-        shown = flow.show(made)
+    made = flow.local_flow(trace)
+    shown = flow.show(made)
     collapsed = tuple((str(run.path), int(run.count)) for run in getattr(made, "collapsed", ()))
     return Drawing(dot=str(made), svg=getattr(shown, "svg", None), hint=getattr(shown, "hint", None), collapsed=collapsed)
 
