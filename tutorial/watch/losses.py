@@ -73,7 +73,7 @@ _WHY: dict[str, tuple[str, str]] = {
            "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应改用 openai 目标格式）"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",
-                    "tool 消息紧跟在对应的调用之后，所以不保留配对 id，ChatML/Qwen 风格的模板按位置把调用和结果配成对"),
+                    "tool 消息紧跟在其调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用和结果"),
     "signature": ("thinking signatures are checked only by Anthropic's servers; a local model "
                   "neither verifies nor produces them",
                   "thinking 签名只有 Anthropic 的服务器会校验；本地模型既不校验，也不生成签名"),
@@ -94,11 +94,11 @@ _WHY: dict[str, tuple[str, str]] = {
     "metadata": ("request metadata is not part of the prompt", "请求元数据不属于 prompt"),
     "file_image": ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
                    "cannot fetch it; replaced by the text '[image omitted]'",
-                   "Files API 图片：file_id 只对 Anthropic 的服务器有意义，引擎拿不到这张图片，因此替换为文本 '[image omitted]'"),
+                   "Files API 图片：file_id 只对 Anthropic 的服务器有意义，引擎拿不到图片；替换为文本 '[image omitted]'"),
     "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
                   "reads it from the body, or nothing does",
-                  "顶层参数：翻译不把这个参数放进消息或工具，而是由采样阶段从请求体读取（也可能无人读取）"),
-    "no_place": ("the {target} shape has no place for it", "{target} 目标格式里没有这个字段的位置"),
+                  "顶层参数：不进消息，也不进工具；由采样阶段从请求体读取，或者无人读取"),
+    "no_place": ("the {target} shape has no place for it", "{target} 目标格式里无处可放"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
                         "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置：丢弃"),
@@ -111,7 +111,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "text_only": ("only the text of a {kind!r} block is kept", "{kind} 块只保留文本"),
     "toolset": ("a tool entry without a name ({kind!r}, a toolset): Anthropic's servers expand it into tools; "
                 "it names no function, so it is left out",
-                "没有名字的工具条目（{kind}，一个工具集）：Anthropic 的服务器会把这种条目展开成多个工具，"
+                "没有名字的工具条目（{kind}，一个工具集）：Anthropic 的服务器会把这种条目展开成多个工具；"
                 "条目本身不对应任何函数，所以不放进工具列表"),
     "server_left_out": ("a server tool runs on Anthropic's servers: left out of the tools",
                         "服务端工具在 Anthropic 的服务器上运行：不放进工具列表"),
@@ -127,7 +127,7 @@ _WHY: dict[str, tuple[str, str]] = {
                        "本包不认识这个版本的 Anthropic 客户端工具：按同系列中已知最新的 {version} 的输入 schema 提供，"
                        "可能有出入"),
     "client_settings": ("a client tool's setting is for the client that runs it; a function tool has no place for it",
-                        "客户端工具的设置是给运行这个工具的客户端用的，函数工具里没有这个设置的位置"),
+                        "客户端工具的设置是给运行工具的客户端用的；函数工具里没有这个位置"),
 }
 _FIELDS = ("id", "tool_use_id", "signature", "cache_control", "is_error", "citations", "max_tokens", "model",
            "stream", "tool_choice", "thinking", "metadata")
