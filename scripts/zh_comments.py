@@ -47,6 +47,17 @@ COMMENTS: dict[str, str] = {
     "the exercises' verdicts": "练习的判定",
     "the verdicts on your predictions": "对你的预测的判定",
     "the verdicts of this chapter's predictions": "本章各项预测的判定",
+    # Docstrings of the functions the chapters define (one line each, read like comments).
+    "render() with one fixed date, so that every run prints the same text.":
+        "用一个固定的日期调用 render()，每次运行打印的文本才会相同。",
+    "The prompt, or the template's refusal as one line.": "渲染出的 prompt，模板拒绝时则是写成一行的拒绝原因。",
+    "The tool-result turn of a GLM-style prompt: from <|observation|> to the next assistant turn.":
+        "GLM 风格 prompt 中工具结果所在的那一轮，从 <|observation|> 到下一个 assistant 轮次。",
+    "A minimal streaming client: rebuild the message from its events alone.": "最小的流式客户端，只凭事件重建整条消息。",
+    "to_anthropic(*translate(request, target)): every place where it differs from the request.":
+        "列出 to_anthropic(*translate(request, target)) 与原请求不同的每一处。",
+    "For each tool result: the path of the call its tool_use_id points at.":
+        "对每个工具结果，给出其 tool_use_id 指向的那次调用的路径。",
     # The first cell of every chapter.
     'what the cells print: "en" English, "zh" Chinese': '单元格输出的语言，"en" 为英文，"zh" 为中文',
     "a silent check: nothing when equal, an error otherwise": "断言：相等时什么也不输出，不相等时报错",

@@ -70,9 +70,39 @@ def comments(source: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def docstrings(source: str) -> list[tuple[int, int, str]]:
+    """Each one-line docstring of a function in `source` as (start, end, its text), offsets of
+    the text between the triple quotes: a learner reads these beside the comments."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a cell of IPython magic: no docstrings to find
+        return []
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(node, clean=False):
+            literal = node.body[0].value
+
+            def at(line: int, column: int) -> int:  # ast counts a line's columns in UTF-8 bytes
+                return starts[line - 1] + len(lines[line - 1].encode("utf-8")[:column].decode("utf-8"))
+
+            start = at(literal.lineno, literal.col_offset) + 3
+            end = at(literal.end_lineno, literal.end_col_offset) - 3
+            if source[start - 3:start] == '"""' and "\n" not in literal.value:
+                found.append((start, end, literal.value))
+    return sorted(found)
+
+
 def without_comments(source: str) -> str:
-    """`source` with its comments (and the spaces before them) taken out: what must be equal
-    in both editions."""
+    """`source` with its comments (and the spaces before them) and its docstrings' text taken
+    out: what must be equal in both editions."""
+    for start, end, _ in reversed(docstrings(source)):
+        source = source[:start] + source[end:]
     for start, end, _ in reversed(comments(source)):
         source = source[:start].rstrip(" ") + source[end:]
     return source
@@ -80,11 +110,18 @@ def without_comments(source: str) -> str:
 
 def zh_code(source: str, where: str = "") -> str:
     """The Chinese chapter's code: the English code, byte for byte, except the language it
-    chooses and its comments, which scripts/zh_comments.py gives in Chinese. Raises
+    chooses, its comments and its functions' one-line docstrings, which scripts/zh_comments.py
+    gives in Chinese. Raises
     MissingComment, naming `where`, for a comment the table lacks."""
     from zh_comments import COMMENTS
 
     source = source.replace('tutorial.use_language("en")', 'tutorial.use_language("zh")')
+    # recall in a fresh kernel names the edition it answers for, as use_language does
+    source = re.sub(r'recall\(("[0-9]+b?"), show=False\)', r'recall(\1, show=False, lang="zh")', source)
+    for start, end, text in reversed(docstrings(source)):
+        if text not in COMMENTS:
+            raise MissingComment(f"{where}: no Chinese for the docstring {text!r}: add it to scripts/zh_comments.py")
+        source = source[:start] + COMMENTS[text] + source[end:]
     for start, end, text in reversed(comments(source)):
         if text not in COMMENTS:
             raise MissingComment(f"{where}: no Chinese for the comment {text!r}: add it to scripts/zh_comments.py")

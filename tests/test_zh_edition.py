@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from zh_comments import COMMENTS  # noqa: E402
-from zh_edition import comments, english_sha, without_comments, zh_code  # noqa: E402
+from zh_edition import comments, docstrings, english_sha, without_comments, zh_code  # noqa: E402
 
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 ZH = ROOT / "notebooks" / "zh"
@@ -66,6 +66,9 @@ def test_the_comments_are_chinese(path):
         chinese = [text for _, _, text in comments("".join(cn["source"]))]
         assert chinese == [COMMENTS.get(text) for text in english], f"{path.name} cell {en.get('id')}: comments {chinese} for {english}"
         assert all(CJK.search(text) for text in chinese), f"{path.name} cell {en.get('id')}: a comment without Chinese: {chinese}"
+        english = [text for _, _, text in docstrings("".join(en["source"]))]
+        chinese = [text for _, _, text in docstrings("".join(cn["source"]))]
+        assert chinese == [COMMENTS.get(text) for text in english], f"{path.name} cell {en.get('id')}: docstrings {chinese} for {english}"
 
 
 def test_comments_are_read_as_python_reads_them():
