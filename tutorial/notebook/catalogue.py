@@ -238,7 +238,7 @@ LABELS: dict[str, str] = {
     "where the stand-in differs": "替身不同的地方",
     "the agent's requests, which carry tools": "智能体的请求（带 tools）",
     "engine not built:": "引擎还没有构建：",
-    "llama-server runs {model} and the bridge forwards to it": "llama-server 运行 {model}，桥把请求转发到这里",
+    "llama-server runs {model} and the bridge forwards to it": "llama-server 运行 {model}，桥把请求转发给这个引擎",
     "tool call": "工具调用",
     "the answer": "回答",
     "{name} ({count} tokens):": "{name}（{count} 个 token）：",
