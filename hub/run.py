@@ -356,12 +356,14 @@ def visible_to_learners() -> list[str]:
     """Folders a learner's sandbox shows read-only: the project, its .venv and the Python that was
     made from, the `tutorial` the .venv imports, and wherever the project's own top-level links lead
     (a clone under /tmp may share another checkout's .venv, installed editable from that checkout)."""
-    import importlib.util
-
     folders = [ROOT, Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()]
-    spec = importlib.util.find_spec("tutorial")
-    if spec is not None and spec.origin:
-        folders.append(Path(spec.origin).resolve().parent.parent)
+    # where a learner's server finds `tutorial`: asked of the .venv's python from a neutral folder,
+    # since this process has the checkout on its path and the server may not (an editable install)
+    where = subprocess.run([str(PYTHON), "-c", "import importlib.util as u; s = u.find_spec('tutorial'); "
+                            "print(s.origin if s and s.origin else '')"], cwd="/", capture_output=True, text=True,
+                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, timeout=60)
+    if where.returncode == 0 and where.stdout.strip():
+        folders.append(Path(where.stdout.strip()).resolve().parent.parent)
     for entry in sorted(ROOT.iterdir()):
         target = entry.resolve()
         if entry.is_symlink() and target.is_dir() and not target.is_relative_to(ROOT):
