@@ -255,3 +255,24 @@ def test_a_long_session_is_one_sample_and_old_logs_are_let_go():
     for sid in range(TrajectoryManager.KEPT_LOGS + 1):
         manager.get_trajectory(str(sid))
     assert manager.drift_log("long") == [] and manager.drift_log("0") == [] and len(manager._logs) == 256
+
+
+def test_the_trajectory_command_speaks_chinese_when_asked(tmp_path):
+    """`trajectory --lang zh`: its help (argparse's own words included) and its errors in Chinese,
+    a missing file said as every other command says it."""
+
+    def run(*arguments):
+        return subprocess.run([sys.executable, "-m", "tutorial", *arguments], capture_output=True, text=True,
+                              encoding="utf-8", env={"PATH": "", "TUTORIAL_LANG": "en"})
+
+    shown = run("trajectory", "--lang", "zh", "--help")
+    assert shown.returncode == 0 and shown.stdout.startswith("用法：") and "捕获文件" in shown.stdout, shown.stdout
+    assert "positional arguments" not in shown.stdout and "show this help" not in shown.stdout
+    missing = run("--lang", "zh", "trajectory", str(tmp_path / "nothing.jsonl"))
+    assert missing.returncode == 2 and "无法读取" in missing.stderr and "没有这个文件或目录" in missing.stderr, missing.stderr
+    assert "Errno" not in missing.stderr
+    (tmp_path / "other.jsonl").write_text('{"id": "c1"}\n', encoding="utf-8")
+    none = run("trajectory", str(tmp_path / "other.jsonl"), "--lang", "zh")
+    assert none.returncode == 2 and "没有 token 路径" in none.stderr, none.stderr
+    english = run("trajectory", str(tmp_path / "nothing.jsonl"))
+    assert "No such file or directory" in english.stderr and "无法" not in english.stderr

@@ -107,7 +107,8 @@ def _run(argv: list[str]) -> int:
     if rest[:1] == ["trajectory"]:
         from .trajectory import main as trajectory
 
-        return trajectory(rest[1:], _fail)
+        with words.argparse_words():
+            return trajectory(rest[1:], _fail)
     if rest[:1] == ["drift"]:
         with words.argparse_words():
             return drift(rest[1:], _fail)

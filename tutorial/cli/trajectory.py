@@ -32,30 +32,47 @@ import json
 from pathlib import Path
 from typing import Iterable, Optional
 
-# The top-level --help line, in the language the command line chose.
-HELP_ZH = "token 路径上各会话产生的训练样本（来自 serve --tokens --save FILE 的捕获文件）"
+# What this command writes for people, per language: few, and all here.
+WORDS = {
+    "en": {
+        "help": "the training samples the token path's sessions make (captures from serve --tokens --save FILE)",
+        "files": "capture files: JSON Lines (serve --save) or a JSON list",
+        "json": "print JSON: every sample's tokens, loss mask and log-probs",
+        "fork": "the manager's fork threshold in tokens (default: Slime's 1024)",
+        "unreadable": "{path}: {why}",
+        "line": "{path}, line {number}: not a JSON object",
+        "none": "no capture in {paths} was made by the token path (serve --engine --tokens)",
+        "session": "session {session} ({family}): {turns} turn(s) -> {samples} sample(s)",
+        "sample": "  sample {number}: {tokens} tokens (first prompt {prompt}, response {response}), {trained} trained",
+        "span": "    trained {start}..{end} ({length} tokens): {text}",
+        "drift": "  drift: {kinds}",
+    },
+    "zh": {
+        "help": "token 路径上各会话产生的训练样本（来自 serve --tokens --save FILE 的捕获文件）",
+        "files": "捕获文件，可以是 JSON Lines（serve --save 写出的）或一个 JSON 列表",
+        "json": "以 JSON 输出每个样本的 token、loss mask 和 log-prob",
+        "fork": "manager 的 fork 阈值，单位是 token（默认与 Slime 相同，为 1024）",
+        "unreadable": "无法读取 {path}（{why}）",
+        "line": "{path} 第 {number} 行不是 JSON 对象",
+        "none": "{paths} 中没有 token 路径（serve --engine --tokens）产生的捕获记录",
+        "session": "会话 {session}（{family}）共 {turns} 轮，得到 {samples} 个样本",
+        "sample": "  样本 {number} 有 {tokens} 个 token（第一个 prompt {prompt} 个，响应 {response} 个），其中 {trained} 个参与训练",
+        "span": "    参与训练的 {start}..{end}（{length} 个 token）是 {text}",
+        "drift": "  manager 的判断依次为 {kinds}",
+    },
+}  # fmt: skip
+
+
+def said(key: str, **values) -> str:
+    """This command's text `key` in the current language."""
+    from ..words import words_for
+
+    return words_for(WORDS, key, **values)
 
 
 def help_line() -> str:
-    from ..words import current
-
-    return HELP_ZH if current() == "zh" else WORDS["help"]
-
-
-# What this command writes for people: few, and all here.
-WORDS = {
-    "help": "the training samples the token path's sessions make (captures from serve --tokens --save FILE)",
-    "files": "capture files: JSON Lines (serve --save) or a JSON list",
-    "json": "print JSON: every sample's tokens, loss mask and log-probs",
-    "fork": "the manager's fork threshold in tokens (default: Slime's 1024)",
-    "unreadable": "{path}: {why}",
-    "line": "{path}, line {number}: not a JSON object",
-    "none": "no capture in {paths} was made by the token path (serve --engine --tokens)",
-    "session": "session {session} ({family}): {turns} turn(s) -> {samples} sample(s)",
-    "sample": "  sample {number}: {tokens} tokens (first prompt {prompt}, response {response}), {trained} trained",
-    "span": "    trained {start}..{end} ({length} tokens): {text}",
-    "drift": "  drift: {kinds}",
-}
+    """The command's one line in `python -m tutorial --help`."""
+    return said("help")
 
 
 def read_captures(path: Path) -> list[dict]:
@@ -70,7 +87,7 @@ def read_captures(path: Path) -> list[dict]:
             continue
         value = json.loads(line)
         if not isinstance(value, dict):
-            raise ValueError(WORDS["line"].format(path=path, number=number))
+            raise ValueError(said("line", path=path, number=number))
         captures.append(value)
     return captures
 
@@ -131,17 +148,17 @@ def report(sessions: list[dict]) -> str:
 
     lines = []
     for session in sessions:
-        lines.append(WORDS["session"].format(session=session["session"], family=session["family"],
+        lines.append(said("session", session=session["session"], family=session["family"],
                                              turns=session["turns"], samples=len(session["samples"])))  # fmt: skip
         kinds = [entry["classified"] for entry in session["drift"] if "classified" in entry]  # turn 2 onwards
-        lines.append(WORDS["drift"].format(kinds=", ".join(kinds) or "-"))
+        lines.append(said("drift", kinds=", ".join(kinds) or "-"))
         decode = backend_tokenizer(FAMILIES[session["family"]].vocabulary).decode
         for number, sample in enumerate(session["samples"], 1):
-            lines.append(WORDS["sample"].format(number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
+            lines.append(said("sample", number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
                                                 response=sample["response_length"], trained=sample["trained"]))  # fmt: skip
             for start, end in trained_spans(sample):
                 text = decode(sample["tokens"][start:end], skip_special_tokens=False)
-                lines.append(WORDS["span"].format(start=start, end=end, length=end - start, text=json.dumps(text, ensure_ascii=False)))
+                lines.append(said("span", start=start, end=end, length=end - start, text=json.dumps(text, ensure_ascii=False)))
     return "\n".join(lines) + "\n"
 
 
@@ -149,21 +166,28 @@ def main(argv: list[str], fail) -> int:
     """`fail(message)` prints one located line and returns the exit status."""
     import argparse
 
-    commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=WORDS["help"])
-    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=WORDS["files"])
-    commands.add_argument("--json", action="store_true", help=WORDS["json"])
-    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=WORDS["fork"])
+    from . import words  # the CLI's help formatter: Chinese lines wrapped by their width on screen
+
+    commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=said("help"),
+                                       formatter_class=words.formatter())
+    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=said("files"))
+    commands.add_argument("--json", action="store_true", help=said("json"))
+    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=said("fork"))
     commands.add_argument("--lang", choices=("en", "zh"), help=argparse.SUPPRESS)  # every command takes it
     arguments = commands.parse_args(argv)
     captures: list[dict] = []
     for name in arguments.files:
         try:
             captures.extend(read_captures(Path(name)))
-        except (OSError, ValueError) as error:
-            return fail(WORDS["unreadable"].format(path=name, why=error))
+        except OSError as error:
+            from ..words import os_problem
+
+            return fail(said("unreadable", path=name, why=os_problem(error)))
+        except ValueError as error:
+            return fail(said("unreadable", path=name, why=error))
     sessions = trajectories(captures, arguments.fork_threshold)
     if not sessions:
-        return fail(WORDS["none"].format(paths=", ".join(arguments.files)))
+        return fail(said("none", paths=", ".join(arguments.files)))
     if arguments.json:
         print(json.dumps({"sessions": sessions}, ensure_ascii=False))
     else:
