@@ -276,7 +276,7 @@ add(
         "same result with a short reminder text beside it, which the translation splits into a tool message and "
         "a user message. Under Qwen3 and Slime's manager, what becomes of turn 1's answer?",
         choices={
-            "a": "turn 1's 31 generated ids stay in the sample and are trained",
+            "a": "turn 1's 39 generated ids stay in the sample and are trained",
             "b": "turn 1's answer is replaced by its re-rendering and is not trained",
             "c": "the session gives two samples, and both answers are trained",
             "d": "the manager refuses the turn: two messages after the tool result cannot be placed",
@@ -299,7 +299,7 @@ add(
             "49 个生成的 token 全部参与训练。现在客户端发来同样的结果，旁边附一段简短的提醒文本，翻译把这条消息拆成一条 tool 消息和"
             "一条 user 消息。在 Qwen3 和 Slime 的 manager 下，第 1 轮的回答会怎样？",
             "choices": {
-                "a": "第 1 轮生成的 31 个 token 留在样本里并参与训练",
+                "a": "第 1 轮生成的 39 个 token 留在样本里并参与训练",
                 "b": "第 1 轮的回答被重新渲染的版本替换，不参与训练",
                 "c": "这个会话产生两个样本，两个回答都参与训练",
                 "d": "manager 拒绝这一轮，工具结果之后的两条消息无法安放",
