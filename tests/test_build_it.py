@@ -687,3 +687,19 @@ def test_a_replay_line_names_the_stage_of_the_place():
             assert found.line().endswith(f"（检查这个位置的阶段：{stage}）")
         if bullet:
             assert found.rule == RULES["zh"][stage][bullet]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_translate_that_returns_no_pair_is_told_so(lang):
+    """A translate returning the message list alone was told 'differs at translated: expected [...],
+    got {'role': 'system', ...}', which sends a learner into the messages (zh review 2, M5)."""
+    import tutorial
+    from tutorial.notebook.build_it.checker import check_stage
+
+    def translate(body):
+        return [{"role": "system", "content": "x"}]
+
+    tutorial.use_language(lang)
+    said = str(check_stage("translate", translate))
+    assert ("(messages, tools)" in said) and ("one item" in said if lang == "en" else "只有 1 项的 list" in said), said
+    assert "'role': 'system'" not in said.split("\n", 2)[-1], said

@@ -149,12 +149,19 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
         got = run(function, case.args, seconds)
         only_none = only_none and got.raised is None and not got.changed_input and got.value is None
         try:
-            problem, location = explain(case.args, got, expected, root=_root(name))
+            shape_wrong = (name == "translate" and got.raised is None and not got.changed_input
+                           and got.value is not None and not _a_pair(got.value))
+            if shape_wrong:
+                problem, location = _not_a_pair(got.value, words), None  # say the shape, not the first message
+            else:
+                problem, location = explain(case.args, got, expected, root=_root(name))
         except (Exception, RecursionError) as error:  # a value whose own methods fail, or that contains itself
             problem, location = words["uncomparable"].format(error=f"{type(error).__name__}: {error}"), None
         if problem:
             if isinstance(got.raised, guard.TimedOut):
                 rule = ENDLESS  # nothing in the result to point at: no bullet of the rule applies
+            elif shape_wrong:
+                rule = "both"  # translate's bullet: both paths, returned together
             else:
                 rule = UNCHANGED if got.changed_input else _rule(stage, case, location, expected)
             failures.append((case, problem, rule))
@@ -190,6 +197,18 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
         expected = short(stage.reference(*copy.deepcopy(case.args)))
         message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
+
+
+def _a_pair(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and len(value) == 2
+
+
+def _not_a_pair(value: Any, words: dict) -> str:
+    """What a translate that returns something else than (messages, tools) returned."""
+    kind = type(value).__name__
+    if isinstance(value, (tuple, list, dict)):
+        return words["not_a_pair_single" if len(value) == 1 else "not_a_pair"].format(kind=kind, count=len(value))
+    return words["not_a_pair_one"].format(kind=kind)
 
 
 def _rule(stage: stages.Stage, case: Case, location: Optional[tuple], expected: Any) -> Optional[str]:
