@@ -339,8 +339,10 @@ def run_in_kernel(address: str, token: str, kernel_id: str, code: str) -> str:
                   "version": "5.3", "date": ""}
         connection.send(json.dumps({"header": header, "parent_header": {}, "metadata": {}, "channel": "shell", "content": {
             "code": code, "silent": False, "store_history": False, "user_expressions": {}, "allow_stdin": False}}))
-        printed = ""
-        while True:
+        printed, replied, idle = "", False, False
+        # the reply comes on the shell channel and the output on iopub: either may arrive first, so
+        # wait for both the reply and iopub's "idle", which the kernel sends after the cell's output
+        while not (replied and idle):
             message = json.loads(connection.recv())
             if message.get("parent_header", {}).get("msg_id") != header["msg_id"]:
                 continue
@@ -348,7 +350,10 @@ def run_in_kernel(address: str, token: str, kernel_id: str, code: str) -> str:
                 printed += message["content"]["text"]
             elif message["msg_type"] == "execute_reply":
                 assert message["content"]["status"] == "ok", message["content"]
-                return printed
+                replied = True
+            elif message["msg_type"] == "status" and message["content"].get("execution_state") == "idle":
+                idle = True
+        return printed
     finally:
         connection.close()
 
