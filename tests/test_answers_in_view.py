@@ -50,18 +50,7 @@ import pytest
 from tutorial.notebook import exercises
 from tutorial.notebook.exercises import giveaways, python_literal
 from tutorial.words import using
-
-
-def text_in(lang: str, exercise, name: str):
-    """`exercise.text(name)` in `lang`."""
-    with using(lang):
-        return exercise.text(name)
-
-
-def hint_in(lang: str, mistake) -> str:
-    """A named mistake's hint in `lang`."""
-    with using(lang):
-        return mistake.text()
+from in_language import hint_in, text_in
 
 
 def giveaway_words(key: str, lang: str) -> list:

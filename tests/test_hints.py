@@ -14,26 +14,7 @@ import re
 import pytest
 
 from tutorial.notebook.exercises import MESSAGES, _verdict, get, python_literal
-from tutorial import words
-from tutorial.words import using
-
-
-def text_in(lang: str, exercise, name: str):
-    """`exercise.text(name)` in `lang`."""
-    with using(lang):
-        return exercise.text(name)
-
-
-def hint_in(lang: str, mistake) -> str:
-    """A named mistake's hint in `lang`."""
-    with using(lang):
-        return mistake.text()
-
-
-def set_language(lang):
-    """The process's language for this test, as a chapter's use_language sets it (None: none
-    chosen); tests/conftest.py puts the choice back after each test."""
-    words._chosen = None if lang is None else words.check(lang)
+from in_language import hint_in, set_language, text_in
 
 
 # (exercise, wrong answer, the verdict it must get):
