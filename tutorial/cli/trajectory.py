@@ -32,6 +32,8 @@ import json
 from pathlib import Path
 from typing import Iterable, Optional
 
+from ..words import os_problem, words_for
+
 # What this command writes for people, per language: few, and all here.
 WORDS = {
     "en": {
@@ -63,16 +65,9 @@ WORDS = {
 }  # fmt: skip
 
 
-def said(key: str, **values) -> str:
-    """This command's text `key` in the current language."""
-    from ..words import words_for
-
-    return words_for(WORDS, key, **values)
-
-
 def help_line() -> str:
     """The command's one line in `python -m tutorial --help`."""
-    return said("help")
+    return words_for(WORDS, "help")
 
 
 def read_captures(path: Path) -> list[dict]:
@@ -87,7 +82,7 @@ def read_captures(path: Path) -> list[dict]:
             continue
         value = json.loads(line)
         if not isinstance(value, dict):
-            raise ValueError(said("line", path=path, number=number))
+            raise ValueError(words_for(WORDS, "line", path=path, number=number))
         captures.append(value)
     return captures
 
@@ -148,17 +143,17 @@ def report(sessions: list[dict]) -> str:
 
     lines = []
     for session in sessions:
-        lines.append(said("session", session=session["session"], family=session["family"],
+        lines.append(words_for(WORDS, "session", session=session["session"], family=session["family"],
                                              turns=session["turns"], samples=len(session["samples"])))  # fmt: skip
         kinds = [entry["classified"] for entry in session["drift"] if "classified" in entry]  # turn 2 onwards
-        lines.append(said("drift", kinds=", ".join(kinds) or "-"))
+        lines.append(words_for(WORDS, "drift", kinds=", ".join(kinds) or "-"))
         decode = backend_tokenizer(FAMILIES[session["family"]].vocabulary).decode
         for number, sample in enumerate(session["samples"], 1):
-            lines.append(said("sample", number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
+            lines.append(words_for(WORDS, "sample", number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
                                                 response=sample["response_length"], trained=sample["trained"]))  # fmt: skip
             for start, end in trained_spans(sample):
                 text = decode(sample["tokens"][start:end], skip_special_tokens=False)
-                lines.append(said("span", start=start, end=end, length=end - start, text=json.dumps(text, ensure_ascii=False)))
+                lines.append(words_for(WORDS, "span", start=start, end=end, length=end - start, text=json.dumps(text, ensure_ascii=False)))
     return "\n".join(lines) + "\n"
 
 
@@ -168,11 +163,11 @@ def main(argv: list[str], fail) -> int:
 
     from . import words  # the CLI's help formatter: Chinese lines wrapped by their width on screen
 
-    commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=said("help"),
+    commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=words_for(WORDS, "help"),
                                        formatter_class=words.formatter())
-    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=said("files"))
-    commands.add_argument("--json", action="store_true", help=said("json"))
-    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=said("fork"))
+    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=words_for(WORDS, "files"))
+    commands.add_argument("--json", action="store_true", help=words_for(WORDS, "json"))
+    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=words_for(WORDS, "fork"))
     commands.add_argument("--lang", choices=("en", "zh"), help=argparse.SUPPRESS)  # every command takes it
     arguments = commands.parse_args(argv)
     captures: list[dict] = []
@@ -180,14 +175,12 @@ def main(argv: list[str], fail) -> int:
         try:
             captures.extend(read_captures(Path(name)))
         except OSError as error:
-            from ..words import os_problem
-
-            return fail(said("unreadable", path=name, why=os_problem(error)))
+            return fail(words_for(WORDS, "unreadable", path=name, why=os_problem(error)))
         except ValueError as error:
-            return fail(said("unreadable", path=name, why=error))
+            return fail(words_for(WORDS, "unreadable", path=name, why=error))
     sessions = trajectories(captures, arguments.fork_threshold)
     if not sessions:
-        return fail(said("none", paths=", ".join(arguments.files)))
+        return fail(words_for(WORDS, "none", paths=", ".join(arguments.files)))
     if arguments.json:
         print(json.dumps({"sessions": sessions}, ensure_ascii=False))
     else:
