@@ -318,3 +318,20 @@ def test_chinese_help_is_wrapped_by_terminal_columns():
     lines = wrap(text, 30)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     assert all(width(line) <= 30 for line in lines) and not any(line[0] in "，。：；）、" for line in lines)
+
+
+def test_a_truncated_json_file_is_diagnosed_as_the_playground_does(tmp_path, capsys):
+    """zh review 2, L22: the command line names the bracket left open, with the words room's one
+    diagnosis (tutorial.words.brackets), not json's "Expecting ',' delimiter"."""
+    from tutorial.cli import main
+
+    truncated = tmp_path / "trunc.json"
+    truncated.write_text('{"model": "m", "max_tokens": 5, "messages": [\n  {"role": "user", "content": "hi"}\n')
+    assert main(["--lang", "zh", "translate", str(truncated)]) != 0
+    assert capsys.readouterr().err.strip() == (
+        f"错误：{truncated} 不是有效的 JSON（第 3 行第 1 列），文本已经结束，但从第 1 行第 45 列开始的列表还缺一个 ]"
+        "（共有 2 个括号没闭合，这是最内层的一个）")
+    assert main(["--lang", "en", "translate", str(truncated)]) != 0
+    assert capsys.readouterr().err.strip() == (
+        f"error: {truncated} is not valid JSON at line 3, column 1: the text ends before the list that begins at "
+        "line 1, column 45 is closed: its ']' is missing (2 brackets are still open; this is the innermost)")

@@ -428,7 +428,11 @@ def test_chinese_labels():
     assert pg.results["error"] == "第 1 行第 6 列：这里缺少冒号“:”（文本还不是有效的 JSON）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     pg.request_text = "{"
-    assert pg.results["error"] == "第 1 行第 2 列：文本已结束，但第 1 行第 1 列开始的对象还没有闭合（缺少 }）"
+    assert pg.results["error"] == "第 1 行第 2 列，文本已经结束，但从第 1 行第 1 列开始的对象还缺一个 }"
+    # the review's example (M7): one pair of brackets, not two back to back
+    pg.request_text = '{"messages": [{"role": "user", "content": [{"type": "text"'
+    assert pg.results["error"] == ("第 1 行第 59 列，文本已经结束，但从第 1 行第 44 列开始的对象还缺一个 }"
+                                   "（共有 5 个括号没闭合，这是最内层的一个）")
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     with pytest.raises(ValueError, match="lang must be one of"):
         Playground(lang="fr")

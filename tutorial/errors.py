@@ -68,6 +68,23 @@ class RequestError(ValueError):
         return f"{format_location(self.location)}: {words.problem(self)}"
 
 
+class ArgumentError(ValueError):
+    """A wrong argument from the caller's code (not bad input in a body): `translate(body,
+    target="foo")`. Like a RequestError it keeps its English template (its `key`) and its
+    values apart, so `str(error)` is said in the current language; it has no location."""
+
+    def __init__(self, template: str, /, **values: object):
+        self.key = template
+        self.values = values
+        self.problem = english(template, values)
+        super().__init__(self.problem)
+
+    def __str__(self) -> str:
+        from . import words  # the words room, loaded only when an error is told
+
+        return words.problem(self)
+
+
 class Problem:
     """What is wrong, before it is placed: a template and its values, kept apart like a
     RequestError's, for a helper that works out the problem while its caller knows the place."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .errors import ArgumentError
 from .limits import shown
 
 
@@ -37,12 +38,13 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Target:
-    """The target called `name`; a clear ValueError when there is none (a wrong argument
-    from the caller's code, not bad input)."""
+    """The target called `name`; a clear ValueError (`ArgumentError`, said in the current
+    language) when there is none: a wrong argument from the caller's code, not bad input."""
     try:
         return _TARGETS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"target must be one of {names()}, got {shown(name)}") from None
+        raise ArgumentError("target must be one of {names}, got {got}",
+                            names=tuple(repr(known) for known in names()), got=shown(name)) from None
 
 
 def check_target(name: str) -> str:

@@ -24,6 +24,7 @@ import re
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
 from .. import words
+from ..words import brackets
 from ..words import LANGUAGES, current, for_a_command as choose  # noqa: F401  (choose: the command line's language)
 
 
@@ -232,6 +233,17 @@ def subject(name: str) -> str:
 # ---------------------------------------------------------------------------
 # JSON text that cannot be read, in Chinese
 
+_NOT_JSON = "{name} is not valid JSON: {json} at line {line}, column {column}"  # limits.read_json's key
+
+
+def _bracket(data: Union[bytes, str], values: Mapping) -> Optional[str]:
+    """The playground's diagnosis of a bracket never closed, for read_json's JSON error at (line, column)."""
+    text = (bytes(data).decode("utf-8") if isinstance(data, (bytes, bytearray)) else data).removeprefix("\ufeff")
+    lines = text.split("\n")
+    offset = sum(len(line) + 1 for line in lines[: values["line"] - 1]) + values["column"] - 1
+    return brackets.unclosed(text, offset)
+
+
 def text_problem(data: Union[bytes, str], name: str) -> str:
     """Why `data` is not JSON text within the limits, in the current language, naming `name`
     ("stdin", "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
@@ -241,6 +253,9 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
         try:
             limits.read_json(data, name)
         except limits.RequestError as error:
+            bracket = _bracket(data, error.values) if error.key == _NOT_JSON else None
+            if bracket is not None:  # a bracket never closed: said as the playground says it
+                return f"{name} is not valid JSON at line {error.values['line']}, column {error.values['column']}: {bracket}"
             return error.problem
         return ""
     size, who = len(data), subject(name)
@@ -256,6 +271,9 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
         json.loads(text)
     except json.JSONDecodeError as error:
 
+        bracket = brackets.unclosed(text, error.pos)
+        if bracket is not None:  # a bracket never closed: said as the playground says it
+            return f"{who}不是有效的 JSON（第 {error.lineno} 行第 {error.colno} 列），{bracket}"
         what = words.json_message(error.msg)
         return f"{who}不是有效的 JSON（第 {error.lineno} 行第 {error.colno} 列），{what}"
     except RecursionError:

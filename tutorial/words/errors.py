@@ -40,6 +40,8 @@ TEXTS: dict[str, str] = {
     "contains itself (a cycle): a JSON value cannot refer back to itself": "包含自身（形成循环），而 JSON 值不能引用自己",
     "contains itself (a cycle): a JSON value cannot refer back to itself, got {got}":
         "包含自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）",
+    # A wrong argument from the caller's code (targets.py).
+    "target must be one of {names}, got {got}": "target 只能是 {names}，实际是 {got}",
     # Free values and JSON text (limits.py).
     "is an integer of more than {n} digits, longer than Python writes as JSON text": "是超过 {n} 位的整数，Python 无法把这样的整数写成 JSON 文本",
     "must be a finite number: JSON has no NaN or Infinity": "必须是有限的数，JSON 里没有 NaN 和 Infinity",
@@ -49,7 +51,7 @@ TEXTS: dict[str, str] = {
     "holds more than {n:,} values (counted as its JSON text would write them)": "包含超过 {n:,} 个值（按 JSON 文本的写法计数）",
     "{name} is larger than {mb} MB ({size:,} bytes), the Messages API's request limit":
         "{name}超过 {mb} MB（{size:,} 字节），这是 Messages API 的请求上限",
-    "{name} is not UTF-8: {why} at byte {at}": "{name}不是 UTF-8 文本（偏移 {at} 处，{why}）",
+    "{name} is not UTF-8: {why} at byte {at}": "{name}不是 UTF-8 文本（偏移 {at} 处无法解码）",
     "{name} is not valid JSON: {json} at line {line}, column {column}": "{name}不是有效的 JSON（第 {line} 行第 {column} 列），{json}",
     "{name} nests too deeply for Python's JSON reader": "{name}嵌套太深，Python 的 JSON 读取器无法读取",
     "{name} nests deeper than {n} levels of objects and arrays (at line {line}, column {column})":
@@ -155,9 +157,13 @@ PHRASES: dict[str, str] = {
     "it is required": "这是必填项",
     "a tool_result names the tool_use it answers": "tool_result 要写明回答的是哪个 tool_use",
     "an image needs a base64, url or file source": "图片需要 base64、url 或 file 类型的 source",
-    "a tool_use's input is a JSON object": "tool_use 的 input 是 JSON 对象",
+    "a tool_use's input is a JSON object": "tool_use 的 input 直接写参数对象，而不是它的 JSON 文本",
     "a tool's input_schema is a JSON Schema object": "工具的 input_schema 是 JSON Schema 对象",
 }
+
+
+HINTED = "{problem} ({hint})"
+HINTED_AFTER_BRACKETS = "{problem}，{hint}"
 
 
 def chinese(key: str, values: Mapping[str, Any]) -> str:
@@ -165,7 +171,10 @@ def chinese(key: str, values: Mapping[str, Any]) -> str:
     template = TEXTS.get(key)
     if template is None:  # a template with no Chinese yet (tests/test_words.py keeps this from happening)
         return key.format(**{name: _english(value) for name, value in values.items()}) if values else key
-    text = template.format(**{name: _value(name, value) for name, value in values.items()}).replace("  ", " ")
+    said = {name: _value(name, value) for name, value in values.items()}
+    if key == HINTED and str(said["problem"]).endswith("）"):  # no 实际是字符串（str）（…）: the hint after a comma
+        template = HINTED_AFTER_BRACKETS
+    text = template.format(**said).replace("  ", " ")
     for said in _CHINESE_TYPE_NAMES:  # the templates' space before {got} is for a Latin name: 实际是整数（int）
         text = text.replace(" " + said, said)
     return text
@@ -194,7 +203,7 @@ def _value(name: str, value: Any) -> Any:
     if hasattr(value, "key") and hasattr(value, "values"):  # a problem inside a problem
         return chinese(value.key, value.values)
     if isinstance(value, tuple):  # alternatives
-        return "或".join(str(_value(name, item)) for item in value)
+        return _either([str(_value(name, item)) for item in value])
     if name == "json":  # Python's json module's own message
         return json_message(value)
     if name == "allowed":  # pydantic's list of the values allowed, "'user' or 'assistant'", as pydantic wrote it
@@ -202,6 +211,14 @@ def _value(name: str, value: Any) -> Any:
     if isinstance(value, str) and value in PHRASES:
         return PHRASES[value]
     return value
+
+
+def _either(items: list[str]) -> str:
+    """Alternatives joined with 或, a space beside it only where a Latin word or quote meets it."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text += (" 或" if text[-1:].isascii() else "或") + (" " if item[:1].isascii() else "") + item
+    return text
 
 
 def _english(value: Any) -> Any:

@@ -20,6 +20,7 @@ from typing import Any, Optional
 from ... import limits
 from ...errors import RequestError
 from ...limits import check_json
+from ...words import brackets
 from .labels import json_message, worded
 
 MAX_DEPTH = limits.MAX_DEPTH
@@ -37,7 +38,7 @@ def describe_error(error: Exception) -> str:
     if isinstance(error, json.JSONDecodeError):
         unclosed = unclosed_bracket(error.doc, error.pos)
         if unclosed is not None:
-            return worded("json_unclosed", line=error.lineno, column=error.colno, problem=unclosed)
+            return brackets.located(error.lineno, error.colno, unclosed)
         return worded("json_error", line=error.lineno, column=error.colno, message=json_message(error.msg))
     if isinstance(error, (RequestError, Located)):
         return str(error)
@@ -68,49 +69,10 @@ def parse(text: str) -> Any:
         raise Located(worded("json_unreadable", line=1, column=1, message=f"{type(error).__name__}: {error}")) from None
 
 
-_CLOSER = {"{": "}", "[": "]"}
-
-
 def unclosed_bracket(text: str, position: int) -> Optional[str]:
-    """What json's "Expecting ',' delimiter" means when a bracket is missing, or None.
-
-    Two cases: the text ends (at `position`, spaces aside) while an object or a list is still
-    open; or a closing bracket at `position` does not match the one opened last. Either way
-    the answer names the bracket that is missing and where its object (or list) began."""
-    if not isinstance(text, str) or not 0 <= position <= len(text):
-        return None
-    opened: list[int] = []  # positions of the brackets still open, outermost first
-    in_string = escaped = False
-    for index in range(position):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in _CLOSER:
-            opened.append(index)
-        elif char in "}]" and opened:
-            if _CLOSER[text[opened[-1]]] != char:
-                return None  # json reports a mismatch before reaching `position`; leave it its own words
-            opened.pop()
-    if in_string or not opened:
-        return None
-    begun = opened[-1]
-    line, column = limits.line_column(text, begun)
-    kind = worded("json_object" if text[begun] == "{" else "json_array")
-    missing = _CLOSER[text[begun]]
-    if not text[position:].strip():
-        still = worded("json_still_open", count=len(opened)) if len(opened) > 1 else ""
-        return worded("json_ends_open", kind=kind, line=line, column=column, missing=missing, still=still)
-    found = text[position]
-    if found in "}]" and found != missing:
-        return worded("json_wrong_closer", found=found, kind=kind, line=line, column=column, missing=missing)
-    return None
+    """What json's "Expecting ',' delimiter" means when a bracket is missing, or None: the
+    words room's one diagnosis (`tutorial.words.brackets`), which the command line uses too."""
+    return brackets.unclosed(text, position)
 
 
 # ---------------------------------------------------------------------------
