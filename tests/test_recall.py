@@ -44,11 +44,44 @@ def test_recall_shows_the_model_answers_in_a_fresh_interpreter(chapter, lang):
         assert "model answer" not in done.stdout
 
 
-def test_a_chapter_without_recall_questions_is_named_not_a_bare_key_error():
+def test_every_chapter_from_01_to_13_has_recall_questions_but_the_cheat_sheet():
+    """Review L20 (zh-review-2): chapter 13 ended without the three closing sections, and
+    recall("13") raised a KeyError."""
+    assert set(CHAPTERS) == {f"{n:02d}" for n in range(1, 14)} - {"12"} | {"04b"}, CHAPTERS
+
+
+@pytest.mark.parametrize("show", [False, True])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_chapter_without_recall_questions_is_told_so_in_the_current_language(lang, show):
+    """A learner who types a chapter that has no questions reads why, in the edition's language,
+    with the chapters that have them (04b and 13 included, in a fresh interpreter): no KeyError."""
+    program = (
+        "import tutorial\n"
+        "from tutorial.notebook.exercises import recall\n"
+        f"tutorial.use_language({lang!r})\n"
+        f"print(recall('99', show={show}))\n"
+        f"print(recall('12', show={show}, lang={lang!r}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TUTORIAL_LANG": "en"}
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, encoding="utf-8",
+                          env=env, cwd=ROOT, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.strip().splitlines()
+    if lang == "zh":
+        assert first == ("第 99 章没有“检查你的理解”的问题，有这些问题的是第 "
+                         "01、02、03、04、04b、05、06、07、08、09、10、11、13 章。"), first  # fmt: skip
+        assert second.startswith("第 12 章没有") and "no recall" not in second.lower()
+    else:
+        assert first == ("Chapter 99 has no recall questions. The chapters that have them: "
+                         "01, 02, 03, 04, 04b, 05, 06, 07, 08, 09, 10, 11, 13."), first  # fmt: skip
+        assert second.startswith("Chapter 12 has no recall questions.")
+
+
+def test_a_chapter_given_as_a_number_is_its_two_digits():
     from tutorial.notebook.exercises import recall
 
-    with pytest.raises(KeyError, match="no recall questions for chapter '99'"):
-        recall("99", show=True)
+    assert str(recall(13, show=True, lang="en")) == str(recall("13", show=True, lang="en"))
+    assert str(recall(8, lang="zh")) == str(recall("08", lang="zh"))
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -1,4 +1,4 @@
-"""Check your understanding: the questions that close chapters 01–11, with model answers.
+"""Check your understanding: the questions that close chapters 01–11 and 13, with model answers.
 
 Each chapter ends with a few questions answered from memory, in a sentence or a value. The
 chapter shows the questions in markdown (the English texts below, word for word; the test
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ...words import current, using
+from ...words import current, using, words_for
 
 
 @dataclass(frozen=True)
@@ -391,11 +391,76 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "默认目标格式回传的历史轮次等于 build_reply 返回的本轮记录，没有 id，arguments 是字典。",
         ),
     ),
+    "13": (
+        Recall(
+            "Which tokens of a sample carry loss_mask 1, and which carry 0?",
+            "1: the ids the model generated in a turn whose answer is still in the strip as the model wrote it. "
+            "0: the rest of the response region, that is the later prompts (tool results, new user text, the "
+            "re-rendered history) and any answer a realign overwrote. The first prompt is outside the mask.",
+            "样本里哪些 token 的 loss_mask 是 1，哪些是 0？",
+            "模型在某一轮生成、并且仍按原样留在 token 串里的 token 记 1。响应区域里的其余 token 都记 0，"
+            "包括后面各轮的 prompt（工具结果、新的用户文本、重新渲染的历史），也包括被 realign 覆盖掉的回答。"
+            "第一个 prompt 不在掩码覆盖的范围之内。",
+        ),
+        Recall(
+            "When does the manager realign a turn rather than fork it, and what does each cost the training run?",
+            "Realign when the prompt parts from the held ids at or after the start of the last answer and the "
+            "new answer is shorter than fork_threshold_tokens (1,024): the last answer is overwritten by the "
+            "prompt's own ids at mask 0 and is never trained. Anything else forks: the strip is closed and a new "
+            "sample starts, which holds the shared prefix again, so training computes it twice.",
+            "manager 什么时候把一轮归为 realign 而不是 fork，两种做法各让训练付出什么代价？",
+            "prompt 在上一个回答的起点或更靠后的位置与已持有的 token 分开，而且新回答短于 fork_threshold_tokens"
+            "（1,024）时，归为 realign。上一个回答被 prompt 自己的 token 以掩码 0 覆盖，从此不参与训练。"
+            "其余情况都归为 fork，当前 token 串到此结束，新样本又从共同前缀开始，训练时这段前缀要再算一遍。",
+        ),
+        Recall(
+            "What does a server that re-renders the whole history every turn do to an earlier answer, and why "
+            "do the prompts then part?",
+            "It writes the answer back the way the template writes history, not the way the model wrote it: "
+            "Qwen3's template gives no think block to an answer before the last user query, and a tool call "
+            "comes back with the template's newlines and json.dumps' spacing. The new prompt then parts from "
+            "the held ids inside that answer.",
+            "每轮都重新渲染整个历史的服务端，会把较早的回答写成什么样，两个 prompt 为什么因此分开？",
+            "服务端按模板书写历史的方式写回这个回答，而不是照模型当初写下的样子。Qwen3 的模板不给最后一次用户提问之前的回答写"
+            " think 块，工具调用写回历史时也换成了模板自己的换行和 json.dumps 的空格。新 prompt 于是在这个回答之内就与已持有的"
+            " token 分开了。",
+        ),
+        Recall(
+            "What does token in, token out gain over re-rendering, and what does it give up?",
+            "The next prompt is the held ids followed by the rendering of the new messages only, so nothing "
+            "drifts and every generated id is trained, in one sample. It gives up the template's prompt: the "
+            "model is trained on a history that a server which re-renders will never show it.",
+            "token in, token out 比每轮重新渲染多得到了什么，又放弃了什么？",
+            "下一轮的 prompt 是已持有的 token 接上只为新消息渲染出的 token，所以不会漂移，每个生成的 token 都在同一个样本里参与训练。"
+            "它放弃的是模板写出的 prompt，模型在训练中看到的历史，是每轮重新渲染的服务端永远不会给它看的版本。",
+        ),
+        Recall(
+            "How is tutorial.trajectory held to the samples Slime's own manager makes?",
+            "Slime's TrajectoryManager (THUDM/slime at commit 624b824, slime/agent/trajectory.py) was run on nine "
+            "recorded sessions, kept in tutorial/peers/data/trajectory. tests/test_trajectory_conformance.py feeds "
+            "the same turns to tutorial.trajectory and requires every sample and every drift decision to be "
+            "equal; the differences on purpose are listed in trajectory.DEVIATIONS.",
+            "tutorial.trajectory 生成的样本，是怎样与 Slime 自己的 manager 生成的样本对上的？",
+            "Slime 的 TrajectoryManager（THUDM/slime 在 commit 624b824 的 slime/agent/trajectory.py）在九个录制会话上跑过一遍，"
+            "结果保存在 tutorial/peers/data/trajectory 里。tests/test_trajectory_conformance.py 把同样的各轮交给"
+            " tutorial.trajectory，要求每个样本、每一步判断都与 Slime 的完全相同。有意偏差列在 trajectory.DEVIATIONS 里。",
+        ),
+    ),
 }
 
 TEXT = {
-    "en": {"hidden": "set show=True in this cell to see the model answers", "answer": "model answer: "},
-    "zh": {"hidden": "把本单元格中的 show 改为 True，即可查看参考答案。", "answer": "参考答案："},
+    "en": {
+        "hidden": "set show=True in this cell to see the model answers",
+        "answer": "model answer: ",
+        "unknown": "Chapter {chapter} has no recall questions. The chapters that have them: {chapters}.",
+        "separator": ", ",
+    },
+    "zh": {
+        "hidden": "把本单元格中的 show 改为 True，即可查看参考答案。",
+        "answer": "参考答案：",
+        "unknown": "第 {chapter} 章没有“检查你的理解”的问题，有这些问题的是第 {chapters} 章。",
+        "separator": "、",
+    },
 }
 
 
@@ -421,11 +486,23 @@ def questions(chapter: str) -> list[str]:
     return [item.zh_question if zh else item.question for item in recalled(chapter)]
 
 
+def chapters() -> list[str]:
+    """Every chapter that has recall questions, in order ("04b" after "04"). Every chapter's module
+    is loaded first, so a chapter that registers its own (ch04b.py) is counted in a fresh kernel."""
+    from . import all_exercises
+
+    all_exercises()
+    return sorted(RECALL)
+
+
 def recall(chapter: str, show: bool = False, lang: Optional[str] = None) -> str:
     """For the cell after a chapter's questions: the model answers, only when asked. An entry
-    point: a chapter's cell may name its edition (`lang="zh"`); None: the current language."""
+    point: a chapter's cell may name its edition (`lang="zh"`); None: the current language.
+    A chapter without questions is told so, in that language, with the chapters that have them
+    (not a KeyError: the learner typed a chapter, the cell answers in words). A whole number is
+    read as a chapter's two digits: recall(8) is recall("08")."""
     with using(lang):
-        return _recall(chapter, show)
+        return _recall(f"{chapter:02d}" if isinstance(chapter, int) else str(chapter), show)
 
 
 def _recall(chapter: str, show: bool) -> str:
@@ -433,6 +510,10 @@ def _recall(chapter: str, show: bool) -> str:
 
     lang = current()
     text = TEXT[lang]
+    try:
+        recalled(chapter)
+    except KeyError:
+        return Shown(words_for(TEXT, "unknown", chapter=chapter, chapters=text["separator"].join(chapters())))
     if not show:
         return Shown(text["hidden"])
     zh = lang == "zh"
@@ -444,4 +525,4 @@ def _recall(chapter: str, show: bool) -> str:
     return Shown("\n".join(lines).rstrip())
 
 
-__all__ = ["RECALL", "Recall", "questions", "recall", "recalled"]
+__all__ = ["RECALL", "Recall", "chapters", "questions", "recall", "recalled"]
