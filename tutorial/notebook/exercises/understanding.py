@@ -432,7 +432,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "model is trained on a history that a server which re-renders will never show it.",
             "token in, token out 比每轮重新渲染多得到了什么，又放弃了什么？",
             "下一轮的 prompt 是已持有的 token 接上只为新消息渲染出的 token，所以不会漂移，每个生成的 token 都在同一个样本里参与训练。"
-            "它放弃的是模板写出的 prompt，模型在训练中看到的历史，是每轮重新渲染的服务端永远不会给它看的版本。",
+            "代价是放弃了模板写出的 prompt：模型在训练中看到的历史，是每轮重新渲染的服务端永远不会给它看的版本。",
         ),
         Recall(
             "How is tutorial.trajectory held to the samples Slime's own manager makes?",
