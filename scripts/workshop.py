@@ -134,7 +134,7 @@ def default_language(source: Path = NOTEBOOKS) -> str:
         return os.environ["TUTORIAL_LANG"]
     sys.path.insert(0, str(ROOT))
     try:
-        from tutorial.watch.language import from_locale
+        from tutorial.words import from_locale
     finally:
         sys.path.remove(str(ROOT))
     return from_locale() or "en"

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from tutorial.notebook import catalogue  # noqa: E402
 from tutorial.notebook.catalogue import KEPT, LABELS, labelled, said, say  # noqa: E402
-from tutorial.watch import language  # noqa: E402
+from tutorial.words import using  # noqa: E402
 
 # Every chapter (10 and 12 print their tables through their own modules; their checks' descriptions are here).
 CHAPTERS = ("00", "01", "02", "03", "04", "04b", "05", "06", "07", "08", "09", "10", "11", "12")
@@ -184,11 +184,11 @@ def test_said_and_say_by_language(capsys, monkeypatch):
     monkeypatch.delenv("TUTORIAL_LANG", raising=False)
     assert said("dicts equal:") == "dicts equal:"
     assert said("{count} tokens", count=3) == "3 tokens"
-    with language.using("zh"):
+    with using("zh"):
         assert said("{count} tokens", count=3) == "3 个 token"
         assert said("not in the catalogue") == "not in the catalogue"
     say("dicts equal:", True)
-    with language.using("zh"):
+    with using("zh"):
         say("dicts equal:", True)
         say("refused")
     assert capsys.readouterr().out == "dicts equal: True\n两个字典相等：True\n拒绝\n"
@@ -196,9 +196,9 @@ def test_said_and_say_by_language(capsys, monkeypatch):
 
 def test_labelled_writes_label_keys_only(monkeypatch):
     value = {"where": "messages[0]", "openai echo": {"path": "README.md", "role": "tool"}, "rows": [{"block 2": True}]}
-    with language.using("en"):
+    with using("en"):
         assert labelled(value) is value
-    with language.using("zh"):
+    with using("zh"):
         assert labelled(value) == {"位置": "messages[0]", "openai 回传的历史轮次": {"path": "README.md", "role": "tool"},
                                    "rows": [{"内容块 2": True}]}
 
@@ -209,9 +209,9 @@ def test_the_displays_speak_the_language():
     import tutorial
 
     losses = tutorial.trace(tutorial.readme_request()).losses
-    with language.using("en"):
+    with using("en"):
         assert repr(show_json({"where": 1}, "the reply")) == 'the reply:\n{\n  "where": 1\n}'
-    with language.using("zh"):
+    with using("zh"):
         assert repr(show_json({"where": 1}, "the reply")) == '回复：\n{\n  "位置": 1\n}'
         assert repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]")).startswith("blocks（发给 CLI）：\n1")
         assert "translated[5]:\n2" in repr(side_by_side(1, 2, "blocks (sent to the CLI)", "translated[5]"))
@@ -226,7 +226,7 @@ def test_the_walk_says_what_is_not_carried():
     import tutorial
     from tutorial.notebook.walk import walk_text
 
-    with language.using("zh"):
+    with using("zh"):
         text = walk_text(tutorial.trace(tutorial.readme_request()))
     assert "5. 未进入输出的内容：" in text and "留下" not in text
 

@@ -141,8 +141,6 @@ def test_the_tables_in_each_language(lang):
 
 
 def test_the_tables_follow_the_current_language(monkeypatch):
-    from tutorial.watch import language
-
     with using("zh"):
         chinese = (dv.markdown_table(), dv.rules_table())
     with using("en"):

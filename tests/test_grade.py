@@ -33,8 +33,6 @@ KEEPS_ID = ('call = {"type": "function", "function"', 'call = {"id": block["id"]
 def _english_unless_asked(monkeypatch):
     """The command line's language comes from --lang, use_language, TUTORIAL_LANG or the locale:
     English here whatever the machine's locale or an earlier test chose."""
-    from tutorial.watch import language
-
     monkeypatch.setattr("tutorial.words._chosen", None)
     monkeypatch.setenv("TUTORIAL_LANG", "en")
 
@@ -178,7 +176,7 @@ def test_the_chinese_report_names_what_it_means(capsys):
 def test_the_language_flows_from_the_locale_to_the_report(capsys, tmp_path, monkeypatch):
     """No --lang: TUTORIAL_LANG unset and LANG=zh_CN.UTF-8 make the whole report Chinese, the
     checker's verdicts included; the process's language is as it was afterwards."""
-    from tutorial.watch import language
+    from tutorial.words import chosen
 
     monkeypatch.delenv("TUTORIAL_LANG")
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
@@ -187,7 +185,7 @@ def test_the_language_flows_from_the_locale_to_the_report(capsys, tmp_path, monk
     status, lines, _ = grade(capsys, str(variant(tmp_path, *KEEPS_ID)))
     assert status == 1 and lines[0] == "yours.py：第 05 章的函数与本包对照" and lines[-1].startswith("还不对")
     assert any("陷阱「一次调用」" in line for line in lines)
-    assert language.chosen() is None
+    assert chosen() is None
 
 
 @pytest.mark.parametrize(

@@ -263,15 +263,15 @@ def test_main_in_process_leaves_the_language_and_argparse_as_they_were(capsys):
     import argparse
 
     from tutorial.cli import main
-    from tutorial.watch import language
+    from tutorial.words import current
 
-    before, translate_words = language.current(), argparse._
+    before, translate_words = current(), argparse._
     assert main(["--lang", "zh", "walk"]) == 0
     assert "消息路径" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--lang", "zh", "walk", "--target", "nowhere"])
     assert "参数 --target 有误，不能取 'nowhere'" in capsys.readouterr().err
-    assert language.current() == before and argparse._ is translate_words
+    assert current() == before and argparse._ is translate_words
 
 
 def test_doctor_in_chinese_says_every_fix_in_chinese(monkeypatch, capsys):

@@ -11,8 +11,7 @@ import pytest
 
 from tutorial.peers import deviations as dv
 from tutorial.peers import tables as pt
-from tutorial.watch import language
-from tutorial.words import using
+from tutorial.words import columns as width, using
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "tutorial" / "peers" / "data"
 DATA = dv.load_peer_data(DATA_DIR)
@@ -264,7 +263,7 @@ def test_plain_text_columns_line_up_with_wide_characters(hostile_data):
     columns = [("system", case_id, pt.message_field(0, "content", 200)), ("n", case_id, pt.roles())]
     table = pt.request_table(columns, hostile_data)
     lines = repr(table).splitlines()[1:8]  # header, rule, six rows
-    bars = {language.columns(line[: line.index(" | ", line.index(" | ") + 1)]) for line in lines if line.count(" | ") == 2}
+    bars = {width(line[: line.index(" | ", line.index(" | ") + 1)]) for line in lines if line.count(" | ") == 2}
     assert len(bars) == 1  # the second separator is at the same display column on every row
 
 
@@ -347,8 +346,6 @@ def test_outcome_and_sources_tables_in_chinese():
 
 
 def test_tables_follow_the_current_language(monkeypatch):
-    from tutorial.watch import language
-
     monkeypatch.setattr("tutorial.words._chosen", "zh")
     assert repr(pt.request_table([("roles", ORDER, pt.roles())], DATA)).splitlines()[1].startswith("系统")
     monkeypatch.setattr("tutorial.words._chosen", "en")

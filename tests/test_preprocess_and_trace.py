@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tutorial import preprocess, trace, translate
-from tutorial.watch import language, losses
+from tutorial.watch import losses
+from tutorial.words import using
 
 REMINDER = "<system-reminder>\n{}\n</system-reminder>\n"
 
@@ -274,7 +275,7 @@ def test_every_loss_reason_reads_in_chinese(monkeypatch):
         reason = loss.reason
         assert isinstance(reason, losses.Reason) and reason == reason.zh, (loss.path, reason)
         assert CJK.search(reason) and CJK.search(repr(reason)) and CJK.search(json.dumps(reason, ensure_ascii=False)), (loss.path, reason)
-        with language.using("en"):
+        with using("en"):
             assert not CJK.search(reason.en) and losses.reason_in(reason) == reason.en
         names.add(next((name for name, en, _zh in losses._PLAIN if en.fullmatch(reason.en)), None))  # which reason
     assert seen > 1000
@@ -284,15 +285,15 @@ def test_every_loss_reason_reads_in_chinese(monkeypatch):
 def test_reasons_are_english_by_default_and_either_language_on_request(readme):
     reason = trace(readme).losses[0].reason
     assert reason == reason.en and reason.startswith("tool-call ids are minted anew")
-    with language.using("zh"):
+    with using("zh"):
         assert losses.reason_in(reason) == reason.zh and CJK.search(reason.zh)
     # a reason read back as a plain string (a capture's JSON) is recognised in either language
-    with language.using("zh"):
+    with using("zh"):
         assert losses.reason_in(str(reason)) == reason.zh
-    with language.using("en"):
+    with using("en"):
         assert losses.reason_in(reason.zh) == reason.en
     plain = "an assistant 'redacted_thinking' block has no place in the chat_template shape: dropped"
-    with language.using("zh"):
+    with using("zh"):
         assert losses.reason_in(plain) == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置：丢弃"
         assert losses.reason_in("something else") == "something else"
         assert losses.report(preprocess(readme), "chat_template")[0].reason == reason.zh
@@ -302,7 +303,7 @@ def test_a_reason_survives_copy_and_pickle(readme):
     import copy
     import pickle
 
-    with language.using("zh"):
+    with using("zh"):
         reason = losses.report(preprocess(readme), "chat_template")[0].reason
     for again in (copy.deepcopy(reason), pickle.loads(pickle.dumps(reason))):
         assert again == reason and (again.en, again.zh) == (reason.en, reason.zh)

@@ -25,7 +25,7 @@ import pytest
 import tutorial
 from tutorial import RequestError, limits
 from tutorial.contract import wording
-from tutorial.watch import language
+from tutorial.words import using
 from tutorial.words import errors as error_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,10 +140,10 @@ def test_the_location_stays_the_reason_turns_chinese_and_english_is_untouched():
     error = raised.value
     english = "messages[2].content[0].tool_use_id: is required (a tool_result names the tool_use it answers)"
     chinese = "messages[2].content[0].tool_use_id: 是必填项（tool_result 要写明回答的是哪个 tool_use）"
-    with language.using("en"):
+    with using("en"):
         assert str(error) == english == error.args[0]
     assert error.problem == "is required (a tool_result names the tool_use it answers)"  # programs read English
-    with language.using("zh"):
+    with using("zh"):
         assert str(error) == chinese
 
 
@@ -164,7 +164,7 @@ def test_the_playground_alert_is_chinese():
 
     body = tutorial.readme_request()
     body["messages"][1]["content"].append({"type": "future_block", "x": 1})
-    with language.using("zh"):
+    with using("zh"):
         playground = Model(target="openai", lang="zh")
         playground.request_text = json.dumps(body, ensure_ascii=False)
         alert = playground.results["error"]

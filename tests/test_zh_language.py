@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tutorial.watch import language
+from tutorial import words
 
 ROOT = Path(__file__).resolve().parents[1]
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -24,16 +24,22 @@ def _fresh(monkeypatch):
 
 def test_use_language_wins_over_the_environment(monkeypatch):
     monkeypatch.setenv("TUTORIAL_LANG", "en")
-    language.use_language("zh")
-    assert language.current() == "zh" and language.resolve(None) == "zh" and language.resolve("en") == "en"
+    words.use_language("zh")
+    assert words.current() == "zh"
+    # A public entry point's lang= runs inside using(lang): None keeps the process's choice.
+    with words.using(None):
+        assert words.current() == "zh"
+    with words.using("en"):
+        assert words.current() == "en"
+    assert words.current() == "zh"
     with pytest.raises(ValueError, match="lang must be one of"):
-        language.use_language("fr")
+        words.use_language("fr")
 
 
 def test_the_folder_no_longer_decides(tmp_path, monkeypatch):
     (tmp_path / "zh").mkdir()
     monkeypatch.chdir(tmp_path / "zh")
-    assert language.current() == "en"
+    assert words.current() == "en"
 
 
 @pytest.mark.parametrize(
@@ -42,7 +48,7 @@ def test_the_folder_no_longer_decides(tmp_path, monkeypatch):
      ({"LANG": "en_GB.UTF-8"}, "en"), ({"LANG": "C.UTF-8"}, None), ({}, None), ({"LANGUAGE": "zh_CN:en"}, "zh")],
 )
 def test_the_locale(environ, expected):
-    assert language.from_locale(environ) == expected
+    assert words.from_locale(environ) == expected
 
 
 @pytest.mark.parametrize(
@@ -51,7 +57,7 @@ def test_the_locale(environ, expected):
      ("zh;q=0, en", "en"), ("de", None), ("", None), (None, None), ("zh;q=abc, en;q=0.1", "en")],
 )
 def test_accept_language(header, expected):
-    assert language.from_accept_language(header) == expected
+    assert words.from_accept_language(header) == expected
 
 
 def _exercise_outputs(notebook_path: Path, folder: Path) -> list[str]:
@@ -81,10 +87,10 @@ def test_an_english_chapter_in_a_folder_named_zh_stays_english(tmp_path):
 
 
 def test_using_restores_what_was_chosen():
-    assert language.chosen() is None and language.current() == "en"
-    with language.using("zh"):
-        assert language.current() == "zh"
-        with language.using("en"):
-            assert language.current() == "en"
-        assert language.current() == "zh"
-    assert language.chosen() is None and language.current() == "en"
+    assert words.chosen() is None and words.current() == "en"
+    with words.using("zh"):
+        assert words.current() == "zh"
+        with words.using("en"):
+            assert words.current() == "en"
+        assert words.current() == "zh"
+    assert words.chosen() is None and words.current() == "en"

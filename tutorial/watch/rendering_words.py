@@ -2,7 +2,7 @@
 
 What a template says through raise_exception, what jinja2 or Python say about an error,
 exception class names and code names are quoted as they are, in either language
-(tutorial.watch.language picks which).
+(tutorial.words picks which: the current language).
 """
 
 WORDS = {
