@@ -30,8 +30,11 @@ Where the strings come from. The notebooks and pages are read as files; everythi
 prints is collected by importing the modules that hold its keyed tables and walking their
 module-level values (dicts, lists, tuples, dataclasses) for strings with Chinese in them, so a
 table is measured wherever it lives (`MODULES`; a module that does not exist is skipped, and
-tests/test_zh_rhythm.py fails when a module with Chinese strings is in no group). The exercise
-bank is read through its registry (`all_exercises()`), the model answers through `RECALL`.
+tests/test_zh_rhythm.py fails when a module with Chinese strings is in no group). A table is
+measured in the module whose source assigns it, not again in a module that imports it. A
+request's messages and content blocks (a dict with "role", or with a content block's "type") are
+the data a function is tried on, not prose, and are not measured, as the examples are not. The
+exercise bank is read through its registry (`all_exercises()`), the model answers through `RECALL`.
 
     .venv/bin/python scripts/zh_rhythm.py                # one row per group, then per chapter
     .venv/bin/python scripts/zh_rhythm.py --check        # exit 1 when a group is outside a range
@@ -89,7 +92,6 @@ MODULES: dict[str, tuple[str, ...]] = {
                     "tutorial.notebook.build_it.replay", "tutorial.words.build_it", "tutorial.words.check_stage"),
     "grade": ("tutorial.notebook.build_it.learner", "tutorial.cli.grade", "tutorial.words.grade"),
     "errors": ("tutorial.cli.words", "tutorial.serve.words", "tutorial.serve.cli",
-               "tutorial.watch.language",
                "tutorial.words", "tutorial.words.errors", "tutorial.words.cli", "tutorial.words.serve",
                "tutorial.words.watch"),
     "labels": ("tutorial.notebook.catalogue", "tutorial.notebook.walk", "tutorial.watch.rendering_words",
@@ -238,15 +240,30 @@ def notebook_comments(path: Path) -> list[str]:
     return found
 
 
+# The type of an Anthropic content block: a dict with one of these as its "type" is part of a
+# request, like a dict with a "role" (a message).
+BLOCK_TYPES = {"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result",
+               "server_tool_use", "tool_reference", "search_result"}
+
+
+def request_data(value: Any) -> bool:
+    """Whether a value is part of a request: a message (a dict with "role") or a content block (a
+    dict whose "type" is a block's). Its text is the conversation a function is tried on, such as
+    the drift sessions' "你是代码助手。", data rather than prose, as tutorial.examples is."""
+    return isinstance(value, dict) and ("role" in value or value.get("type") in BLOCK_TYPES)
+
+
 def chinese_strings(value: Any, seen: Optional[set] = None) -> list[str]:
     """Every string with Chinese in it inside a table: dict keys and values, list and tuple
-    items, dataclass and named-tuple fields."""
+    items, dataclass and named-tuple fields; not inside request data (`request_data`)."""
     seen = set() if seen is None else seen
     if id(value) in seen:
         return []
     seen.add(id(value))
     if isinstance(value, str):
         return [value] if _HANZI.search(value) else []
+    if request_data(value):
+        return []
     if isinstance(value, dict):
         items = [*value.keys(), *value.values()]
     elif isinstance(value, (list, tuple, set, frozenset)):
@@ -258,27 +275,65 @@ def chinese_strings(value: Any, seen: Optional[set] = None) -> list[str]:
     return [s for item in items for s in chinese_strings(item, seen)]
 
 
-def own_tables(name: str) -> list[Any]:
-    """A module's module-level tables, for the coverage test: dicts, lists, tuples, sets, dataclasses."""
+def assigned_names(module: Any) -> Optional[set[str]]:
+    """The names a module's own source assigns at its top level (inside a top-level if or try
+    too): its tables, as opposed to the ones it imported, which are measured where they are
+    assigned. None when there is no source to read."""
+    import ast
+
+    path = getattr(module, "__file__", None)
+    if not path or not path.endswith(".py"):
+        return None
+    names: set[str] = set()
+
+    def visit(statements: list) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.Assign):
+                targets = statement.targets
+            elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
+                targets = [statement.target]
+            elif isinstance(statement, (ast.If, ast.Try)):
+                visit(statement.body + statement.orelse + getattr(statement, "finalbody", []))
+                for handler in getattr(statement, "handlers", []):
+                    visit(handler.body)
+                continue
+            else:
+                continue
+            for target in targets:
+                names.update(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
+
+    visit(ast.parse(Path(path).read_text(encoding="utf-8")).body)
+    return names
+
+
+def _own_items(name: str) -> Optional[list[tuple[str, Any]]]:
+    """A module's public module-level values that its own source assigns; None when there is no
+    such module."""
     try:
         module = importlib.import_module(name)
     except ImportError:
-        return []
-    return [value for key, value in vars(module).items() if not key.startswith("_")
-            and (isinstance(value, (dict, list, tuple, set, frozenset))
-                 or dataclasses.is_dataclass(value) and not isinstance(value, type))]
+        return None
+    own = assigned_names(module)
+    return [(key, value) for key, value in vars(module).items()
+            if not key.startswith("_") and (own is None or key in own)]
+
+
+def own_tables(name: str) -> list[Any]:
+    """A module's module-level tables, for the coverage test: dicts, lists, tuples, sets, dataclasses."""
+    return [value for key, value in _own_items(name) or []
+            if isinstance(value, (dict, list, tuple, set, frozenset))
+            or dataclasses.is_dataclass(value) and not isinstance(value, type)]
 
 
 def module_strings(name: str) -> Optional[list[str]]:
     """The Chinese strings in a module's own tables (not in what it imported); None when
     there is no such module."""
-    try:
-        module = importlib.import_module(name)
-    except ImportError:
+    items = _own_items(name)
+    if items is None:
         return None
     found, seen = [], set()
-    for key, value in vars(module).items():
-        if key.startswith("_") or (name, key) in MEASURED_ELSEWHERE or isinstance(value, type) \
+    for key, value in items:
+        if (name, key) in MEASURED_ELSEWHERE or isinstance(value, type) \
                 or callable(value) and not isinstance(value, (dict, list)):
             continue
         found += chinese_strings(value, seen)

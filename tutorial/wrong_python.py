@@ -20,9 +20,9 @@ WORDS = {
         "setup": "First create it: python3 tasks.py setup (then: {command})",
     },
     "zh": {
-        "lacks": "{python} 运行不了本包（{missing}）：它不是本项目的 Python。",
-        "use": "请用 .venv 里的 Python：{command}",
-        "setup": "先创建它：python3 tasks.py setup（然后运行：{command}）",
+        "lacks": "{python} 运行不了本包（{missing}），因为它不是本项目的 Python。",
+        "use": "请改用 .venv 里的 Python 运行 {command}",
+        "setup": "请先运行 python3 tasks.py setup 创建 .venv，然后运行 {command}",
     },
 }
 

@@ -144,7 +144,7 @@ WORDS = {
         "untrusted": "{total} 个 notebook 中有 {untrusted} 个不受当前用户信任，其中保存的图示会显示成文本，"
         "python3 tasks.py lab 会把这些 notebook 标记为受信任（也可以运行 jupyter trust notebooks/*.ipynb）",
         "trusted": "全部 {total} 个 notebook 都受当前用户信任",
-        "agent_ok": "服务器测试用的智能体 CLI：{path}",
+        "agent_ok": "服务器测试要用的智能体 CLI 在 {path}",
         "agent_npm": "python3 tasks.py test 会安装智能体 CLI",
         "agent_no_npm": "需要 Node.js 的 npm，然后运行 python3 tasks.py test",
         "no_agent": "可选：.agent-cli/ 中没有安装智能体 CLI（{how}）",

@@ -46,7 +46,7 @@ TEXT = {
     },
     "zh": {
         "title": "目标格式 {target!r} 的 Action 2：translated, tools_schema = translate(body)",
-        "entry": "1. 入口：body，一个字典，键为 {keys}。",
+        "entry": "1. 入口：body，一个字典，键为 {keys}",
         "folded": "   preprocess 把列表内部的一条 system 消息折进了一条 user 消息。",
         "unchanged": "   preprocess 没有改动任何内容（列表内部没有 system 消息）。",
         "messages": "2. 消息路径：translate_messages(body['messages'], body.get('system'))",
@@ -67,7 +67,7 @@ TEXT = {
             "   接下来，Action 3 用模型的聊天模板把两者渲染成 token id（取决于分词器）。",
         ],
         "behind": "5. 未进入输出的内容：",
-        "nothing_behind": "5. 没有未进入输出的内容。",
+        "nothing_behind": "5. 没有未进入输出的内容",
         "and": "、",
     },
 }

@@ -340,29 +340,29 @@ RULES: dict[str, tuple[str, str]] = {
     "image-placeholder": (
         "A text-only template cannot show pixels: '[image omitted]' plus a loss-report entry, "
         "where Slime's Python repr would put the base64 data into the prompt.",
-        "纯文本模板显示不了像素：写入 '[image omitted]'，并在丢失报告里记一条；Slime 的 Python repr 则会把 "
-        "base64 数据放进 prompt。",
+        "纯文本模板显示不了像素，所以本包写入 '[image omitted]'，并在丢失报告里记一条，而 Slime 的 Python repr "
+        "会把 base64 数据放进 prompt。",
     ),
     "document-placeholder": (
         "A text-only template cannot read a PDF either: '[document omitted]' plus a loss-report "
         "entry instead of a repr of its bytes.",
-        "纯文本模板也读不了 PDF：写入 '[document omitted]'，并在丢失报告里记一条，而不是写它字节的 repr。",
+        "纯文本模板也读不了 PDF，所以本包写入 '[document omitted]'，并在丢失报告里记一条，而不是写入文档字节的 repr。",
     ),
     "assistant-empty-content": (
         "Every assistant message carries a string, so no template has to test for a "
         "missing key; the OpenAI API reads \"\" and a missing content the same.",
-        '每条 assistant 消息都带一个字符串，模板不必判断键是否存在；OpenAI API 对 "" 和缺失的 content 理解相同。',
+        '每条 assistant 消息都带一个字符串，模板就不必判断键是否存在，而 OpenAI API 对 "" 和缺失的 content 理解相同。',
     ),
     "tool-strict-default": (
         "A function tool carries only what the Anthropic tool declared; false is already "
         "the OpenAI default (a template that prints tools as JSON does show SGLang's extra key).",
-        "函数工具只带 Anthropic 工具声明过的内容；false 本来就是 OpenAI 的默认值（把工具写成 JSON 的模板会显示 "
-        "SGLang 多出来的键）。",
+        "函数工具只带 Anthropic 工具声明过的内容，而 false 本来就是 OpenAI 的默认值，不过把工具写成 JSON 的模板"
+        "会显示 SGLang 多出来的这个键。",
     ),
     "tool-choice-unsatisfiable": (
         "Choosing a tool is a sampling decision made after Action 2: tool_choice stays "
         "in the body, named by the loss report, and whoever samples must check it.",
-        "选工具是 Action 2 之后的采样决策：tool_choice 留在请求体里，由丢失报告列出，由负责采样的一方检查。",
+        "选工具是 Action 2 之后的采样决策，所以 tool_choice 留在请求体里，由丢失报告列出，由负责采样的一方检查。",
     ),
 }
 """Chapter 10's table of rules: one sentence per kind of deviation, shorter than an entry's `why`."""

@@ -24,10 +24,10 @@ PACKAGE_HINT = "The `graphviz` Python package is not installed, so the diagram i
 HINTS = {
     "en": {"install": INSTALL_HINT, "package": PACKAGE_HINT},
     "zh": {
-        "install": "没有找到 Graphviz 的 `dot` 程序，所以这里显示流程图的 DOT 源码。安装 Graphviz（Debian/Ubuntu："
-        "apt-get install graphviz · macOS：brew install graphviz · Windows：winget install graphviz 或 "
-        "choco install graphviz），然后重启 kernel。",
-        "package": "没有安装 Python 包 `graphviz`，所以这里显示流程图的 DOT 源码：pip install graphviz",
+        "install": "没有找到 Graphviz 的 `dot` 程序，所以这里显示流程图的 DOT 源码。安装 Graphviz 之后重启 kernel 就能看到"
+        "流程图，Debian/Ubuntu 用 apt-get install graphviz，macOS 用 brew install graphviz，Windows 用 "
+        "winget install graphviz 或 choco install graphviz。",
+        "package": "没有安装 Python 包 `graphviz`，所以这里显示流程图的 DOT 源码，运行 pip install graphviz 安装之后就能看到流程图",
     },
 }
 

@@ -32,7 +32,10 @@ def _readme() -> dict:
     return readme_request()
 
 
-SYSTEM = _readme()["system"][0]["text"]  # 你是代码助手。
+# The request data is kept as a request holds it (messages, content blocks, a system prompt as a
+# list of text blocks), so that it reads as data everywhere: scripts/zh_rhythm.py measures the
+# scenarios' words, not the conversation they hold.
+SYSTEM = _readme()["system"]  # [{"type": "text", "text": "你是代码助手。"}]
 TOOLS = _readme()["tools"]  # read_file
 
 
@@ -40,7 +43,7 @@ TOOLS = _readme()["tools"]  # read_file
 class Turn:
     messages: list  # what the client adds before the model answers (Anthropic messages)
     answer: Optional[list] = None  # the model's answer (Anthropic assistant blocks); None on the last turn
-    system: Optional[str] = None  # a system prompt that replaces the scenario's from this turn on
+    system: Optional[list] = None  # a system prompt (text blocks) that replaces the scenario's from this turn on
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ class Scenario:
     letter: str  # the table's column
     words: dict  # what it is, per language
     turns: list = field(default_factory=list)
-    system: str = SYSTEM
+    system: list = field(default_factory=lambda: copy.deepcopy(SYSTEM))  # text blocks
 
 
 def _user(*blocks) -> dict:
@@ -77,7 +80,7 @@ ASK = _user(_text("读取 README.md 并概括内容。"))
 README_CALL = [_text("我先读取文件。"), _call("toolu_demo", "README.md")]
 README_RESULT = _result("toolu_demo", "# Demo\n这是一个学习项目。")
 THOUGHT = _thinking("先看看 README 里写了什么。")
-REMINDER = "<system-reminder>文件较短。</system-reminder>"  # what agent CLIs put beside a tool result
+REMINDER = _text("<system-reminder>文件较短。</system-reminder>")  # what agent CLIs put beside a tool result
 HELLO = _user(_text("用一句话介绍你自己。"))
 HELLO_ANSWER = [_text("我是代码助手，可以读取和解释代码。")]
 FOLLOW_UP = _user(_text("那你能读取文件吗？"))
@@ -115,13 +118,13 @@ SCENARIOS: dict[str, Scenario] = {
                  [Turn([ASK], [THOUGHT, *README_CALL]), Turn([_user(README_RESULT)])]),
         Scenario("reminder", "g", {"en": "as f, but a reminder text beside the tool result (split into tool + user)",
                                    "zh": "同 f，但工具结果旁带一段提醒文本（拆成 tool + user）"},
-                 [Turn([ASK], [THOUGHT, *README_CALL]), Turn([_user(README_RESULT, _text(REMINDER))])]),
+                 [Turn([ASK], [THOUGHT, *README_CALL]), Turn([_user(README_RESULT, REMINDER)])]),
         Scenario("mid-system", "h", {"en": "a system message in the middle of the list, then a new question",
                                      "zh": "列表中间的一条 system 消息，然后新的提问"},
                  [Turn([HELLO], HELLO_ANSWER), Turn([{"role": "system", "content": "回答要简短。"}, FOLLOW_UP])]),
         Scenario("system-edit", "i", {"en": "the system prompt changed between the turns",
                                       "zh": "两轮之间 system 提示被改动"},
-                 [Turn([HELLO], HELLO_ANSWER), Turn([FOLLOW_UP], system=SYSTEM + "回答要简短。")]),
+                 [Turn([HELLO], HELLO_ANSWER), Turn([FOLLOW_UP], system=[_text(SYSTEM[0]["text"] + "回答要简短。")])]),
     ]
 }  # fmt: skip
 
@@ -137,7 +140,7 @@ def requests(scenario: Scenario) -> list[tuple[dict, Optional[list]]]:
     for turn in scenario.turns:
         system = turn.system or system
         history = history + copy.deepcopy(turn.messages)
-        body = {"system": [_text(system)], "messages": history, "tools": copy.deepcopy(TOOLS), "max_tokens": 128}
+        body = {"system": copy.deepcopy(system), "messages": history, "tools": copy.deepcopy(TOOLS), "max_tokens": 128}
         built.append((body, copy.deepcopy(turn.answer)))
         if turn.answer is not None:
             history = history + [{"role": "assistant", "content": copy.deepcopy(turn.answer)}]

@@ -93,7 +93,7 @@ WORDS = {
         "format width": "模板不能计算格式宽度（格式说明里不能有 {{...}}）",
         "missing token message": "messages[{index}]（{role}）：",
         "missing token line": "（第 {line} 行）",
-        "missing token unnamed": "模板用到了 {name}{line}。以路径或文本给出的模板只拿到你传入的特殊 token。"
+        "missing token unnamed": "模板用到了 {name}{line}，而以路径或文本给出的模板只能拿到你传入的特殊 token。"
                                  "请用 render(..., {name}=\"...\") 传入，值取自模型的 tokenizer_config.json，"
                                  "和 apply_chat_template 传的一样",
         "missing token family": "模板用到了 {name}{line}，但这个模型家族没有给出这个 token。"
