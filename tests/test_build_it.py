@@ -426,7 +426,8 @@ def rule_line(verdict) -> str:
 
 def expected_rule(stage: str, rule: str) -> str:
     owner, _, bullet = rule.rpartition(":")
-    text = RULES["en"][owner or stage][bullet]
+    with using("en"):
+        text = build_it.stages.plain(RULES["en"][owner or stage][bullet])
     return text if (owner or stage) == stage else f"({owner}) {text}"
 
 
@@ -510,7 +511,9 @@ def test_a_wrong_verdict_shows_input_place_values_and_rule_in_chinese_too():
     assert verdict.startswith("✗ 还不对：user_block_message 在 ")
     assert "第一个是陷阱「content 为字符串的 tool_result」" in verdict
     assert '返回值["tool_call_id"]' in verdict and "（没有这个键）" in verdict
-    assert verdict.endswith("规则：" + RULES["zh"]["user_block_message"]["tool_result"])
+    with using("zh"):  # the bullet in plain text: no Markdown backticks, a 。 at the end (L13)
+        assert verdict.endswith("规则：" + build_it.stages.plain(RULES["zh"]["user_block_message"]["tool_result"]))
+    assert "`" not in verdict
 
 
 def test_every_trap_names_a_bullet_of_a_rule():
@@ -544,7 +547,7 @@ def test_the_chinese_verdicts_read_as_chinese_sentences():
     verdict = repr(check_in("zh", "user_block_message", wrong_source("user_block_message", MISTAKES["the pairing id kept"][2])))
     assert "应为（没有这个键），实际为 'toolu_x'" in verdict, verdict
     with using("zh"):
-        assert build_it.stages.rule_text("user_block_message:text", "translate_messages").startswith("（user_block_message）`text` 块")
+        assert build_it.stages.rule_text("user_block_message:text", "translate_messages").startswith("（user_block_message）text 块")
 
 
 def test_the_first_difference_comes_from_a_trap_before_any_generated_input():
@@ -659,7 +662,7 @@ def test_a_difference_in_an_assistant_turn_without_thinking_cites_the_text_bulle
     """Dropping the text beside a call used to cite the thinking bullet (the first trap that failed
     had thinking in it); the place says content, and only text makes it."""
     found = examine_in("en", "assistant_message", wrong_source("assistant_message", MISTAKES["the text beside a call dropped"][2]))
-    assert found.rule == RULES["en"]["assistant_message"]["text"]
+    assert found.rule == plain_in("en", RULES["en"]["assistant_message"]["text"])
     body = {"messages": [{"role": "user", "content": "读 a.py"},
                          {"role": "assistant", "content": [{"type": "text", "text": "我先读取文件。"},
                                                            {"type": "tool_use", "id": "toolu_a", "name": "read_file", "input": {}}]}]}
@@ -667,8 +670,8 @@ def test_a_difference_in_an_assistant_turn_without_thinking_cites_the_text_bulle
     yours = (expected[0][:1] + [{**expected[0][1], "content": ""}], expected[1])
     with using("en"):
         found = build_it.difference(yours, expected, body)
-        assert found.rule == RULES["en"]["assistant_message"]["text"] and found.stage == "assistant_message"
-        assert found.line().endswith("(the stage that checks this place: assistant_message)")
+        assert found.rule == plain_in("en", RULES["en"]["assistant_message"]["text"]) and found.stage == "assistant_message"
+        assert found.line().endswith("(the stage that checks this place: assistant_message).")
 
 
 def test_a_replay_line_names_the_stage_of_the_place():
@@ -684,9 +687,9 @@ def test_a_replay_line_names_the_stage_of_the_place():
         with using("zh"):
             found = build_it.difference(yours, expected, body)
             assert found.stage == stage, found
-            assert found.line().endswith(f"（检查这个位置的阶段：{stage}）")
+            assert found.line().endswith(f"（检查这个位置的阶段：{stage}）。")
         if bullet:
-            assert found.rule == RULES["zh"][stage][bullet]
+            assert found.rule == plain_in("zh", RULES["zh"][stage][bullet])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -703,3 +706,70 @@ def test_a_translate_that_returns_no_pair_is_told_so(lang):
     said = str(check_stage("translate", translate))
     assert ("(messages, tools)" in said) and ("one item" in said if lang == "en" else "只有 1 项的 list" in said), said
     assert "'role': 'system'" not in said.split("\n", 2)[-1], said
+
+
+# ---------------------------------------------------------------------------
+# An endless loop ends in a verdict, not a hung kernel (zh review 2, M10)
+
+
+ENDLESS = """
+import time
+from tutorial.cli import grade
+from tutorial.notebook.build_it import check_stage, guard
+from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+from tutorial.words import use_language
+
+def endless(*arguments):
+    while True:
+        pass
+
+use_language({lang!r})
+assert grade.CALL_SECONDS == guard.SECONDS == 5.0  # the one limit, grade's --timeout default
+for check in (lambda: check_stage("tools_to_chat_tools", endless), lambda: check_trajectory_stage("classify", endless)):
+    started = time.monotonic()
+    verdict = check()
+    print(round(time.monotonic() - started), verdict.state, repr(verdict).replace(chr(10), " "))
+"""
+
+
+@pytest.mark.parametrize("lang, said", [("en", "did not finish within 5 s (an endless loop?)"),
+                                        ("zh", "你的函数在 5 秒内没有结束，可能陷入了死循环")])
+def test_check_stage_and_check_trajectory_stage_stop_an_endless_loop_after_grades_time_limit(lang, said):
+    """zh review 2, M10. In a process of its own: the loop's thread spins on after the verdict
+    (a thread cannot be stopped), and would slow every test after it."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", ENDLESS.format(lang=lang)], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2, run.stdout
+    for line in lines:
+        seconds, state, verdict = line.split(" ", 2)
+        assert int(seconds) < 15 and state == "wrong" and said in verdict, line
+
+
+def _in(lang, function, *arguments):
+    with using(lang):
+        return function(*arguments)
+
+
+def test_chapter_13s_verdicts_open_as_chapter_05s_with_the_rule_on_its_own_line():
+    """zh review 2, M9: "✗ 还不对：" first, then "规则：…" on a line of its own, ending in 。."""
+    from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+
+    def classify(held, response_start, prompt, output_length, fork_threshold):
+        return "fork" if held else "clean"
+
+    zh = repr(_in("zh", check_trajectory_stage, "classify", classify))
+    assert zh.startswith("✗ 还不对：输入为“") and "\n  规则：" in zh and zh.endswith("。"), zh
+    assert "下面这条规则" not in zh
+    en = repr(_in("en", check_trajectory_stage, "classify", classify))
+    assert en.startswith("✗ not yet: on ") and "\n  The rule: " in en and en.endswith("."), en
+
+
+def plain_in(lang: str, bullet: str) -> str:
+    """A bullet as a verdict prints it: no backticks, a full stop at the end (zh review 2, L13)."""
+    with using(lang):
+        return build_it.stages.plain(bullet)

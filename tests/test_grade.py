@@ -77,7 +77,7 @@ def test_keeping_the_tool_use_id_gets_exit_1_and_a_line_naming_the_id_key(capsys
     blamed = next(line for line in lines if line.startswith("✗ assistant_message:"))
     assert 'the first is the trap "one call"' in blamed
     assert 'at result["tool_calls"][0]["id"]: expected (no such key), got \'toolu_a\'' in blamed
-    assert blamed.endswith("no id; the key is there only when there are calls")  # the rule it breaks
+    assert blamed.endswith("no id; the key is there only when there are calls.")  # the rule it breaks
     # The functions that call it are not blamed for it; the recorded requests show it too.
     assert "✗ translate_messages: calls your assistant_message, which does not agree yet (see its line); fix it first" in lines
     assert any(line.startswith("✗ translate on the 93 bodies") and '["tool_calls"][0]["id"]' in line for line in lines)
@@ -303,10 +303,10 @@ def test_serve_with_a_translator_answers_the_sdk_and_every_capture_says_where_it
     text = "".join(block.text for block in reply.content if block.type == "text")
     assert reply.stop_reason == "end_turn"
     assert text.endswith('Your translator: differs at translated[2]["tool_calls"][0]["id"]: expected (no such key), got '
-                         "'toolu_demo'. The rule: each `tool_use` gives `{\"type\": \"function\", "
-                         '"function": {"name": ..., "arguments": ...}}` in `tool_calls`, arguments being the block\'s '
-                         "`input` (or `{}`), no id; the key is there only when there are calls "
-                         "(the stage that checks this place: assistant_message)")  # fmt: skip
+                         "'toolu_demo'. The rule: each tool_use gives {\"type\": \"function\", "
+                         '"function": {"name": ..., "arguments": ...}} in tool_calls, arguments being the block\'s '
+                         "input (or {}), no id; the key is there only when there are calls "
+                         "(the stage that checks this place: assistant_message).")  # fmt: skip
     with client.messages.stream(model="local", max_tokens=64, messages=[{"role": "user", "content": "你好"}]) as stream:
         assert "Your translator: agrees with the package" in stream.get_final_text()
     session = tutorial.examples.claude_code_session()["requests"][1]
@@ -436,10 +436,10 @@ def test_a_reviewers_mistake_is_caught_first_at_its_own_stage(capsys, file, stag
     assert all(line.startswith("✓") for line in checks[: checks.index(first)])
     if lang == "en":
         assert shown in first, first
-        assert first.endswith("The rule: " + RULES["en"][stage][rule]), first
+        assert first.endswith("The rule: " + plain_in("en", RULES["en"][stage][rule])), first
     else:
         assert shown.replace("expected ", "应为 ").replace(", got ", "，实际为 ") in first, first
-        assert first.endswith("规则：" + RULES["zh"][stage][rule]), first
+        assert first.endswith("规则：" + plain_in("zh", RULES["zh"][stage][rule])), first
 
 
 def test_a_stripped_text_in_the_recorded_session_is_shown_so_it_can_be_seen(capsys):
@@ -449,7 +449,7 @@ def test_a_stripped_text_in_the_recorded_session_is_shown_so_it_can_be_seen(caps
     session = next(line for line in lines if "recorded Claude Code session" in line)
     want, have = re.search(r'expected (.+?), got (.+?)\. The rule', session).groups()
     assert want != have and want.endswith('«\\n»"') and have.endswith('«»"'), session
-    assert session.endswith("(the stage that checks this place: user_block_message)")
+    assert session.endswith("(the stage that checks this place: user_block_message).")
 
 
 def test_a_translate_that_changes_the_callers_body_cites_never_change_what_you_are_given(capsys, tmp_path):
@@ -496,7 +496,8 @@ def test_a_replay_line_cites_the_rule_of_the_function_to_blame(capsys, tmp_path)
     recorded = [line for line in lines if line.startswith("✗ translate on")]
     assert status == 1 and len(recorded) == 2, lines
     for line in recorded:
-        assert line.endswith(f"The rule: {RULES['en']['flatten_content']['join']} (the stage that checks this place: flatten_content)"), line
+        joined = plain_in("en", RULES["en"]["flatten_content"]["join"]).rstrip(".")
+        assert line.endswith(f"The rule: {joined} (the stage that checks this place: flatten_content)."), line
 
 
 @pytest.mark.parametrize("change, shown", [
@@ -529,3 +530,12 @@ def test_the_schema_bullet_says_missing_or_none():
 
     assert "a schema that is missing or None" in RULES["en"]["tools_to_chat_tools"]["wrap"]
     assert "缺失或为 None" in RULES["zh"]["tools_to_chat_tools"]["wrap"]
+
+
+def plain_in(lang: str, bullet: str) -> str:
+    """A bullet as a verdict prints it: no backticks, a full stop at the end (zh review 2, L13)."""
+    from tutorial.notebook.build_it.stages import plain
+    from tutorial.words import using
+
+    with using(lang):
+        return plain(bullet)

@@ -26,7 +26,8 @@ from typing import Optional
 from ..words import current
 
 AGREE, DIFFER, BAD_FILE = 0, 1, 2
-CALL_SECONDS = 5.0  # one call of one of the learner's functions on one input
+CALL_SECONDS = 5.0  # one call of a learner's function on one input: notebook.build_it.guard.SECONDS, which
+# check_stage uses too (not imported here: --help must not load the notebook; tests/test_grade.py checks they agree)
 
 WORDS = {
     "en": {

@@ -69,7 +69,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "id": ("tool-call ids are minted anew for every response; the adapter matches history by "
            "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
            "Mistral-style templates, which need ids, want the openai target)",
-           "每次响应都会重新生成工具调用 id；适配器靠字典相等来匹配对话历史，所以丢掉 id"
+           "每次回复都会重新生成工具调用 id；适配器靠字典相等来匹配对话历史，所以丢掉 id"
            "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应改用 openai 目标格式）"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",

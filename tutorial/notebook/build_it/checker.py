@@ -109,7 +109,7 @@ def check_stage(name: str, function: Any) -> Verdict:
     is blamed instead. `function` may also be given as source text (the function and any
     helpers it defines). The verdict is written in the current language.
     On a class hub the verdict also goes to the instructor's page (tutorial/notebook/progress.py)."""
-    found = examine(name, function)
+    found = examine(name, function, guard.SECONDS)  # an endless loop ends in a ✗, not a hung kernel (M10)
     progress.record(f"05.{name}", None, found.verdict, mistake=progress.stage_mistake(found))
     return found.verdict
 
@@ -175,7 +175,7 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
             "traps": sum(case.kind == "trap" for case in every),
             "generated": generated,
         }
-        message = words["right"].format(name=name, rule=SUMMARIES[lang][name], **counts)
+        message = words["right"].format(name=name, rule=stages.plain(SUMMARIES[lang][name]), **counts)
         return Finding(Verdict("right", message), name, total=len(every))
     case, problem, rule = _first_to_show(failures)
     if rule == UNCHANGED:
@@ -183,7 +183,7 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     elif rule == ENDLESS:
         rule_text = ""
     else:
-        rule_text = stages.rule_text(rule, name) if rule else SUMMARIES[lang][name]
+        rule_text = stages.rule_text(rule, name) if rule else stages.plain(SUMMARIES[lang][name])
     shown_args = ", ".join(short(arg, 400) for arg in case.args)
     label = label_in(case.label)
     if case.kind == "trap":

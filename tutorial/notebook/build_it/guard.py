@@ -36,6 +36,10 @@ WORDS = {
     },
 }
 
+SECONDS = 5.0
+"""How long one call of the learner's function on one input may run: `check_stage`,
+`check_trajectory_stage` and `grade` (its --timeout's default) give up after it."""
+
 _PACKAGE = Path(__file__).resolve().parents[2]  # tutorial/
 _PYTHON = tuple({str(Path(p).resolve()) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 

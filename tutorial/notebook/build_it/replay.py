@@ -26,7 +26,7 @@ from ...preprocess import preprocess
 from ...words import current, using
 from .checker import Missing, _plain, _root, difference_line, first_difference, place
 from .learner import TranslatorError
-from .stages import STAGES, rule_text
+from .stages import STAGES, plain, rule_text
 from .texts import SUMMARIES
 
 # Sentences of a replay, per language.
@@ -118,8 +118,11 @@ class Difference:
         """The difference in one line, in the current language."""
         lang = current()
         shown = difference_line((self.place,), self.place, self.actual, self.expected, 160)
-        line = WORDS[lang]["line"].format(difference=shown, rule=self.rule)
-        return line + (WORDS[lang]["caught_by"].format(stage=self.stage) if self.stage else "")
+        rule = self.rule
+        if self.stage:  # the stage inside the rule's sentence, the full stop after it (L13)
+            stop = rule[-1:] if rule[-1:] in ("。", ".") else ""
+            rule = rule[: len(rule) - len(stop)] + WORDS[lang]["caught_by"].format(stage=self.stage) + stop
+        return WORDS[lang]["line"].format(difference=shown, rule=rule)
 
     def as_json(self) -> dict:
         """{place, expected, actual, rule, line}; a side that has no value there (a key or an
@@ -143,7 +146,7 @@ def difference(yours: Any, expected: Any, body: Any) -> Optional[Difference]:
     location, have, wanted = found
     rule = (STAGES["translate"].rule_at((body,), location, want) or "").lstrip("~")
     stage = (rule.rpartition(":")[0] or "translate") if rule else ""  # the function that builds the place
-    text = rule_text(rule, stage) if rule else SUMMARIES[current()]["translate"]
+    text = rule_text(rule, stage) if rule else plain(SUMMARIES[current()]["translate"])
     return Difference(place(location, _root("translate")), wanted, have, text, stage)
 
 

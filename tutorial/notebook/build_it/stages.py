@@ -246,7 +246,17 @@ def rule_text(qualified: str, stage: str) -> str:
     lang = current()
     owner, _, rule = qualified.rpartition(":")
     owner = owner or stage
-    text = RULES[lang][owner][rule]
+    text = plain(RULES[lang][owner][rule])
     if owner == stage:
         return text
     return f"（{owner}）{text}" if lang == "zh" else f"({owner}) {text}"
+
+
+def plain(text: str) -> str:
+    """A bullet or a summary as a verdict prints it, in plain text: chapter 05's Markdown
+    backticks dropped (they would print as they are), and a full stop at the end, as every
+    "The rule:" / "规则：" line has (zh review 2, L13)."""
+    text = text.replace("`", "").rstrip()
+    if text and not text.endswith(("。", ".", "！", "？", "!", "?")):
+        text += "。" if current() == "zh" else "."
+    return text

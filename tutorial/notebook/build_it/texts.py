@@ -32,7 +32,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "generated": "generated variation #{number}",
         "raised": "it raised {error}: {message}; the package returns {expected}",
         "changed": "it changed its input; the package's functions never change what they are given (copy first)",
-        "rule_unchanged": "never change what you are given: build the result from a copy or from new values",
+        "rule_unchanged": "never change what you are given: build the result from a copy or from new values.",
         "uncomparable": "its result cannot be compared with the package's ({error}); return plain lists, dicts and strings",
         "not_a_pair": "it returned a {kind} of {count} items; translate returns a pair, (messages, tools)",
         "not_a_pair_one": "it returned a {kind}; translate returns a pair, (messages, tools)",
@@ -83,7 +83,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "generated": "生成的变体 #{number}",
         "raised": "你的函数抛出 {error}: {message}，本包返回的是 {expected}",
         "changed": "你的函数修改了传进来的输入，而本包的函数从不修改传进来的值（请先复制一份）",
-        "rule_unchanged": "不要修改传进来的值，结果要从副本或新建的值构造",
+        "rule_unchanged": "不要修改传进来的值，结果要从副本或新建的值构造。",
         "uncomparable": "你的结果无法与本包的结果比较（{error}），请返回普通的列表、字典和字符串",
         "not_a_pair": "返回的是一个有 {count} 项的 {kind}，而 translate 应当返回一对值 (messages, tools)",
         "not_a_pair_one": "返回的是一个 {kind}，而 translate 应当返回一对值 (messages, tools)",
@@ -210,7 +210,7 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         "flatten_content": {
             "empty": '`None` 得到 `""`，字符串原样返回，单个内容块（一个字典）当作只有一项的列表。',
             "join": '列表取每一项的文本，跳过空的，再用 `"\\n"` 连接。',
-            "part": "各项的文本按类型取，字符串直接用，`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
+            "part": "各项的文本按类型取。字符串直接用，`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
                     "取其中的 `text`。`tool_result` 取自己的内容并展平。图片（`image`、`image_url`、"
                     "`input_image`）得到 `\"[image omitted]\"`。其他内容块有 `content` 就取展平后的 `content`，"
                     "没有就取 `text`，两者都没有则什么也不取。",
@@ -245,7 +245,7 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
                     '，schema 缺失或为 None 时用 `{"type": "object", "properties": {}}`。',
         },
         "translate": {
-            "both": "先走消息路径，再走工具路径，两个结果一起返回",
+            "both": "先走消息路径，再走工具路径，然后把两个结果一起返回。",
         },
         "tool_result_messages": {
             "string": 'content 缺失或为字符串 → 一条消息 `{"role": "tool", "tool_call_id": <tool_use_id>, '
@@ -389,7 +389,7 @@ SOURCE_ZH: dict[str, str] = {
     'matches a sampled turn against the same\n    turn echoed back in the next request by dict equality, so an id '
     'would break the\n    match. For the same reason the arguments stay a dict, not JSON text: a template\n    '
     'wants a mapping, and dicts compare equal whatever their key order.\n    """':
-    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 有意不作为参数，因为 id 在每次响应时新生成，'
+    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 有意不作为参数，因为 id 在每次回复时新生成，'
     '\n    而 rollout 适配器在下一个请求回传的历史轮次里用字典相等找回采样出的那一轮，带上 id 就对不上了。'
     '\n    出于同样的原因，arguments 保持为字典而不是 JSON 文本，\n    因为模板要的是映射，而字典不管键的顺序如何都能比较相等。\n    """',
     "# the signature is dropped: a local model neither checks nor makes one": "# 签名丢弃，本地模型既不检查签名，也不生成签名",

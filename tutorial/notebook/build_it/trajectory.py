@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from ... import trajectory, words
 from ..exercises import Verdict
-from .guard import call, frame
+from .guard import SECONDS, TimedOut, call, frame
+from .texts import TEXT
 
 STAGES = ("classify", "append")
 
@@ -131,7 +132,10 @@ def check_trajectory_stage(stage: str, function: Callable) -> Verdict:
         label = words.text(f"build13.{label_key}", **label_values)
         expected = _reference(stage, arguments)
         try:
-            got = call(function, copy.deepcopy(arguments), 5.0)
+            got = call(function, copy.deepcopy(arguments), SECONDS)
+        except TimedOut as error:  # its thread still runs: one endless loop is enough to report
+            problem = TEXT[words.current()]["timed_out"].format(seconds=error.seconds)
+            return Verdict("wrong", words.text("build13.stopped", case=label, problem=problem))
         except Exception as error:  # noqa: BLE001 - the learner's mistake, told in one line
             place = frame(error)
             line = words.text("build13.line", line=place[1]) if place else ""
