@@ -704,7 +704,7 @@ def test_a_translate_that_returns_no_pair_is_told_so(lang):
 
     tutorial.use_language(lang)
     said = str(check_stage("translate", translate))
-    assert ("(messages, tools)" in said) and ("one item" in said if lang == "en" else "只有 1 项的 list" in said), said
+    assert ("(translated, tools_schema)" in said) and ("one item" in said if lang == "en" else "只有 1 项的列表（list）" in said), said
     assert "'role': 'system'" not in said.split("\n", 2)[-1], said
 
 

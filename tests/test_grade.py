@@ -227,7 +227,7 @@ def test_the_translator_reports_what_went_wrong_in_one_located_line(tmp_path):
     with pytest.raises(TranslatorError, match=r"^your translate raised KeyError: 'x' \(yours\.py, line \d+, in translate\)$"):
         raising(tutorial.readme_request())
     shaped = load_translator({"translate": lambda body: {"messages": []}})
-    with pytest.raises(TranslatorError, match=r"returned a dict; it should return \(messages, tools\)"):
+    with pytest.raises(TranslatorError, match=r"returned a dict; it should return \(translated, tools_schema\)"):
         shaped({"messages": []})
     body = tutorial.readme_request()
     mutating = load_translator({"translate": lambda given: (given.clear(), None)})
@@ -447,7 +447,8 @@ def test_a_stripped_text_in_the_recorded_session_is_shown_so_it_can_be_seen(caps
     got cut to the same visible text; now the run that differs sits between « and »."""
     status, lines, _ = grade(capsys, str(LEARNERS / "strips_text.py"))
     session = next(line for line in lines if "recorded Claude Code session" in line)
-    want, have = re.search(r'expected (.+?), got (.+?)\. The rule', session).groups()
+    want, have = re.search(r'expected (.+?), got (.+?) \(« » enclose where the two begin to differ; escapes such as '
+                           r'\\n stand for whitespace\)\. The rule', session).groups()  # « » said once (L13)
     assert want != have and want.endswith('«\\n»"') and have.endswith('«»"'), session
     assert session.endswith("(the stage that checks this place: user_block_message).")
 

@@ -155,6 +155,16 @@ def table(room: str) -> Mapping[str, Mapping[str, str]]:
     return importlib.import_module(f"{__name__}.{room}").TEXTS
 
 
+def type_name(name: str) -> str:
+    """A Python type's name as a sentence says it: in Chinese 元组（tuple）, 列表（list）, 字典 (the
+    names the errors use), another name with a space before it (一个 set); in English the name."""
+    if current() != "zh":
+        return name
+    from .errors import TYPE_NAMES
+
+    return TYPE_NAMES.get(name, " " + name)
+
+
 # ---------------------------------------------------------------------------
 # The lesson's located errors, formatted forward
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ...examples import readme_request
-from ...words import current
+from ...words import current, type_name
 from ...watch.jsondiff import differences
 from .. import progress
 from ..exercises import Verdict
@@ -205,7 +205,7 @@ def _a_pair(value: Any) -> bool:
 
 def _not_a_pair(value: Any, words: dict) -> str:
     """What a translate that returns something else than (messages, tools) returned."""
-    kind = type(value).__name__
+    kind = type_name(type(value).__name__)
     if isinstance(value, (tuple, list, dict)):
         return words["not_a_pair_single" if len(value) == 1 else "not_a_pair"].format(kind=kind, count=len(value))
     return words["not_a_pair_one"].format(kind=kind)
@@ -395,7 +395,10 @@ def difference_line(location: tuple, where: str, have: Any, want: Any, limit: in
         return words["gap_extra"].format(place=where, count=want.counted(), **spaced({"have": short(have, limit)}))
     shown = dict(zip(("want", "have"), contrast(want, have, limit)))
     key = "differs" if location else "differs_whole"  # the whole value: no place to name
-    return words[key].format(place=where, **spaced(shown))
+    line = words[key].format(place=where, **spaced(shown))
+    if shown["want"] != short(want, limit):  # « » put in: said once what they mark (L13)
+        line += words["marked"]
+    return line
 
 
 def place(location: tuple, root: Callable[[tuple], str] = lambda location: "result") -> str:

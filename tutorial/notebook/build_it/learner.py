@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Union
 
-from ...words import current, os_problem
+from ...words import current, os_problem, type_name
 from . import guard
 from .checker import is_stub
 
@@ -54,7 +54,7 @@ WORDS = {
         "raised": "your translate raised {error}",
         "shape": "a {kind}",
         "shape_items": "a {kind} of {count} items",
-        "returned": "your translate returned {shape}; it should return (messages, tools)",
+        "returned": "your translate returned {shape}; it should return (translated, tools_schema)",
         "no_translate": "{origin}: defines no function translate (chapter 05, 5.6); {defined}",
         "defined": "it defines {names}",
         "none_defined": "it defines none of the chapter's functions",
@@ -74,9 +74,9 @@ WORDS = {
         "notebook": "你的 notebook",
         "timed_out": "你的 {error}",
         "raised": "你的 translate 抛出了 {error}",
-        "shape": "一个 {kind}",
-        "shape_items": "一个有 {count} 项的 {kind}",
-        "returned": "你的 translate 返回了{shape}，应当返回 (messages, tools)",
+        "shape": "一个{kind}",
+        "shape_items": "一个有 {count} 项的{kind}",
+        "returned": "你的 translate 返回了{shape}，应当返回 (translated, tools_schema)",
         "no_translate": "{origin}：没有定义 translate（第 05 章 5.6 节），{defined}",
         "defined": "只定义了 {names}",
         "none_defined": "第 05 章的函数一个也没有定义",
@@ -126,7 +126,7 @@ class Translator:
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
             raise TranslatorError(_words()["raised"].format(error=guard.describe(error))) from None
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
-            words, kind = _words(), type(result).__name__
+            words, kind = _words(), type_name(type(result).__name__)
             many = isinstance(result, (tuple, list))
             shape = words["shape_items"].format(kind=kind, count=len(result)) if many else words["shape"].format(kind=kind)
             raise TranslatorError(words["returned"].format(shape=shape))
