@@ -81,7 +81,7 @@ WORDS = {
         "help": "用本包检查一个写有第 05 章函数的文件",
         "file_help": "定义了 translate 的 .py 文件（也可以定义第 05 章的其他函数）",
         "file_metavar": "文件.py",
-        "timeout_help": "加载文件、以及每次调用你的函数时允许的秒数（默认为 {seconds:g}）",
+        "timeout_help": "加载文件以及每次调用你的函数时允许的秒数（默认为 {seconds:g}）",
         "seconds": "秒数",
         "bad_timeout": "--timeout 必须是正数（秒），收到的是 {seconds:g}",
     },

@@ -427,7 +427,7 @@ WORDS = {
         "line new": "模板第 {number} 行（第 {next} 轮的 prompt）：{source}",
         "line held": "模板第 {number} 行（第 {turn} 轮的{within}）：{source}",
         "model stop": "模型自己的停止 token（模板不写它）",
-        "refused cell": "{family} · {letter} {scenario} · 渲染第 {turn} 轮的{within}时被拒绝：{words}",
+        "refused cell": "{family} · {letter} {scenario} · 第 {turn} 轮的{within}，渲染时被拒绝：{words}",
         "prompt": "prompt",
         "answer": "回答",
         "end": "末尾",
@@ -436,6 +436,13 @@ WORDS = {
 
 
 SYMBOLS = {EXTENDS: "✓", PARTS: "✗", None: "·"}
+
+
+def _part_words(within: str) -> str:
+    """"prompt", "answer" or "end" in the current language, a space before a Latin word that
+    follows Chinese (第 1 轮的 prompt, zh review 2, L14)."""
+    said = words_for(WORDS, within)
+    return " " + said if current() == "zh" and said.isascii() else said
 
 
 def _mark(one: Cell) -> str:
@@ -489,7 +496,7 @@ def _details(one: Cell) -> list[str]:
     if one.text == REFUSED:
         where, turn = one.refused_in
         return [words_for(WORDS, "refused cell", family=one.family, letter=letter, scenario=one.scenario, turn=turn,
-                     within=words_for(WORDS, where), words=one.refusal)]  # fmt: skip
+                     within=_part_words(where), words=one.refusal)]  # fmt: skip
     if one.text == EXTENDS and one.tokens != PARTS:
         return []
     turn = one.turn
@@ -498,14 +505,14 @@ def _details(one: Cell) -> list[str]:
     if part is not None:
         held, new = words_for(WORDS, "held", turn=turn), words_for(WORDS, "new", next=turn + 1)
         label = max(columns(held), columns(new)) + 2
-        lines.append("  " + words_for(WORDS, "text part", offset=part.offset, turn=turn, within=words_for(WORDS, part.within)))
+        lines.append("  " + words_for(WORDS, "text part", offset=part.offset, turn=turn, within=_part_words(part.within)))
         lines.append("    " + pad(held, label) + "…" + _shown(part.shared) + "▸" + _shown(part.held))
         lines.append("    " + pad(new, label) + "…" + _shown(part.shared) + "▸" + _shown(part.new))
         if one.new_line:
             line = one.new_line
             lines.append("    " + words_for(WORDS, "line new", number=line.number, next=turn + 1, source=line.source))
         if one.held_line:
-            lines.append("    " + words_for(WORDS, "line held", number=one.held_line.number, turn=turn, within=words_for(WORDS, part.within),
+            lines.append("    " + words_for(WORDS, "line held", number=one.held_line.number, turn=turn, within=_part_words(part.within),
                                      source=one.held_line.source))  # fmt: skip
         elif part.within != "prompt":
             lines.append("    " + words_for(WORDS, "model stop"))
@@ -513,7 +520,7 @@ def _details(one: Cell) -> list[str]:
         lines.append("  " + words_for(WORDS, "text extends"))
     token = one.token_part
     if token is not None:
-        lines.append("  " + words_for(WORDS, "token part", offset=token.offset, turn=token.turn, within=words_for(WORDS, token.within)))
+        lines.append("  " + words_for(WORDS, "token part", offset=token.offset, turn=token.turn, within=_part_words(token.within)))
         shared = " ".join(map(repr, token.shared))
         lines.append(f"    {shared} ▸ {' '.join(map(repr, token.held))} …")
         lines.append(f"    {shared} ▸ {' '.join(map(repr, token.new))} …")
