@@ -32,7 +32,7 @@ module-level values (dicts, lists, tuples, dataclasses) for strings with Chinese
 table is measured wherever it lives (`MODULES`; a module that does not exist is skipped, and
 tests/test_zh_rhythm.py fails when a module with Chinese strings is in no group). A table is
 measured in the module whose source assigns it, not again in a module that imports it. A
-request's messages and content blocks (a dict with "role", or with a content block's "type") are
+request's messages and content blocks (a mapping with "role", or with a content block's "type") are
 the data a function is tried on, not prose, and are not measured, as the examples are not. The
 exercise bank is read through its registry (`all_exercises()`), the model answers through `RECALL`.
 
@@ -240,15 +240,15 @@ def notebook_comments(path: Path) -> list[str]:
     return found
 
 
-# The type of an Anthropic content block: a dict with one of these as its "type" is part of a
-# request, like a dict with a "role" (a message).
+# The type of an Anthropic content block: a mapping with one of these as its "type" is part of a
+# request, like a mapping with a "role" (a message).
 BLOCK_TYPES = {"text", "image", "document", "thinking", "redacted_thinking", "tool_use", "tool_result",
                "server_tool_use", "tool_reference", "search_result"}
 
 
 def request_data(value: Any) -> bool:
-    """Whether a value is part of a request: a message (a dict with "role") or a content block (a
-    dict whose "type" is a block's). Its text is the conversation a function is tried on, such as
+    """Whether a value is part of a request: a message (a mapping with "role") or a content block (a
+    mapping whose "type" is a block's). Its text is the conversation a function is tried on, such as
     the drift sessions' "你是代码助手。", data rather than prose, as tutorial.examples is."""
     return isinstance(value, dict) and ("role" in value or value.get("type") in BLOCK_TYPES)
 

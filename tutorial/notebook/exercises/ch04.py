@@ -69,7 +69,7 @@ add(
         explanation="AnthropicAdapter subclasses BaseAdapter, and the shared _run_turn calls self._translate(body) "
         "and unpacks the tuple: a function call and its return value.",
         zh={
-            "question": "translated 和 tools_schema 是怎样到达 BaseAdapter._run_turn 的？",
+            "question": "Action 2 的两个结果 translated 和 tools_schema 是怎样到达 BaseAdapter._run_turn 的？",
             "choices": {
                 "a": "通过第二个 HTTP 请求，发送给适配器里专门负责采样的那一部分",
                 "b": "作为同一对象上 _translate 方法的返回值",
@@ -79,10 +79,10 @@ add(
             "feedback": {
                 "a": "这一轮里唯一的 HTTP 请求是 CLI 发出的 POST /v1/messages，这个请求的响应在采样之后才发出，"
                 "所以中间的一切都在同一个 Python 进程里运行。",
-                "c": "Action 2 中没有任何函数会修改传进来的请求体。",
+                "c": "Action 2 中没有任何函数会修改传进来的请求体，请求体在这一步之后还是原来的样子。",
                 "d": "_run_turn 调用 _translate，下一行就接着用返回的结果，没有任何等待。",
             },
-            "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行。",
+            "hint": "在 _run_turn 里找到这两个名字第一次出现的那一行，看看它们是从哪里来的。",
             "explanation": "AnthropicAdapter 继承自 BaseAdapter，"
             "共用的 _run_turn 调用 self._translate(body) 并拆开返回的元组，这只是一次函数调用和这次调用的返回值。",
         },
@@ -165,7 +165,7 @@ add(
         explanation="this template lists the tools in the system turn, then the history, then an open assistant "
         "turn for the model to continue.",
         zh={
-            "question": "下面这个 ChatML 风格的模板把两个列表渲染进同一个 prompt。tools_schema 出现在哪里？",
+            "question": "下面这个 ChatML 风格的模板把两个列表渲染进同一个 prompt，其中 tools_schema 出现在哪里？",
             "choices": {
                 "a": "在 system 消息里，在所有对话历史之前",
                 "b": "在最后一条 user 消息里，就在模型回答之前",

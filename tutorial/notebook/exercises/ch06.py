@@ -54,8 +54,8 @@ add(
                 {"messages": "translate_messages", "tools": "tool_call_dict"},
                 "tool_call_dict is called inside the messages path, once per historical tool_use block: it builds "
                 "a call that happened, not the list of tools on offer.",
-                "tool_call_dict 在消息路径内部调用，历史里每个 tool_use 块调用一次。"
-                "这个函数构造的是已经发生过的调用，不是提供给模型的工具列表。",
+                "tool_call_dict 在消息路径内部调用，历史里每个 tool_use 块调用一次，"
+                "构造的是已经发生过的调用，而不是提供给模型的工具列表。",
                 matches=lambda answer: _function_name(answer["tools"]) == "tool_call_dict",
             ),
             Mistake(
@@ -68,7 +68,7 @@ add(
             Mistake(
                 {"messages": "tools_to_chat_tools", "tools": "translate_messages"},
                 "Both names are right, but swapped: which of the two takes a list of tools?",
-                "两个函数名都对，但放反了。两者中哪一个接收工具列表？",
+                "两个函数名都对，但放反了，请想一想两者中哪一个接收工具列表。",
                 matches=lambda answer: _path_function(answer["messages"]) == "tools_to_chat_tools"
                 and _path_function(answer["tools"]) == "translate_messages",
                 right=(lambda answer, expected: (_path_function(answer["messages"]), _path_function(answer["tools"])) == (expected["tools"], expected["messages"]),),
@@ -182,7 +182,7 @@ add(
                 "拆分在 chat_template_message 中按角色决定，发生在任何展平之前。",
             },
             "hint": "看看 translated[3] 和 translated[4] 的角色，以及两条消息各自来自 messages[2] 的哪个内容块。",
-            "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里。"
+            "explanation": "聊天模板有单独的 `tool` 角色，tool_result 不能和用户文本挤在一条消息里，"
             "于是 tool_result 变成一条 tool 消息，后面的文本变成一条 user 消息，顺序不变。",
         },
     )
@@ -224,7 +224,7 @@ add(
             Mistake(
                 "AnthropicAdapter._translate",
                 "_translate is the method that returns them. The question asks for the method it returns to.",
-                "_translate 是返回这两个列表的方法。问题问的是 _translate 返回给哪个方法。",
+                "_translate 是返回这两个列表的方法，而问题问的是 _translate 返回给哪个方法。",
                 matches=lambda answer: _method(answer).endswith("_translate") or _method(answer) == "translate",
             ),
         ),
@@ -242,7 +242,7 @@ add(
             "第 04 章一开头就是那一行。",
             "explanation": "共用的单轮流水线 BaseAdapter._run_turn 调用 self._translate(body) 并拆开元组。"
             "AnthropicAdapter 继承了 _run_turn，所以 AnthropicAdapter._run_turn 和单写的 _run_turn "
-            "指的是同一个方法。_run_turn 之后才把这两个列表交给 _render_token_ids。",
+            "指的是同一个方法，之后 _run_turn 才把这两个列表交给 _render_token_ids。",
             "form": "一个字符串，例如 'Class._method'",
         },
     )
@@ -405,8 +405,8 @@ add(
                 [{"role": "user", "content": [{"type": "text", "text": "第一段"}, {"type": "text", "text": "第二段"}]}],
                 "Keeping the blocks as a list in one message is what the openai target does (chapter 08). The "
                 "default target gives a chat template plain strings, one message per block.",
-                "把内容块作为列表留在一条消息里，是 openai 目标格式的做法（第 08 章）。"
-                "默认目标格式交给聊天模板的是普通字符串，每个内容块一条消息。",
+                "把内容块作为列表留在一条消息里，是 openai 目标格式的做法（第 08 章），"
+                "而默认目标格式交给聊天模板的是普通字符串，每个内容块一条消息。",
                 matches=lambda answer: any(isinstance(message["content"], list) for message in answer),
             ),
         ),
@@ -462,7 +462,7 @@ add(
                 [{"role": "user", "content": "比较两个文件"}, {"role": "assistant", "content": None, "tool_calls": [_CALL_A, _CALL_B]}],
                 "No text block means content is the empty string '', not None: a template writes '' as nothing, "
                 "and some write None as the word None.",
-                "没有文本块时 content 是空字符串 ''，而不是 None。模板把 '' 写成空，"
+                "没有文本块时 content 是空字符串 ''，而不是 None，因为模板会把 '' 写成空，"
                 "有些模板却会把 None 写成单词 None。",
                 matches=lambda answer: answer[1]["content"] is None or "content" not in answer[1],
             ),
@@ -525,9 +525,9 @@ add(
         form=_FORM,
         zh={
             "question": "一条 user 消息带一张截图：translate(body)[0] 是什么列表？",
-            "hint": "每个内容块一条聊天消息。文本原样保留，然后用某个东西代替图片。",
-            "explanation": "每个内容块一条聊天消息。文本原样保留，图片变成 '[image omitted]'，"
-            "丢失报告点出 messages[0].content[1]。",
+            "hint": "每个内容块一条聊天消息，文本原样保留，图片则要用某个东西代替。",
+            "explanation": "每个内容块一条聊天消息，文本原样保留，图片变成 '[image omitted]'，"
+            "丢失报告会点出 messages[0].content[1]。",
             "form": "一个消息字典的列表，字符串从请求中取，例如 body['messages'][0]['content']",
         },
     )

@@ -104,7 +104,7 @@ add(
                 ["id"],
                 "The call's id is one. The message that answers the call needs a key too: how does a tool message "
                 "say which call it answers on the Chat Completions wire?",
-                "调用的 id 是其中之一。回应这次调用的消息也需要一个键。在 Chat Completions 的传输格式里，"
+                "调用的 id 是其中之一，而回应这次调用的消息也需要一个键。在 Chat Completions 的传输格式里，"
                 "tool 消息如何说明自己回应的是哪次调用？",
                 matches=lambda answer: _named(answer) == {"id"},
             ),
@@ -112,7 +112,7 @@ add(
                 ["id", "tool_use_id"],
                 "tool_use_id is the Anthropic name, on the tool_result block. The chat shape names the key on its "
                 "tool message after what it points at: a tool call.",
-                "tool_use_id 是 Anthropic 的名字，在 tool_result 块上。聊天格式给 tool 消息上的键起名时，"
+                "tool_use_id 是 Anthropic 给 tool_result 块上这个键起的名字，而聊天格式给 tool 消息上的键起名时，"
                 "用的是这个键所指向的东西，也就是一次工具调用。",
                 matches=lambda answer: "tool_use_id" in _named(answer),
             ),
@@ -131,9 +131,9 @@ add(
         any_order=True,
         form="a list of key names, e.g. ['key_a', 'key_b']",
         zh={
-            "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？（一个键名列表，"
-            "顺序不限。）",
-            "hint": "在 openai 格式中，调用保留了自己的 id。再看看回应这次调用的那条消息。"
+            "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？"
+            "请把这些键名写成一个列表作答，顺序不限。",
+            "hint": "在 openai 格式中，调用保留了自己的 id，再看看回应这次调用的那条消息。"
             "在 Chat Completions 的传输格式里，tool 消息如何说明自己回应的是哪次调用？",
             "explanation": "两个键，一个是工具调用上的 id，一个是 tool 消息上指回这次调用的 tool_call_id。"
             "默认目标格式两者都没有，而两种目标格式的角色和文本完全相同。",
@@ -158,7 +158,7 @@ add(
                 _counts(1, 1),
                 "The openai count is right. The default target drops more: an id on the call and an id on the "
                 "result, beside the top-level field both leave behind.",
-                "openai 的数目对了。默认目标格式丢掉的更多，包括调用上和结果上的 id，"
+                "openai 的数目对了，但默认目标格式丢掉的更多，包括调用上和结果上的 id，"
                 "再加上两种目标格式都没有放进输出的那个顶层字段。",
             ),
             Mistake(
@@ -237,10 +237,10 @@ add(
                 "d": "默认的那个：没有 id，arguments 也和记录里一样是字典。",
             },
             "feedback": {
-                "a": "对话相同，JSON 却不同。openai 的消息有 id，arguments 是字符串，所以 == 看到两个不同的叶子节点。",
+                "a": "对话虽然相同，JSON 却不同，openai 的消息有 id，arguments 又是字符串，所以 == 会看到两个不同的叶子节点。",
                 "b": "默认目标格式在翻译时就丢掉了 id，所以那个新生成的值根本到不了翻译后的消息。",
-                "c": "记录里没有 id 可供比较。模型从没写过 id，id 是适配器只为发出去的回复生成的。"
-                "保留 id 恰恰会让 == 失败。",
+                "c": "记录里没有 id 可供比较，因为模型从没写过 id，id 是适配器只为发出去的回复生成的，"
+                "所以保留 id 恰恰会让 == 失败。",
             },
             "hint": "看看两种目标格式不同的那两个叶子节点（第 1 节），再问问记录里有其中哪一个。",
             "explanation": "默认翻译丢掉新生成的 id，并让 arguments 保持为字典，所以回传的历史轮次等于记录。"
@@ -264,7 +264,7 @@ add(
                 _counts(1, 1),
                 "The openai count is right. The default target gives one chat message per block of a user message, "
                 "the image included (as a placeholder).",
-                "openai 的数目对了。默认目标格式为 user 消息的每个内容块产生一条聊天消息，图片也算（变成占位符）。",
+                "openai 的数目对了，但默认目标格式会为 user 消息的每个内容块产生一条聊天消息，图片也算在内（变成占位符）。",
             ),
             Mistake(
                 _counts(2, 2),
@@ -275,7 +275,7 @@ add(
             Mistake(
                 _counts(1, 2),
                 "Swapped: which target writes one message per block, and which keeps a list of parts?",
-                "放反了。哪种目标格式每个内容块写一条消息，哪种保留 content part 列表？",
+                "两个数目放反了，请再想想哪种目标格式为每个内容块写一条消息，哪种保留 content part 列表。",
             ),
         ),
         hint="The default target gives one chat message per block of a user message. The openai target keeps a "
@@ -284,11 +284,11 @@ add(
         "openai target keeps one message whose content is a list: a text part and an image_url part.",
         form="a dict {'chat_template': <count>, 'openai': <count>}",
         zh={
-            "question": "一条 user 消息装着 [text, image]。每种目标格式各把它变成多少条聊天消息？",
+            "question": "一条 user 消息装着 [text, image] 两个内容块，每种目标格式各把它变成多少条聊天消息？",
             "hint": "默认目标格式为 user 消息的每个内容块产生一条聊天消息。openai 目标格式则把 user "
             "消息的各个内容块作为 content part 列表放在一起。",
             "explanation": "默认目标格式产生两条字符串消息（文本，然后是 '[image omitted]'）。"
-            "openai 目标格式保留一条消息，content 是一个列表，里有一个 text 类型和一个 image_url 类型的 content part。",
+            "openai 目标格式保留一条消息，content 是一个列表，里面有一个 text 类型和一个 image_url 类型的 content part。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
     )
@@ -325,7 +325,7 @@ add(
         "'toolu_search', in the original order.",
         form="a whole number",
         zh={
-            "question": "SEARCH 中的 tool_result 装着 [text, tool_reference, text]。openai 目标格式把它变成多少条 "
+            "question": "SEARCH 中的 tool_result 装着 [text, tool_reference, text]，openai 目标格式把它变成多少条 "
             "tool 消息？",
             "hint": "openai 目标格式会把结果的 content part 切成若干段，"
             "相邻两个 content part 只要在 tool_reference 和其他类型之间切换，就另起一段。",
@@ -428,8 +428,8 @@ add(
         form=_SEES_FORM,
         zh={
             "question": "情形 B：还是这三个 content part，但把引用移到最前面，[tool_reference, text, text]，放在一条 tool "
-            "消息里。现在这个轮次显示什么？",
-            "hint": "现在走的是引用分支。再读一遍上面的模板代码，这个分支输出什么，又跳过什么？",
+            "消息里，这时工具结果所在的轮次显示什么？",
+            "hint": "现在走的是引用分支，请再读一遍上面的模板代码，看看这个分支输出什么，又跳过什么。",
             "explanation": "引用分支展开 schema，别的什么都不输出，所以两段文本静默消失了。"
             "调换顺序只是把一种丢失换成另一种。",
             "form": "一个字典 {'schema': True/False, 'text before': True/False, 'text after': True/False}",
@@ -469,7 +469,7 @@ add(
             Mistake(
                 {"schema": True, "text before": True, "text after": True},
                 "This question asks for the order as well: answer with a list of the names, as they appear.",
-                "这个问题还问了顺序。请用名字的列表作答，按出现的顺序排列。",
+                "这个问题还问了顺序，请用名字的列表作答，并按出现的顺序排列。",
                 matches=lambda answer: isinstance(answer, dict),
             ),
         ),
@@ -535,7 +535,7 @@ add(
                 "d": "ChatML 不接受回答同一次调用的多条 tool 消息，所以请求失败。",
             },
             "feedback": {
-                "b": "那是 GLM 的假设，不是 ChatML 的。这个模板在任何位置都会展开引用，"
+                "b": "那是 GLM 风格模板的假设，不是 ChatML 的，ChatML 模板在任何位置都会展开引用，"
                 "所以未拆分的消息已经把三个 content part 全都显示出来了。",
                 "c": "每段变成一条消息，而引用只在其中一条里，所以 schema 只出现一次。",
                 "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。"
@@ -565,8 +565,8 @@ add(
                 False,
                 "Different JSON need not give different prompts. Does this template print ids at all? And how does "
                 "it print arguments that arrive as text rather than as a dict?",
-                "JSON 不同，prompt 未必不同。这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，"
-                "模板又如何输出？",
+                "JSON 不同并不意味着 prompt 不同，请先看这个模板是否输出 id，再看 arguments 以文本而不是字典的"
+                "形式到达时模板如何输出。",
             ),
             Mistake(
                 "identical",
@@ -583,9 +583,9 @@ add(
         zh={
             "question": "两种目标格式为 README 示例给出不同的 JSON（一处是 id，一处是 arguments 写成字典还是文本）。用 ChatML "
             "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
-            "hint": "这个模板输出 id 吗？arguments 以文本而不是字典的形式到达时，模板又如何输出？",
-            "explanation": "逐字符相同。模板不输出 id，会把 JSON 文本原样贴上，而用 tojson 序列化字典，"
-            "在这里得到的字符完全一样。",
+            "hint": "请先看这个模板是否输出 id，再看 arguments 以文本而不是字典的形式到达时，模板如何输出。",
+            "explanation": "两个 prompt 逐字符相同，因为模板不输出 id，会把 JSON 文本原样贴上，而用 tojson "
+            "序列化字典在这里得到的字符完全一样。",
             "form": "True 或 False",
         },
     )
@@ -637,7 +637,7 @@ add(
                 "d": "Jinja 不会解析 JSON 文本，字符串仍然是字符串。"
                 "（在文本上调用 `arguments | items` 的模板确实会失败，Qwen 的模板就是一例。）",
             },
-            "hint": "tojson 把任何值变成 JSON 文本。一个字符串的 JSON 文本是什么？",
+            "hint": "tojson 会把任何值变成 JSON 文本，那么一个字符串的 JSON 文本是什么样子？",
             "explanation": "JSON 文本被再加了一层引号，于是模型读到的是一个字符串，而训练时看到的是一个对象。"
             "引擎用哪种目标格式，必须与引擎的模板期望的一致。",
         },

@@ -120,8 +120,8 @@ add(
         form="True or False",
         zh={
             "question": "第 1 轮结束后，manager 持有第 1 轮的 prompt token，后面接着模型写出的 token。"
-            "第 2 轮的 prompt 是整个 README 请求重新渲染的结果。这个 prompt 是否按顺序以全部已持有的 token 开头？"
-            "回答 True 或 False。",
+            "第 2 轮的 prompt 是整个 README 请求重新渲染的结果。这个 prompt 是否按顺序以全部已持有的 token 开头"
+            "（请回答 True 或 False）？",
             "hint": "看看模型的回答是怎样开头的，再看重新渲染的历史里这条较早的回答是什么样子。",
             "explanation": "模型的回答以一个空的 think 块开头，而 Qwen3 的模板把较早的回答写进历史时会省掉这个块。"
             "两串 token 在第 1 轮 prompt 结尾之前完全一致，从回答的第一个 token 起分开。",
@@ -154,7 +154,7 @@ add(
             "choices": KINDS_ZH,
             "feedback": {
                 "a": "clean 要求 prompt 先完整包含所有已持有的 token。这里两者在已持有的 token 结束之前就分开了。",
-                "c": "分开的位置在上一个回答之前，或者新回答很长，Slime 才会 fork。"
+                "c": "只有在上一个回答开始之前就分开，或者新回答很长时，Slime 才会 fork。"
                 "请拿题目里的数字逐一核对这两个条件。",
                 "d": "交给 manager 的每一轮都会被记录，问题只在于这一轮加入哪条 token 串、以什么方式加入。",
             },
@@ -176,12 +176,12 @@ add(
                 31,
                 "That would hold for a clean turn. Think about what a realign does to the part of the strip "
                 "where turn 1's answer was.",
-                "clean 的情况下是这样。想一想 realign 对这条 token 串里第 1 轮回答所在的那一段做了什么。",
+                "只有在 clean 的情况下才是这样，请想一想 realign 对这条 token 串里第 1 轮回答所在的那一段做了什么。",
             ),
             Mistake(
                 10,
                 "10 is turn 2's answer. The question asks about turn 1's 31 tokens.",
-                "10 是第 2 轮的回答。题目问的是第 1 轮的 31 个 token。",
+                "10 是第 2 轮回答的 token 数，而题目问的是第 1 轮的 31 个 token。",
             ),
         ),
         hint="A realign overwrites the last answer with the prompt's own tokens. Which mask do prompt tokens get?",
@@ -242,13 +242,13 @@ add(
             Mistake(
                 {"samples": 1, "recomputed": 0},
                 "That is Slime's own result. A fork closes the sample at the parting.",
-                "这是 Slime 自己的结果。fork 会在分开的地方结束当前样本。",
+                "这是 Slime 自己的结果，never-realign 的 fork 则会在分开的地方结束当前样本。",
             ),
             Mistake(
                 {"samples": 2, "recomputed": 0},
                 "Two samples, yes. The second one starts from turn 2's whole prompt: what does it share with "
                 "the first?",
-                "两个样本没错。第二个样本从第 2 轮的完整 prompt 开始，这个样本和第一个样本共享了什么？",
+                "两个样本没错，但第二个样本从第 2 轮的完整 prompt 开始，这个样本和第一个样本共享了什么？",
                 matches=lambda answer: answer["samples"] == 2 and answer["recomputed"] == 0,
             ),
         ),
@@ -259,7 +259,7 @@ add(
         zh={
             "question": "never-realign 沿用 Slime 的 manager，但只要 prompt 与已持有的 token 分开就 fork。"
             "对 README 会话，never-realign 产生几个样本？训练时有多少个 prompt token 被计算了两次"
-            "（一个样本开头与更早样本开头相同的那些 token）？回答 {'samples': ..., 'recomputed': ...}。",
+            "（一个样本开头与更早样本开头相同的那些 token）？请用 {'samples': ..., 'recomputed': ...} 这样的字典作答。",
             "hint": "fork 从第 2 轮的完整 prompt 开始一个新样本，共同前缀就是第 1 轮的 prompt。",
             "explanation": "两个样本，第二个样本重复了第 1 轮的整个 prompt。每个生成的 token 都得到训练，"
             "代价是这段前缀要计算两次。",
