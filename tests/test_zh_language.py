@@ -94,3 +94,31 @@ def test_using_restores_what_was_chosen():
             assert words.current() == "en"
         assert words.current() == "zh"
     assert words.chosen() is None and words.current() == "en"
+
+
+def test_a_full_width_quote_in_a_cell_gets_a_line_naming_it_after_the_syntax_error():
+    """zh review 2 / issue 37: check("05.x", “b”) used to end in a bare SyntaxError. After a
+    chapter's use_language(...) in IPython, one line in the current language names the character."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("IPython")
+    script = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import tutorial\n"
+        "tutorial.use_language('zh')\n"
+        "shell.run_cell('check(\"05.x\", “b”)')\n"
+        "tutorial.use_language('zh')  # a second chapter: still one line, not two\n"
+        "shell.run_cell('print(1')\n"
+        "tutorial.use_language('en')\n"
+        "shell.run_cell('print(1， 2)')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "invalid character '“' (U+201C)" in run.stdout + run.stderr  # IPython's own error stays
+    hints = run.stderr.strip().splitlines()
+    assert hints == [
+        '这一行有全角引号「“」（中文输入法打出来的），Python 只认半角的 "，请换成半角后再运行这个单元格。',
+        "This line has a full-width comma, ，, as a Chinese input method types it; Python reads only the ASCII one (,). "
+        "Retype it and run the cell again.",
+    ], run.stderr

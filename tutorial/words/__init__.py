@@ -32,6 +32,7 @@ import contextvars
 import errno
 import importlib
 import os
+import sys
 import unicodedata
 from typing import Any, Iterator, Mapping, Optional
 
@@ -45,6 +46,10 @@ def use_language(lang: str) -> None:
     """Make `lang` ("en" or "zh") the current language of this process."""
     global _chosen
     _chosen = check(lang)
+    if "IPython" in sys.modules:  # a chapter's first cell: a full-width quote's SyntaxError gets a line
+        from .full_width import install
+
+        install()
 
 
 def chosen() -> Optional[str]:
