@@ -37,7 +37,7 @@ the data a function is tried on, not prose, and are not measured, as the example
 exercise bank is read through its registry (`all_exercises()`), the model answers through `RECALL`.
 
     .venv/bin/python scripts/zh_rhythm.py                # one row per group, then per chapter
-    .venv/bin/python scripts/zh_rhythm.py --check        # exit 1 when a group is outside a range
+    .venv/bin/python scripts/zh_rhythm.py --check        # exit 1 when a group or a row below is outside a range
     .venv/bin/python scripts/zh_rhythm.py --show GROUP   # the group's short and longest sentences
     .venv/bin/python scripts/zh_rhythm.py FILE ...       # measure these files only
 """
@@ -477,7 +477,9 @@ def show(paragraphs: list[str]) -> str:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", type=Path, help="files to measure (default: every group)")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a group is outside a range")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a group, or a row below the groups (a chapter's prose, exercises, "
+                             "answers; a page), is outside a range")
     parser.add_argument("--show", metavar="GROUP", help="print a group's (or a detail row's) short and long sentences")
     arguments = parser.parse_args(argv)
     if arguments.files:
@@ -494,7 +496,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(table(rows))
     print()
     print(table(below))
-    return 1 if arguments.check and any(row.outside() for row in rows) else 0
+    return 1 if arguments.check and any(row.outside() for row in rows + below) else 0
 
 
 if __name__ == "__main__":

@@ -117,6 +117,14 @@ def test_every_group_is_within_d2l_zh_shape_or_moving_toward_it():
     assert not problems, "\n".join(problems) + "\n(.venv/bin/python scripts/zh_rhythm.py --show GROUP lists the sentences)"
 
 
+def test_every_chapter_page_and_exercise_set_is_within_d2l_zh_shape():
+    """The rows below the groups (each chapter's prose, exercises and model answers, each page) are
+    held too, as --check holds them: a group in range can hide a chapter that is not."""
+    _, below = zh_rhythm.report()
+    problems = [f"{row.name}: {problem}" for row in below for problem in row.outside()]
+    assert not problems, "\n".join(problems)
+
+
 def test_the_script_runs_as_a_command():
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "zh_rhythm.py")], capture_output=True, text=True)
     assert result.returncode == 0 and "model answers" in result.stdout, result.stderr
