@@ -434,7 +434,7 @@ def test_chinese_labels():
     assert pg.results["error"] == ("第 1 行第 59 列，文本已经结束，但从第 1 行第 44 列开始的对象还缺一个 }"
                                    "（共有 5 个括号没闭合，这是最内层的一个）")
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
-    with pytest.raises(ValueError, match="lang must be one of"):
+    with pytest.raises(ValueError, match="lang must be 'en' or 'zh'"):
         Playground(lang="fr")
 
 

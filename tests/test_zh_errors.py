@@ -196,6 +196,17 @@ def test_the_python_api_says_its_argument_errors_in_the_current_language():
         with pytest.raises(tutorial.RequestError) as not_text:
             tutorial.translate_json(b"\xff\xfe")
         assert str(not_text.value) == "body: 请求体不是 UTF-8 文本（偏移 0 处无法解码）"
+        with pytest.raises(ValueError) as not_json_text:
+            tutorial.translate_json(5)
+        assert str(not_json_text.value) == "translate_json 接受的是 JSON 文本（str 或 bytes），实际是整数（int）"
+        with pytest.raises(ValueError) as not_a_language:
+            tutorial.use_language("fr")
+        assert str(not_a_language.value) == "lang 只能是 'en' 或 'zh'，实际是 'fr'"
+        from tutorial.notebook.build_it import check_stage
+
+        with pytest.raises(KeyError) as no_stage:
+            check_stage("nope", len)
+        assert str(no_stage.value).startswith("没有名为 'nope' 的阶段，可用的阶段是 flatten_content、user_block_message、")
     with using("en"):
         with pytest.raises(ValueError, match="target must be one of 'chat_template' or 'openai', got 'foo'"):
             tutorial.translate(body, target="foo")

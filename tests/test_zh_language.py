@@ -32,7 +32,7 @@ def test_use_language_wins_over_the_environment(monkeypatch):
     with words.using("en"):
         assert words.current() == "en"
     assert words.current() == "zh"
-    with pytest.raises(ValueError, match="lang must be one of"):
+    with pytest.raises(ValueError, match="lang 只能是 'en' 或 'zh'"):  # said in the current language
         words.use_language("fr")
 
 

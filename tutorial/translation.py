@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import client_tools, contract, limits, targets
-from .errors import RequestError
+from .errors import ArgumentError, RequestError
 
 
 # ---------------------------------------------------------------------------
@@ -44,6 +44,8 @@ def translate(body: dict, *, target: str = "chat_template") -> tuple[list[dict],
 def translate_json(raw: "str | bytes", *, target: str = "chat_template") -> tuple[list[dict], Optional[list[dict]]]:
     """Action 2 from the bytes a server receives: the JSON text is read with located errors
     (not UTF-8, not JSON, nested too deep for Python's reader, over 32 MB), then translated."""
+    if not isinstance(raw, (str, bytes, bytearray)):
+        raise ArgumentError("translate_json takes JSON text (str or bytes), got {got}", got=type(raw).__name__)
     body = contract.read_body(raw)  # read and checked in one pass, for speed; None if anything is wrong
     if body is None:  # read it, then translate (and check) it, to say where and what
         return translate(limits.read_json(raw, "the request body"), target=target)

@@ -87,9 +87,13 @@ def current() -> str:
     return from_environment if from_environment in LANGUAGES else "en"
 
 
+# The one error this module raises, in the language current when it is raised.
+NOT_A_LANGUAGE = {"en": "lang must be 'en' or 'zh', got {lang!r}", "zh": "lang 只能是 'en' 或 'zh'，实际是 {lang!r}"}
+
+
 def check(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
+        raise ValueError(NOT_A_LANGUAGE[current()].format(lang=lang))
     return lang
 
 

@@ -42,6 +42,7 @@ TEXTS: dict[str, str] = {
         "包含自身（形成循环），而 JSON 值不能引用自己（这里是 {got}）",
     # A wrong argument from the caller's code (targets.py).
     "target must be one of {names}, got {got}": "target 只能是 {names}，实际是 {got}",
+    "translate_json takes JSON text (str or bytes), got {got}": "translate_json 接受的是 JSON 文本（str 或 bytes），实际是 {got}",
     # Free values and JSON text (limits.py).
     "is an integer of more than {n} digits, longer than Python writes as JSON text": "是超过 {n} 位的整数，Python 无法把这样的整数写成 JSON 文本",
     "must be a finite number: JSON has no NaN or Infinity": "必须是有限的数，JSON 里没有 NaN 和 Infinity",

@@ -229,9 +229,24 @@ def stage_names() -> list[str]:
     return list(STAGES)
 
 
+class NoStage(KeyError):
+    """A stage name chapter 05 does not have, said in the current language (a KeyError, as a
+    lookup by name raises; its str is the sentence, not a quoted key)."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        from .texts import TEXT
+
+        lang = current()
+        return TEXT[lang]["no_stage"].format(name=self.name, stages=("、" if lang == "zh" else ", ").join(STAGES))
+
+
 def get(name: str) -> Stage:
     if name not in STAGES:
-        raise KeyError(f"no stage called {name!r}; the stages are {', '.join(STAGES)}")
+        raise NoStage(name)
     return STAGES[name]
 
 
