@@ -40,9 +40,11 @@ def shown_chapters(folder: Path = NOTEBOOKS) -> list:
 
 
 def hours(total: int, language: str) -> str:
+    """What follows a bold total: its hours and minutes in brackets, full-width ones right after
+    the number in Chinese (**455**（7 小时 35 分）), half-width ones after a space in English."""
     if language == "zh":
-        return f"{total // 60} 小时 {total % 60:02d} 分"
-    return minutes.hours(total)
+        return f"（{total // 60} 小时 {total % 60:02d} 分）"
+    return f" ({minutes.hours(total)})"
 
 
 def link(chapter) -> str:
@@ -63,7 +65,7 @@ def index_table(kept: dict, language: str) -> str:
         rows.append(f"| {cells[0]} | {cells[1]} | {chapter.self_study} |")
     label = kept.get("total label") or TOTAL[language]
     total = minutes.total(chapters, "self_study")
-    rows.append(f"| {label} | | **{total}** ({hours(total, language)}) |")
+    rows.append(f"| {label} | | **{total}**{hours(total, language)} |")
     return "\n".join(rows)
 
 
@@ -77,7 +79,7 @@ def run_sheet_table(kept: dict, language: str) -> str:
         rows.append(f"| {cells[0]} | {chapter.self_study} | {chapter.in_class} | {cells[-1]} |")
     label = kept.get("total label") or TOTAL[language]
     study, taught = minutes.total(chapters, "self_study"), minutes.total(chapters, "in_class")
-    rows.append(f"| {label} | **{study}** ({hours(study, language)}) | **{taught}** ({hours(taught, language)}) | |")
+    rows.append(f"| {label} | **{study}**{hours(study, language)} | **{taught}**{hours(taught, language)} | |")
     return "\n".join(rows)
 
 

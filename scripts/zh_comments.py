@@ -106,7 +106,7 @@ COMMENTS: dict[str, str] = {
     "the lines behind both": "两者背后的代码行",
     "request 2, \"openai\" target": "请求 2，\"openai\" 目标格式",
     "one Anthropic part -> one OpenAI content part": "一个 Anthropic 内容块 -> 一个 OpenAI content part",
-    "typed up to the second message": "只输入到第二条消息",
+    "typed up to the second message": "模拟只敲了一半的请求，文本停在 assistant 消息开头",
     "the request as it was before the rename above": "上面改名之前的请求",
     "the slip": "错在这里：保留了 id",  # a deliberate design mistake, not a typo (笔误)
     "the column goes away": "这一列消失了",

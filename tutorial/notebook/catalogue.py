@@ -99,6 +99,8 @@ LABELS: dict[str, str] = {
     "refused:": "拒绝：",
     # --- chapter 08
     "where": "位置",
+    "lost value": "丢失的值",
+    "why": "原因",
     "the list of differing places": "不同之处的列表",
     "the JSON text, parsed back": "JSON 文本解析回来的值",
     "the result's tool_call_id": "结果的 tool_call_id",
@@ -121,6 +123,8 @@ LABELS: dict[str, str] = {
     "what the reordered message shows": "调换顺序后的消息显示了什么",
     "what the split shows": "拆分后显示了什么",
     "the original order": "原来的顺序",
+    "before the split": "拆分前",
+    "after the split": "拆分后",
     "sees": "模型看到",
     "characters in the tool turn": "tool 轮次的字符数",
     "ChatML shows the same parts either way": "两种方式下 ChatML 显示的 content part 相同",
