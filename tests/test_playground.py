@@ -670,7 +670,7 @@ def test_a_chinese_playground_names_its_presets_in_chinese():
     assert pg.preset == "服务端工具" and pg.body["messages"][0]["content"] == "Python 3.13 有什么新东西？"
     pg.preset = "peer: 04_image_base64_and_url"
     assert pg.preset == "真实系统：04_image_base64_and_url" and pg.peer_case == "04_image_base64_and_url"
-    assert "与我们的结果" in pg_module.peers_html(pg)
+    assert "与本包的结果" in pg_module.peers_html(pg)
     with pytest.raises(ValueError, match="no preset named"):
         pg.preset = "no such preset"
 

@@ -311,11 +311,11 @@ _KINDS_ZH: dict[str, tuple[str, str]] = {
     "image-placeholder": (
         '图片块变成 user 文本 "[image omitted]"；Slime 写入这个块的 Python repr',
         "Slime 把图片块的 Python repr 连同 base64 数据写进 user 文本，模型读到的是一段字典转储，一张截图就让 "
-        "prompt 多出几 MB；我们写入占位符（SPEC.md），丢失报告会指出这张图片。",
+        "prompt 多出几 MB。本包改为写入占位符（SPEC.md），并在丢失报告里指出这张图片。",
     ),
     "document-placeholder": (
         '文档块变成 user 文本 "[document omitted]"；Slime 写入它的 Python repr',
-        "纯文本模板读不了 PDF，base64 字节的 repr 对模型只是噪声；我们写入一个写明内容块类型的占位符，"
+        "纯文本模板读不了 PDF，base64 字节的 repr 对模型只是噪声，所以本包写入一个写明内容块类型的占位符，"
         "并在丢失报告里列出这个块。",
     ),
     "assistant-empty-content": (
@@ -325,13 +325,13 @@ _KINDS_ZH: dict[str, tuple[str, str]] = {
     ),
     "tool-strict-default": (
         '函数工具没有 "strict": false；SGLang 的请求模型会补上这个默认值',
-        "我们的工具结构只带 Anthropic 工具声明过的内容（SPEC.md），而 false 本来就是 OpenAI 的默认值，"
+        "本包的工具结构只带 Anthropic 工具声明过的内容（SPEC.md），而 false 本来就是 OpenAI 的默认值，"
         "所以 API 对两者的理解相同；不过把工具整个写成 JSON 的模板，会在 SGLang 的 prompt 里显示这个多出来的键。",
     ),
     "tool-choice-unsatisfiable": (
-        '所有工具都是服务端工具时（tools 变成 None），我们仍接受 tool_choice {"type": "any"}；SGLang 以 400 拒绝这个请求',
+        '所有工具都是服务端工具时（tools 变成 None），本包仍接受 tool_choice {"type": "any"}；SGLang 以 400 拒绝这个请求',
         "两种目标格式都不解释 tool_choice：选工具是 Action 2 之后的采样决策，所以它留在请求体里，由丢失报告列出。"
-        "SGLang 在端点处检查它；基于我们的输出搭建的系统，必须在采样的地方检查。",
+        "SGLang 在端点处就做这项检查，基于本包输出搭建的系统则必须在采样的地方检查。",
     ),
 }
 

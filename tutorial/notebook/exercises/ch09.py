@@ -442,8 +442,8 @@ add(
         "Anthropic) and document (the PDF, with its file name as title).",
         form="a list of block types, e.g. ['text', ...]",
         zh={
-            "question": "to_anthropic 收到一条聊天格式的 user 消息，内容依次是 text、image_url（data: URL）、"
-            "image_url（https URL）和 file（一个 PDF）四个部分。按顺序会产生哪些 Anthropic 内容块类型？",
+            "question": "to_anthropic 收到一条聊天格式的 user 消息，content 里依次有四个 content part，分别是 text、"
+            "image_url（data: URL）、image_url（https URL）和 file（一个 PDF）。按顺序会产生哪些 Anthropic 内容块类型？",
             "hint": "两个 image_url content part 都是图片，无论带的是哪种 URL，一个变成 base64 来源，另一个变成 url 来源，"
             "那么 API 把承载 PDF 的内容块叫什么？",
             "explanation": "text、image（base64 来源，从 data: URL 中拆出）、image（url 来源，由 Anthropic 获取）和 "

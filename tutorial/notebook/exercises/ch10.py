@@ -54,21 +54,21 @@ add(
         "LiteLLM 1.110.2 give tool → user, with both notes joined after the result.",
         zh={
             "question": "用例 09 以一条 user 消息 [text 'note before', tool_result, text 'note after'] 结束，"
-            "哪些系统按发送时的顺序保留这三个部分？",
+            "哪些系统按发送时的顺序保留这三个内容块？",
             "choices": {
                 "a": "全部六行，因为消息中内容块的顺序是每个系统都必须保留的东西。",
                 "b": "只有 vLLM 和 LiteLLM 保持原来的顺序，其他系统都会移动备注，好让每次调用和调用的结果保持相邻。",
-                "c": "Slime、SGLang 和我们的两种目标格式，而 vLLM 和 LiteLLM 把 tool 消息提前。",
+                "c": "Slime、SGLang 和本包的两种目标格式，而 vLLM 和 LiteLLM 把 tool 消息提前。",
                 "d": "一个也没有，每个系统都把两条备注连起来，放在 tool 消息之后。",
             },
             "feedback": {
                 "a": "四个真实系统中有两个是有意重排的，这两个系统先输出每条 tool 消息，再把用户的文本放在后面，"
                 "合成一条 user 消息。",
                 "b": "正好相反，让调用和结果保持相邻的是 vLLM 和 LiteLLM，做法是移动备注，而不是保留备注的位置。",
-                "d": "Slime、SGLang 和我们的两种目标格式会在结果之前先输出备注，顺序是 user、tool、user。",
+                "d": "Slime、SGLang 和本包的两种目标格式都先输出第一条备注，再输出结果，顺序是 user、tool、user。",
             },
             "hint": "读一读表格的“角色序列”列，看看调用之后的第一条 user 消息排在哪里。",
-            "explanation": "Slime、SGLang 和我们的目标格式给出 user → tool → user（发送时的顺序），而 "
+            "explanation": "Slime、SGLang 和本包的目标格式给出 user → tool → user（发送时的顺序），而 "
             "vLLM 0.33.0 和 LiteLLM 1.110.2 给出 tool → user，两条备注连起来放在结果之后。",
         },
     )
@@ -93,7 +93,7 @@ add(
                 "\n",
                 "A newline is what Slime, SGLang and our targets use. Look at vLLM's own cell in the '02 system' "
                 "column: is there anything between the two texts?",
-                "换行符是 Slime、SGLang 和我们的目标格式用的，再看看“02 system 消息”列中 vLLM 自己的单元格，"
+                "用换行符的是 Slime、SGLang 和本包的目标格式。再看看“02 system 消息”列中 vLLM 自己的单元格，"
                 "两段文本之间有什么吗？",
             ),
             Mistake(
@@ -116,7 +116,7 @@ add(
         zh={
             "question": "用例 02 把系统提示词作为两个文本块 'Block A' 和 'Block B' 发送。vLLM 0.33.0 "
             "在两者之间放了什么字符串？",
-            "hint": "Slime、SGLang 和我们的目标格式用的是换行符，那么看看“02 system 消息”列中 vLLM 的单元格，"
+            "hint": "Slime、SGLang 和本包的目标格式用的是换行符，那么看看“02 system 消息”列中 vLLM 的单元格，"
             "两段文本之间有什么吗？",
             "explanation": "两者之间什么也没有，因为 vLLM 用空字符串连接系统提示词的各个内容块，渲染出 'Block ABlock B'，"
             "于是在 prompt 的最开头，两句话连成了一个词。",
@@ -170,13 +170,13 @@ add(
             "feedback": {
                 "a": "确实有一个保留了签名，这个系统的输出是发给另一个服务商的请求，而不是本地模型的 prompt。",
                 "b": "Slime 把 thinking 文本保留为 reasoning_content，丢掉签名，"
-                "和我们的默认目标格式一样（我们的丢失报告也这样说明）。",
+                "本包的默认目标格式也这样做，并在丢失报告里记下一条。",
                 "c": "两个推理服务引擎都把签名和内容块的其他元数据一起丢掉，只有推理文本进入引擎的消息。",
             },
             "hint": "只有当请求仍可能到达 Anthropic 的服务器时，签名才有意义。"
             "四者中哪一个构造的是发给另一个服务商的请求，而不是 prompt？",
             "explanation": "只有 LiteLLM 保留签名，放在 thinking_blocks 里，而 Slime、SGLang 和 vLLM 丢掉签名，"
-            "我们的两种目标格式也是，因为本地模型既不检查签名，也不生成签名。",
+            "本包的两种目标格式也丢掉签名，因为本地模型既不检查签名，也不生成签名。",
         },
     )
 )
@@ -264,19 +264,19 @@ add(
             "choices": {
                 "a": "一个也没有，因为模板无法渲染的请求，每个系统都必须拒绝。",
                 "b": "SGLang 和 vLLM，因为推理服务引擎必须回应收到的每个请求。",
-                "c": "除了我们的 openai 目标格式以外的每一行，因为这个目标格式比所模仿的系统更严格。",
-                "d": "Slime、LiteLLM 和我们的默认目标格式，而服务端点拒绝部分或全部。",
+                "c": "除了本包的 openai 目标格式以外的每一行，因为这个目标格式比所模仿的系统更严格。",
+                "d": "Slime、LiteLLM 和本包的默认目标格式，而服务端点拒绝其中几个或全部。",
             },
             "feedback": {
                 "a": "rollout 适配器不能拒绝，因为适配器必须让轨迹继续下去，所以接受请求，"
-                "并改动自己承载不了的内容（我们的默认目标格式会报告每一处改动）。",
+                "并改动自己承载不了的内容，本包的默认目标格式会把每一处改动写进丢失报告。",
                 "b": "能够返回 400 的正是推理服务端点，这些端点也确实这样做了，SGLang 五个全部拒绝。",
-                "c": "我们的 openai 目标格式在 SGLang 拒绝的地方拒绝，用例 16 除外（一处有记录的偏差），"
+                "c": "本包的 openai 目标格式在 SGLang 拒绝的地方也拒绝（用例 16 是一处有记录的偏差，不在此列），"
                 "vLLM 也拒绝了好几个。",
             },
             "hint": "哪类系统的客户端可以在收到 400 之后修正请求？哪类系统无论收到什么，都必须让 rollout 继续下去？",
-            "explanation": "Slime、LiteLLM 和我们的默认目标格式接受全部五个，SGLang 全部拒绝，"
-            "vLLM 和我们的 openai 目标格式拒绝一部分。真正的风险在两者之间，也就是输入被接受了，却被静默改动。",
+            "explanation": "Slime、LiteLLM 和本包的默认目标格式接受全部五个，SGLang 全部拒绝，"
+            "vLLM 和本包的 openai 目标格式拒绝其中几个。真正的风险在两者之间，也就是输入被接受了，却被静默改动。",
         },
     )
 )
@@ -303,7 +303,7 @@ add(
             Mistake(
                 len({entry.peer for entry in dv.DEVIATIONS}),
                 "That is the number of peers that differ from us. Count the reasons (the kinds) instead.",
-                "这是与我们有差异的真实系统的个数，请改数原因（kind）的个数。",
+                "这是与本包有差异的真实系统的个数，要数的是原因（kind）有几种。",
             ),
         ),
         hint="Many entries repeat the same difference in another recorded case. Group the entries by their "
@@ -340,8 +340,8 @@ add(
                 1,
                 "One tool_result, but SGLang cuts its parts into runs where a part switches between a reference "
                 "and anything else, as our openai target does (chapter 08).",
-                "只有一个 tool_result，但 SGLang 会在引用与其他部分相互切换的地方把结果切成若干段，"
-                "和我们的 openai 目标格式一样（第 08 章）。",
+                "只有一个 tool_result，但 SGLang 会把结果切成若干段，content part 每在引用和非引用之间切换一次，"
+                "就开始新的一段，本包的 openai 目标格式也是这样切的（第 08 章）。",
             ),
             Mistake(
                 2,
@@ -359,7 +359,7 @@ add(
             "tool_result 变成多少条 tool 消息？",
             "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的结构，而 openai 目标格式在这里模仿的正是 SGLang。",
             "explanation": "一共三条，因为 SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，"
-            "tool_call_id 全都相同，和我们的 openai 目标格式一样。",
+            "tool_call_id 全都相同，与本包的 openai 目标格式一样。",
             "form": "一个整数",
         },
     )
@@ -403,21 +403,21 @@ add(
             "Claude Code 发送提醒的方式，每个系统把这条提醒放在哪里？",
             "choices": {
                 "a": "每个系统都把提醒留在发送时的位置，作为两条 user 消息之间的 system 消息。",
-                "b": "SGLang、vLLM 和我们的 openai 目标格式并入系统提示词，其余的保留原位。",
+                "b": "SGLang、vLLM 和本包的 openai 目标格式并入系统提示词，其余的保留原位。",
                 "c": "每个系统都把提醒移进第一条 system 消息，因为多数模板只接受一条 system 消息。",
                 "d": "每个系统都丢掉提醒，因为列表内部的 system 消息根本不属于 Messages API。",
             },
             "feedback": {
                 "a": "没有哪一行把 system 角色留在中间，有的并入开头的系统提示词，"
-                "其余的在原位置折进一条 user 消息（Slime 和我们的 preprocess 用 <system-reminder> 包起来）。",
-                "c": "Slime、LiteLLM 和我们的默认目标格式保留提醒的位置，放在一条 user 消息里，"
-                "只有两个推理服务引擎（在录制时的这项设置下）和我们的 openai 目标格式会把提醒合并进去。",
+                "其余的在原位置折进一条 user 消息（Slime 和本包的 preprocess 用 <system-reminder> 包起来）。",
+                "c": "Slime、LiteLLM 和本包的默认目标格式保留提醒的位置，放在一条 user 消息里。把提醒合并进去的，"
+                "只有两个推理服务引擎（在录制时的这项设置下）和本包的 openai 目标格式。",
                 "d": "没有谁丢掉提醒，分歧在于放在哪里，而对做合并的那些系统来说，这会改变 prompt 开头的 token。",
             },
             "hint": "看“角色序列”列里哪些行少了一条 user 消息，再看这些行的第一条消息里装着什么。",
             "explanation": "SGLang（设置 inline_system='merge'）、"
-            "vLLM 和我们的 openai 目标格式把提醒并入开头的 system 消息，于是每来一条提醒，"
-            "prompt 开头的 token 就会改变。Slime、LiteLLM 和我们的默认目标格式则把提醒留在原位，"
+            "vLLM 和本包的 openai 目标格式把提醒并入开头的 system 消息，于是每来一条提醒，"
+            "prompt 开头的 token 就会改变。Slime、LiteLLM 和本包的默认目标格式则把提醒留在原位，"
             "放在一条 user 消息里。",
         },
     )
@@ -458,7 +458,7 @@ add(
             "question": "用例 13 声明了在 Anthropic 的服务器上运行的服务端工具 web_search_20250305，"
             "哪些行把 web_search 作为普通函数工具提供给本地模型？",
             "choices": {
-                "a": "Slime 和我们的默认目标格式，变成 schema 为空的函数，本地没人运行",
+                "a": "Slime 和本包的默认目标格式，变成 schema 为空的函数，本地没人运行",
                 "b": "SGLang 和 vLLM，这两个引擎认得服务端工具的名字，并当作函数转发出去。",
                 "c": "只有 LiteLLM，因为 LiteLLM 把每个不认识的工具类型都变成普通函数工具。",
                 "d": "一个也没有，只有 Anthropic 服务器能运行的工具，每个系统都会去掉。",
@@ -467,10 +467,10 @@ add(
                 "b": "两个推理服务引擎都直接拒绝这个请求（请求的历史里有服务端工具的内容块），所以什么也没提供。",
                 "c": "LiteLLM 把网页搜索工具映射为自己的 web_search_options，不放进 tools。",
                 "d": "有两行确实提供了这个工具，这两个系统什么都接受，"
-                "并把每个工具的名字复制进一个函数（我们默认目标格式的丢失报告也说明了这一点）。",
+                "并把每个工具的名字复制进一个函数（本包默认目标格式的丢失报告也写明了这一点）。",
             },
             "hint": "看“13 工具”列，哪些行显示 [\"web_search\"]？",
-            "explanation": "Slime 和我们的默认目标格式把这个工具变成一个 schema 为空的函数，本地模型可以调用，"
+            "explanation": "Slime 和本包的默认目标格式把这个工具变成一个 schema 为空的函数，本地模型可以调用，"
             "但本地没有谁能运行，而这次调用会回到一个以为服务器已经搜索过的客户端那里。",
         },
     )
@@ -511,21 +511,21 @@ add(
             "question": "回复 r4 结束的原因是模型生成了停止字符串 'STOP'。哪些行告诉客户端 stop_reason: "
             "'stop_sequence'？",
             "choices": {
-                "a": "vLLM 和我们的 build_reply，而 Slime、SGLang 和 LiteLLM 回答 end_turn。",
+                "a": "vLLM 和本包的 build_reply，而 Slime、SGLang 和 LiteLLM 回答 end_turn。",
                 "b": "一个也没有，因为引擎对两者都报告 'stop'，所以每个系统都回答 end_turn。",
                 "c": "全部，因为匹配到停止字符串正是 stop_sequence 要报告的情况。",
                 "d": "Slime 和 SGLang，这两个系统读取 matched_stop，而 vLLM 和 LiteLLM 回答 end_turn。",
             },
             "feedback": {
                 "b": "引擎能说出匹配到的是哪个停止字符串（vLLM 的 stop_reason、SGLang 的 matched_stop），"
-                "有一个真实系统和我们的返回路径用到了这个信息。",
+                "有一个真实系统和本包的返回路径用到了这个信息。",
                 "c": "四个真实系统中有三个从不输出 stop_sequence，不管匹配到了什么，"
                      "这三个系统都把引擎的 'stop' 映射为 end_turn。",
                 "d": "Slime 和 SGLang 在这里都回答 end_turn，"
-                "读取引擎报告里 matched_stop 的是 vLLM（以及我们的 build_reply）。",
+                "读取引擎报告里 matched_stop 的是 vLLM（以及本包的 build_reply）。",
             },
             "hint": "看“r4 stop_reason”列里哪些行写的是 stop_sequence。",
-            "explanation": "只有 vLLM 0.33.0 和我们的 build_reply 回答 stop_sequence（并附上匹配到的字符串），"
+            "explanation": "只有 vLLM 0.33.0 和本包的 build_reply 回答 stop_sequence（并附上匹配到的字符串），"
             "其他的都说 end_turn，于是客户端无法分辨回答是被截断了，还是已经说完了。",
         },
     )
@@ -574,7 +574,7 @@ add(
                 "d": "丢掉这一轮会破坏角色的交替，所以每一行都保留了这条 assistant 消息。",
             },
             "hint": "看“19 空文本”列，其中 '(absent)' 表示键不存在，这和 \"\" 不一样。",
-            "explanation": "Slime、SGLang、LiteLLM 和我们的两种目标格式写 \"\"，"
+            "explanation": "Slime、SGLang、LiteLLM 和本包的两种目标格式写 \"\"，"
             "vLLM 0.33.0 写出的消息则没有 content 键。缺失的键可能让模板抛出异常，而 \"\" 只会渲染成空。",
         },
     )
