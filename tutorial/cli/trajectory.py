@@ -58,7 +58,7 @@ WORDS = {
         "line": "{path} 第 {number} 行不是 JSON 对象",
         "none": "{paths} 中没有 token 路径（serve --engine --tokens）产生的捕获记录",
         "session": "会话 {session}（{family}）共 {turns} 轮，得到 {samples} 个样本",
-        "sample": "  样本 {number} 有 {tokens} 个 token（第一个 prompt {prompt} 个，响应 {response} 个），其中 {trained} 个参与训练",
+        "sample": "  样本 {number} 有 {tokens} 个 token（第一个 prompt 占 {prompt} 个，其后 {response} 个），其中 {trained} 个参与训练",
         "span": "    参与训练的 {start}..{end}（{length} 个 token）是 {text}",
         "drift": "  manager 的判断依次为 {kinds}",
     },

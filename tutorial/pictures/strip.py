@@ -55,7 +55,7 @@ class TokenStrip:
         self.strips = strips
 
     def __repr__(self) -> str:  # the text form a notebook stores beside the SVG: no address, same every run
-        return "; ".join(f"{s.label} · " + words.text("strip.counts", tokens=len(s.kinds), trained=s.count("trained"))
+        return words.text("strip.separator").join(f"{s.label} · " + words.text("strip.counts", tokens=len(s.kinds), trained=s.count("trained"))
                          for s in self.strips)
 
     def _repr_svg_(self) -> str:

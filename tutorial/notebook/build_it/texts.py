@@ -214,10 +214,11 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
         "flatten_content": {
             "empty": '`None` 得到 `""`，字符串原样返回，单个内容块（一个字典）当作只有一项的列表。',
             "join": '列表取每一项的文本，跳过空的，再用 `"\\n"` 连接。',
-            "part": "各项的文本按类型取。字符串直接用，`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）"
-                    "取其中的 `text`。`tool_result` 取自己的内容并展平。图片（`image`、`image_url`、"
-                    "`input_image`）得到 `\"[image omitted]\"`。其他内容块有 `content` 就取展平后的 `content`，"
-                    "没有就取 `text`，两者都没有则什么也不取。",
+            "part": "字符串项直接用作文本，"
+                    "`text` 块（以及 OpenAI 的 `input_text` 和 `output_text`）取其中的 `text`，"
+                    "`tool_result` 取自己的内容并展平，"
+                    "图片（`image`、`image_url`、`input_image`）得到 `\"[image omitted]\"`。"
+                    "其他内容块有 `content` 就取展平后的 `content`，没有就取 `text`，两者都没有则什么也不取。",
         },
         "user_block_message": {
             "text": '`text` 块 → `{"role": "user", "content": <它的文本>}`，文本原样取用',
@@ -230,23 +231,24 @@ RULES: dict[str, dict[str, dict[str, str]]] = {
             "text": '各 `text` 块的文本用 `""` 连接，作为 `content`（没有 `text` 块时为 `""`）',
             "thinking": "各 `thinking` 块的文本用 `\"\"` 连接，作为 `reasoning_content`。有 thinking 块时才加这个键，"
                         "签名丢弃。",
-            "calls": "每个 `tool_use` 在 `tool_calls` 中生成 `{\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}`。"
-                     "arguments 就是该块的 `input`（没有则为 `{}`），不带 id。有工具调用时才加 `tool_calls` 这个键。",
+            "calls": "每个 `tool_use` 在 `tool_calls` 中生成一个 `{\"type\": \"function\", \"function\": {\"name\": ..., \"arguments\": ...}}`，"
+                     "其中 arguments 就是该块的 `input`（没有则为 `{}`），不带 id。"
+                     "有工具调用时才加 `tool_calls` 这个键。",
             "other": "其他内容块（比如 redacted thinking）什么也不产生",
         },
         "translate_messages": {
-            "system": '先处理系统提示词。`None`、`""` 和 `[]` 不产生消息，字符串得到 `{"role": "system", '
-                      '"content": system}`，内容块列表则先展平。',
+            "system": "最先处理的是系统提示词，`None`、`\"\"` 和 `[]` 不产生消息，"
+                      "字符串得到 `{\"role\": \"system\", \"content\": system}`，内容块列表则先展平。",
             "inner_system": "夹在 messages 列表里的 `system` 消息 → 一条 system 消息，内容展平",
             "string": '字符串内容 → `{"role": <它的角色>, "content": <该字符串>}`',
             "assistant": "content 为列表的 assistant 消息 → `assistant_message(...)`",
             "user": "content 为列表的 user 消息 → 每个内容块一条消息，即 `user_block_message(...)`",
         },
         "tools_to_chat_tools": {
-            "none": "没有工具（`None` 或 `[]`）→ `None`。",
-            "wrap": '每个工具 → `{"type": "function", "function": {"name": ..., "desc'
-                    'ription": ..., "parameters": ...}}`。description 缺失或为空时用 `""`'
-                    '，schema 缺失或为 None 时用 `{"type": "object", "properties": {}}`。',
+            "none": "没有工具（`None` 或 `[]`）时结果是 `None`，而不是空列表。",
+            "wrap": "每个工具都包装成 `{\"type\": \"function\", \"function\": {\"name\": ..., \"description\": ..., \"parameters\": ...}}`，"
+                    "其中 description 缺失或为空时用 `\"\"`，"
+                    "schema 缺失或为 None 时用 `{\"type\": \"object\", \"properties\": {}}`。",
         },
         "translate": {
             "both": "先走消息路径，再走工具路径，然后把两个结果一起返回。",

@@ -398,7 +398,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "0: the rest of the response region, that is the later prompts (tool results, new user text, the "
             "re-rendered history) and any answer a realign overwrote. The first prompt is outside the mask.",
             "样本里哪些 token 的 loss_mask 是 1，哪些是 0？",
-            "模型在某一轮生成、并且仍按原样留在 token 串里的 token 记 1。响应区域里的其余 token 都记 0，"
+            "模型在某一轮生成、并且仍按原样留在 token 串里的 token 记 1。第一个 prompt 之后的其余 token 都记 0，"
             "包括后面各轮的 prompt（工具结果、新的用户文本、重新渲染的历史），也包括被 realign 覆盖掉的回答。"
             "第一个 prompt 不在掩码覆盖的范围之内。",
         ),
