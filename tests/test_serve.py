@@ -623,7 +623,7 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
     assert said["not json"] == "body：请求体不是有效的 JSON（第 1 行第 2 列），这里应该是用双引号括起来的键名"
     assert said["not an object"] == "body：请求体必须是 JSON 对象，收到的是 list"
     assert said["route"] == "GET /nowhere：这里没有这个路由（见 GET /）"
-    assert said["capture"].startswith("captures/cap_9999999：没有这个捕获")
+    assert said["capture"].startswith("captures/cap_9999999：没有这条捕获记录")
     assert "20000 字节的上限" in said["too large"]
     for name, response in answers.items():
         assert response.json()["type"] == "error" and response.status_code in (400, 404, 413), name
