@@ -126,32 +126,37 @@ def _cause_text(error: RenderError) -> str:
     return str(error.__cause__).splitlines()[0]
 
 
+def _as_python_prints_it(error: RenderError) -> str:
+    return f"{type(error.__cause__).__name__}: {_cause_text(error)}"
+
+
 def _jinja_message(error: RenderError) -> str:
     return error.__cause__.message
 
 
 # (template, what the problem begins with, the part that is jinja2's or Python's own words)
 SANDBOX = [
-    ("{{ ''.__class__ }}", "被沙箱拦下：访问 'str' 对象的属性 '__class__' 不安全。聊天模板可以读取消息和工具", None),
-    ("{{ messages.append(1) }}", "被沙箱拦下：", _cause_text),  # jinja2's own SecurityError
+    ("{{ ''.__class__ }}", "访问 'str' 对象的属性 '__class__' 不安全，沙箱因此拦下了这次渲染。聊天模板可以读取消息和工具", None),
+    ("{{ messages.append(1) }}", "访问 'list' 对象的属性 'append' 不安全，沙箱因此拦下了这次渲染。", None),
     ("ok\n{% if %}", "第 2 行有语法错误（", _jinja_message),
-    ("{{ 1/0 }}", "渲染时出错（ZeroDivisionError）：division by zero", _cause_text),
-    ("{{ x.foo.bar }}", "模板出错（UndefinedError）：", _cause_text),
+    ("{{ 1/0 }}", "渲染途中出错，请检查模板在这一步用到的值。ZeroDivisionError: division by zero", _as_python_prints_it),
+    ("{{ x.foo.bar }}", "模板读到了一个不存在的值，请检查消息和工具里有没有模板要读的字段。UndefinedError: ", _as_python_prints_it),
     ("{{ x | tojson }}", "模板拒绝渲染（tojson 收到一个未定义的值，缺少 'x'）", None),
-    ("{{ 1 | tojson(indent=100) }}", "被沙箱拦下：tojson 的 indent 最大为 64", None),
-    ("{{ 1 | tojson(separators=('a' * 40, 'b' * 40)) }}", "被沙箱拦下：tojson 的 separators 最多 64 个字符", None),
+    ("{{ 1 | tojson(indent=100) }}", "tojson 的 indent 最大为 64，沙箱因此拦下了这次渲染，请把模板改到这条限制之内", None),
+    ("{{ 1 | tojson(separators=('a' * 40, 'b' * 40)) }}", "tojson 的 separators 最多 64 个字符，沙箱因此拦下了这次渲染", None),
     ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "模板递归太深（某个宏或循环在无休止地调用自己）", None),
-    ("{{ 'a' * 10**9 }}", "被沙箱拦下：模板构造的字符串最多 33,554,432 个字符，这里要 1,000,000,000 个", None),
-    ("{{ [1] * 10**7 }}", "被沙箱拦下：模板构造的列表最多 1,000,000 项，这里要 10,000,000 项", None),
-    ("{{ 10 ** 10000 }}", "被沙箱拦下：模板构造的整数最多 4300 位", None),
-    ("{{ '{0:{1}}'.format(1, 5) }}", "被沙箱拦下：模板不能计算格式宽度（格式说明里不能有 {...}）", None),
-    ("{% for x in range(10**9) %}x{% endfor %}", "被沙箱拦下：", _cause_text),  # jinja2's "Range too big"
+    ("{{ 'a' * 10**9 }}", "模板构造的字符串最多 33,554,432 个字符，这里要 1,000,000,000 个，沙箱因此拦下了这次渲染", None),
+    ("{{ [1] * 10**7 }}", "模板构造的列表最多 1,000,000 项，这里要 10,000,000 项，沙箱因此拦下了这次渲染", None),
+    ("{{ 10 ** 10000 }}", "模板构造的整数最多 4300 位，沙箱因此拦下了这次渲染", None),
+    ("{{ '{0:{1}}'.format(1, 5) }}", "模板不能计算格式宽度（格式说明里不能有 {...}），沙箱因此拦下了这次渲染", None),
+    ("{% for x in range(10**9) %}x{% endfor %}", "沙箱拦下了这次渲染，请把模板里的数字或 range() 改小。OverflowError: ", _as_python_prints_it),  # jinja2's "Range too big"
     ("{% for i in range(1000) %}{% for j in range(101) %}{{ 'a'.upper() }}{% endfor %}{% endfor %}",
-     "被沙箱拦下：一次渲染最多调用 100,000 次（函数、方法和宏）", None),
+     "一次渲染最多调用 100,000 次（函数、方法和宏），沙箱因此拦下了这次渲染", None),
     ("{% for i in range(101) %}{% set r = range(100000) %}{% endfor %}",
-     "被沙箱拦下：一次渲染中 range() 最多共给出 10,000,000 项", None),
-    ("{{ namespace(_x=1) }}", "被沙箱拦下：namespace 里的名字不能以 '_' 开头（'_x'）", None),
-    ("{{ strftime_now('x' * 300) }}", "渲染时出错（ValueError）：strftime_now 的格式字符串最多 200 个字符", None),
+     "一次渲染中 range() 最多共给出 10,000,000 项，沙箱因此拦下了这次渲染", None),
+    ("{{ namespace(_x=1) }}", "namespace 里的名字不能以 '_' 开头（'_x'），沙箱因此拦下了这次渲染。", None),
+    ("{{ strftime_now('x' * 300) }}", "渲染途中出错，请检查模板在这一步用到的值。ValueError: strftime_now 的格式字符串最多 200 个字符",
+     lambda error: "ValueError:"),  # the exception's name, as Python prints it; its words are ours
 ]  # fmt: skip
 
 
@@ -165,7 +170,7 @@ def test_every_render_error_is_chinese_quoting_only_what_is_not_ours(zh, source,
 
 def test_naming_a_template_wrongly_is_answered_in_chinese(zh):
     error = refused("chatm1")
-    assert str(error).startswith("聊天模板 'chatm1'：没有名为 'chatm1' 的聊天模板。模型家族有 deepseek-v3.1、")
+    assert str(error).startswith("聊天模板 'chatm1'：这个名字既不是模型家族，也不是本包自带的模板。模型家族有 deepseek-v3.1、")
     assert "本包自带的简化模板有 chatml、glm_style。" in str(error)
     assert_chinese(str(error), "pathlib.Path", "Jinja")
     error = refused(3)
@@ -286,7 +291,9 @@ def test_the_real_templates_refusals_quote_the_templates_words_inside_chinese(re
                 else:
                     cause = type(chinese.__cause__).__name__
                     kinds.add(cause)
-                    begins = "模板出错" if cause == "UndefinedError" else "渲染时出错"
-                    assert chinese.problem.startswith(f"{begins}（{cause}）："), chinese.problem
-                    assert_chinese(str(chinese), _cause_text(chinese))
+                    begins = "模板读到了一个不存在的值，" if cause == "UndefinedError" else "渲染途中出错，"
+                    assert chinese.problem.startswith(begins), chinese.problem
+                    assert chinese.problem.endswith(f"。{_as_python_prints_it(chinese)}"), chinese.problem
+                    assert chinese.problem.count("：") == 0, chinese.problem  # one colon in all: the frame's
+                    assert_chinese(str(chinese), _as_python_prints_it(chinese))
     assert {"refused", "TypeError", "UndefinedError"} <= kinds

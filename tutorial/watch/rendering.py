@@ -118,7 +118,7 @@ class RenderError(ValueError):
     `str(error)` names the template first ("chat template 'chatml': ..."); the attributes
     `template` (that name) and `problem` (what went wrong) hold the two parts, both in the
     language current when the error was made (`tutorial.use_language`; Chinese:
-    "聊天模板 'chatml'：模板拒绝渲染：..."). `refusal` is what a refusal says, else None: the
+    "聊天模板 'chatml'：模板拒绝渲染（...）"). `refusal` is what a refusal says, else None: the
     template's own words when it refused through `raise_exception` (data, never translated),
     this module's when `tojson` met an undefined value. The jinja2 exception behind it, if
     any, is the `__cause__`.
@@ -390,19 +390,19 @@ def _render(
         raise RenderError(label, words_for(WORDS, "refused", words=error.words), refusal=error.words) from error
     except TooMuch as error:
         raise RenderError(label, words_for(WORDS, "stopped", error=error)) from error
-    except SecurityError as error:
-        raise RenderError(label, words_for(WORDS, "unsafe", error=error)) from error
+    except SecurityError as error:  # jinja2's own words end with a full stop; the sentence goes on after them
+        raise RenderError(label, words_for(WORDS, "unsafe", error=str(error).rstrip("."))) from error
     except jinja2.TemplateSyntaxError as error:
         raise RenderError(label, words_for(WORDS, "syntax", line=error.lineno, message=error.message)) from error
     except jinja2.UndefinedError as error:
         missing = _missing_special_token(error, given)
         if missing is None:
-            raise RenderError(label, words_for(WORDS, "template error", kind=type(error).__name__, error=error)) from error
+            raise RenderError(label, words_for(WORDS, "undefined value", kind=type(error).__name__, error=error)) from error
         raise RenderError(label, _missing_token_words(missing, error, prepared, chosen)) from error
     except jinja2.TemplateError as error:
         raise RenderError(label, words_for(WORDS, "template error", kind=type(error).__name__, error=error)) from error
     except OverflowError as error:  # jinja2's cap on range(), or a number too large
-        raise RenderError(label, words_for(WORDS, "stopped", error=error)) from error
+        raise RenderError(label, words_for(WORDS, "overflow", kind=type(error).__name__, error=error)) from error
     except RecursionError as error:  # a macro or a recursive loop that calls itself without end
         raise RenderError(label, words_for(WORDS, "recursion")) from error
     except Exception as error:  # noqa: BLE001 - whatever else the template ran into: {{ 1/0 }}, ...

@@ -1,7 +1,9 @@
 """Every word `render` (rendering.py) writes for a person, in English and in Chinese.
 
 What a template says through raise_exception, what jinja2 or Python say about an error,
-exception class names and code names are quoted as they are, in either language
+exception class names and code names are quoted as they are, in either language. In Chinese a
+sentence says what happened and what to do, and the exception follows it as Python prints it
+("ZeroDivisionError: division by zero"), so that the frame's colon is the message's only full-width one
 (tutorial.words picks which: the current language).
 """
 
@@ -23,10 +25,12 @@ WORDS = {
         "at": "{location}: {problem}",
         "refused": "refused the messages: {words}",
         "stopped": "the sandbox stopped it: {error}",
+        "overflow": "the sandbox stopped it: {error}",
         "unsafe": "the sandbox stopped it: {error}. A chat template may read the messages and tools, "
                   "not Python internals, and may not change them",
         "syntax": "syntax error on line {line}: {message}",
         "template error": "{kind}: {error}",
+        "undefined value": "{kind}: {error}",
         "recursion": "the template recursed too deeply (a macro or loop that calls itself without end)",
         "while rendering": "{kind} while rendering: {error}",
         "need a family": "token ids need a model's vocabulary: pass a family name ({families})",
@@ -63,18 +67,20 @@ WORDS = {
         "cannot read": "无法读取（{error}）",
         "not a template": "template 须是模型家族名、本包自带模板名、路径或模板文本，收到的是 {kind}",
         "templates not fetched": "真实模板还没有下载，请运行 {command}（下载 llama.cpp 的真实聊天模板和词表，约 37 MB）",
-        "unknown": "没有名为 {name!r} 的聊天模板。模型家族有 {families}，本包自带的简化模板有 {shipped}。"
+        "unknown": "这个名字既不是模型家族，也不是本包自带的模板。模型家族有 {families}，本包自带的简化模板有 {shipped}。"
                    "要渲染一个文件，请传入 pathlib.Path，或者传入含 Jinja 标签的模板文本",
         "no shipped": "本包没有自带名为 {name!r} 的聊天模板，自带的只有 {shipped}",
         "not a list": "messages 须是由消息对象组成的列表，收到的是 {kind}",
         "at": "{location}：{problem}",
         "refused": "模板拒绝渲染（{words}）",
-        "stopped": "被沙箱拦下：{error}",
-        "unsafe": "被沙箱拦下：{error}。聊天模板可以读取消息和工具，但不能触及 Python 内部对象，也不能修改它们",
+        "stopped": "{error}，沙箱因此拦下了这次渲染，请把模板改到这条限制之内",
+        "overflow": "沙箱拦下了这次渲染，请把模板里的数字或 range() 改小。{kind}: {error}",
+        "unsafe": "{error}，沙箱因此拦下了这次渲染。聊天模板可以读取消息和工具，但不能触及 Python 内部对象，也不能修改它们",
         "syntax": "第 {line} 行有语法错误（{message}）",
-        "template error": "模板出错（{kind}）：{error}",
+        "template error": "模板执行出错，请检查模板在这一处的写法。{kind}: {error}",
+        "undefined value": "模板读到了一个不存在的值，请检查消息和工具里有没有模板要读的字段。{kind}: {error}",
         "recursion": "模板递归太深（某个宏或循环在无休止地调用自己）",
-        "while rendering": "渲染时出错（{kind}）：{error}",
+        "while rendering": "渲染途中出错，请检查模板在这一步用到的值。{kind}: {error}",
         "need a family": "token id 需要模型的词表，请传入模型家族名（{families}）",
         "no vocabulary": "无法给出 {name} 的 token id（{why}），请用 tokenize=False 渲染",
         "need tokenizers": "token id 需要 tokenizers 包，请运行 pip install -e '.[real]'（或 python3 tasks.py setup）",
@@ -91,7 +97,7 @@ WORDS = {
         "list": "模板构造的列表最多 {limit:,} 项，这里要 {length:,} 项",
         "integer": "模板构造的整数最多 {limit} 位",
         "format width": "模板不能计算格式宽度（格式说明里不能有 {{...}}）",
-        "missing token message": "messages[{index}]（{role}）：",
+        "missing token message": "渲染 messages[{index}]（{role}）时，",
         "missing token line": "（第 {line} 行）",
         "missing token unnamed": "模板用到了 {name}{line}，而以路径或文本给出的模板只能拿到你传入的特殊 token。"
                                  "请用 render(..., {name}=\"...\") 传入，值取自模型的 tokenizer_config.json，"
