@@ -186,6 +186,16 @@ def test_naming_a_template_wrongly_is_answered_in_chinese(zh):
     assert str(caught.value) == "本包没有自带名为 'nope' 的聊天模板，自带的只有 chatml、glm_style"
 
 
+def test_messages_that_are_no_json_are_told_in_chinese_with_one_colon(zh):
+    with pytest.raises(RenderError) as caught:
+        render([{"role": "user", "content": float("nan")}], template="chatml")
+    assert str(caught.value) == "聊天模板 'chatml'：messages[0].content 必须是有限的数，JSON 里没有 NaN 和 Infinity"
+    with words.using("en"):
+        with pytest.raises(RenderError) as caught:
+            render([{"role": "user", "content": float("nan")}], template="chatml")
+    assert str(caught.value).startswith("chat template 'chatml': messages[0].content: must be a finite number")
+
+
 def test_a_file_that_cannot_be_read_is_named_in_chinese(zh, tmp_path):
     error = refused(tmp_path / "missing.jinja")
     assert error.template == f"文件 {str(tmp_path / 'missing.jinja')!r}"
