@@ -84,7 +84,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "citations": ("citation metadata has no place in a chat message", "聊天消息里没有放引用元数据的地方"),
     "max_tokens": ("a sampling limit: it stays in the body for the sampling step (Action 3), "
                    "not in the messages or tools",
-                   "采样上限：留在请求体里，由采样阶段（Action 3）读取，不进入消息或工具"),
+                   "采样上限留在请求体里，由采样阶段（Action 3）读取，不进入消息或工具"),
     "model": ("the adapter serves one model; the name picks nothing here", "适配器只服务一个模型，这里的模型名不起作用"),
     "stream": ("streaming is how the reply is sent back (Action 3.5), not part of the prompt",
                "流式是回复发回的方式（Action 3.5），不属于 prompt"),
@@ -94,38 +94,38 @@ _WHY: dict[str, tuple[str, str]] = {
     "metadata": ("request metadata is not part of the prompt", "请求元数据不属于 prompt"),
     "file_image": ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
                    "cannot fetch it; replaced by the text '[image omitted]'",
-                   "Files API 图片：file_id 只对 Anthropic 的服务器有意义，引擎拿不到图片；替换为文本 '[image omitted]'"),
+                   "Files API 图片的 file_id 只对 Anthropic 的服务器有意义，引擎拿不到这张图片，所以替换为文本 '[image omitted]'"),
     "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
                   "reads it from the body, or nothing does",
-                  "顶层参数：不进消息，也不进工具；由采样阶段从请求体读取，或者无人读取"),
+                  "顶层参数既不进消息，也不进工具，由采样阶段从请求体读取，或者无人读取"),
     "no_place": ("the {target} shape has no place for it", "{target} 目标格式里无处可放"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
                         "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置：丢弃"),
     "image": ("a text-only template cannot show an image: replaced by '[image omitted]'",
-              "纯文本模板无法显示图片：替换为 '[image omitted]'"),
+              "纯文本模板无法显示图片，所以替换为 '[image omitted]'"),
     "no_text_nested": ("a {kind!r} block has no text to keep: dropped from the flattened text",
-                       "{kind} 块没有可保留的文本：从展平的文本中去掉"),
+                       "{kind} 块没有可保留的文本，所以从展平的文本中去掉"),
     "no_text": ("a {kind!r} block has no text to keep: replaced by '[{kind} omitted]'",
-                "{kind} 块没有可保留的文本：替换为 '[{kind} omitted]'"),
+                "{kind} 块没有可保留的文本，所以替换为 '[{kind} omitted]'"),
     "text_only": ("only the text of a {kind!r} block is kept", "{kind} 块只保留文本"),
     "toolset": ("a tool entry without a name ({kind!r}, a toolset): Anthropic's servers expand it into tools; "
                 "it names no function, so it is left out",
-                "没有名字的工具条目（{kind}，一个工具集）：Anthropic 的服务器会把这种条目展开成多个工具；"
-                "条目本身不对应任何函数，所以不放进工具列表"),
+                "{kind} 是没有名字的工具条目，即一个工具集，Anthropic 的服务器会把它展开成多个工具，"
+                "而条目本身不对应任何函数，所以不放进工具列表"),
     "server_left_out": ("a server tool runs on Anthropic's servers: left out of the tools",
-                        "服务端工具在 Anthropic 的服务器上运行：不放进工具列表"),
+                        "服务端工具在 Anthropic 的服务器上运行，所以不放进工具列表"),
     "server_kept": ("a server tool: kept as a function tool, but only Anthropic's servers can run it",
-                    "服务端工具：保留为函数工具，但只有 Anthropic 的服务器能运行这种工具"),
+                    "服务端工具保留为函数工具，但只有 Anthropic 的服务器能运行这种工具"),
     "server_settings": ("a server tool's settings have no place in a function tool", "函数工具里没有放服务端工具设置的地方"),
     "client_known": ("an Anthropic-defined client tool: offered as a function tool with the input schema "
                      "Anthropic documents for {version}; the client runs it, as before",
-                     "Anthropic 定义的客户端工具：按 Anthropic 为 {version} 公布的输入 schema 作为函数工具提供；"
+                     "这个 Anthropic 定义的客户端工具按 Anthropic 为 {version} 公布的输入 schema 作为函数工具提供，"
                      "和原来一样由客户端运行"),
     "client_unknown": ("an Anthropic-defined client tool of a version this package does not know: offered with "
                        "the input schema of {version}, the newest of its family it knows, which may differ",
-                       "本包不认识这个版本的 Anthropic 客户端工具：按同系列中已知最新的 {version} 的输入 schema 提供，"
-                       "可能有出入"),
+                       "本包不认识这个版本的 Anthropic 客户端工具，于是按同系列中已知最新的 {version} 的输入 schema 提供，"
+                       "两者可能有出入"),
     "client_settings": ("a client tool's setting is for the client that runs it; a function tool has no place for it",
                         "客户端工具的设置是给运行工具的客户端用的；函数工具里没有这个位置"),
 }
