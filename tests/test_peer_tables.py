@@ -294,7 +294,7 @@ def test_a_chinese_table_writes_its_words_in_chinese():
     assert table.cell("ours: openai", "stop") == "丢失报告：stop_sequences"
     text, page = repr(table), table._repr_html_()
     assert text.splitlines()[1].startswith("系统 ") and "<th>系统</th>" in page and "<th>角色序列</th>" in page
-    assert "注：本包：chat_template = preprocess + 目标格式 'chat_template'" in text
+    assert "“本包：chat_template”一行先做 preprocess，再用目标格式 'chat_template'" in text and "注：" not in text
     assert [row.label for row in table.rows if row.ours] == ["本包：chat_template", "本包：openai"]  # keys stay
     assert table.keys[-2:] == ("ours: chat_template", "ours: openai") and "ours:" not in text
     assert "note:" not in text and "stack" not in page
@@ -312,7 +312,7 @@ def test_chinese_words_in_cells():
     assert reply.value("vllm", "body").startswith("error · ")
     assert reply.cell("vllm", "inputs") == "✗ 没有响应体"
     assert reply.cell("litellm", "blocks") == "[]（没有内容块）"
-    assert any("build_reply + sse_events，用于同一个模型输出" in note for note in reply.notes)
+    assert any("对同一个模型输出运行 build_reply 和 sse_events" in note for note in reply.notes)
     assert reply.cell("ours: way back", "body") == "成功" and reply.value("ours: way back", "body") == "ok"
     with using("zh"):
         outcomes = pt.request_table([("outcome", "05_document_pdf", pt.outcome()), ("error", "05_document_pdf", pt.error_line())],

@@ -168,11 +168,11 @@ TEXT = {
         "made": "target {target!r} after preprocess", "made_as_sent": "target {target!r} on the body as sent",
     },
     "zh": {
-        "stack": "系统", "note": "注：{note}",
-        "request_note": "本包：chat_template = preprocess + 目标格式 'chat_template'；"
-                        "本包：openai = 目标格式 'openai'，用于原样发来的请求体",
-        "reply_note": "本包：返回路径 = build_reply + sse_events，用于同一个模型输出（工具 id 为 toolu_0、toolu_1……）",
-        "no_way_back": "tutorial.way_back 不可用：只显示真实系统",
+        "stack": "系统", "note": "{note}",
+        "request_note": "“本包：chat_template”一行先做 preprocess，再用目标格式 'chat_template'，"
+                        "“本包：openai”一行把原样发来的请求体直接交给目标格式 'openai'",
+        "reply_note": "“本包：返回路径”一行对同一个模型输出运行 build_reply 和 sse_events，工具 id 为 toolu_0、toolu_1……",
+        "no_way_back": "tutorial.way_back 不可用，所以只显示真实系统",
         "outcomes": "每个用例的结果",
         "sources": "每张表里的行",
         "sources_columns": ("生成方式", "对照的真实系统（tests/test_conformance.py）"),
