@@ -260,12 +260,13 @@ def test_captions_come_in_chinese_too():
 # ---------------------------------------------------------------------------
 # Every label in Chinese: a Chinese picture has no English word but code names and data
 
-# Names a reader types or reads as code, and the English Chinese engineers keep (terms.py).
+# Names a reader types or reads as code, and the English Chinese engineers keep (terms.py; "part" of content part).
 CODE_WORDS = set("""
     API Action Anthropic CLI HTTP Harness JSON Messages POST SSE arguments assistant await blocks body content
     delta description diff function generate id input name null object openai parameters parsed preprocess
     prompt request respond return rollout run schema sdist start stop string system target text thinking token
     tokenizer tool tools translate translated true false type user messages None
+    part
 """.split())
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?|\'[^\']*\'')
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")

@@ -294,7 +294,7 @@ def test_reasons_are_english_by_default_and_either_language_on_request(readme):
         assert losses.reason_in(reason.zh) == reason.en
     plain = "an assistant 'redacted_thinking' block has no place in the chat_template shape: dropped"
     with using("zh"):
-        assert losses.reason_in(plain) == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置：丢弃"
+        assert losses.reason_in(plain) == "assistant 消息的 redacted_thinking 块在 chat_template 目标格式里没有位置，所以丢弃"
         assert losses.reason_in("something else") == "something else"
         assert losses.report(preprocess(readme), "chat_template")[0].reason == reason.zh
 

@@ -210,10 +210,10 @@ def test_helpers_that_name_a_family_or_a_vocabulary_answer_in_chinese(zh):
 
     with pytest.raises(KeyError) as caught:
         families.family("qwen4")
-    assert caught.value.args[0].startswith("没有名为 'qwen4' 的模型家族；模型家族有：deepseek-v3.1、glm-4.6、")
+    assert caught.value.args[0].startswith("没有名为 'qwen4' 的模型家族，可选的有 deepseek-v3.1、glm-4.6、")
     with pytest.raises(KeyError) as caught:
         vocabulary("qwen4")
-    assert caught.value.args[0] == "没有名为 'qwen4' 的词表；已知的有：qwen2.5、qwen3、qwen3.5、llama-3"
+    assert caught.value.args[0] == "没有名为 'qwen4' 的词表，已有的词表是 qwen2.5、qwen3、qwen3.5、llama-3"
 
 
 def test_no_vocabulary_follows_the_language():

@@ -21,6 +21,7 @@ writes. A Chinese character takes two columns.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import unicodedata
 from typing import Any, Iterator
@@ -196,10 +197,16 @@ def bare(text: Any, width: int = 24) -> str:
     return fit(text, width) if isinstance(text, str) else one(text, width)
 
 
+_QUOTED_SPAN = re.compile(r"'[^' ][^']*'")
+_KEEP = "\x00"  # stands for a space inside a quoted span while textwrap breaks the lines
+
+
 def prose(text: str, width: int = 40, lines: int = 3) -> list[str]:
     """A sentence (a loss report's reason) wrapped at spaces, cut with an ellipsis."""
     text = visible(text[: width * lines + _SCAN])
-    return textwrap.wrap(text, width, max_lines=lines, placeholder=" …") or [""]
+    # A quoted placeholder ('[image omitted]') stays on one line: its spaces are not break points.
+    held = _QUOTED_SPAN.sub(lambda m: m.group(0).replace(" ", _KEEP), text)
+    return [line.replace(_KEEP, " ") for line in textwrap.wrap(held, width, max_lines=lines, placeholder=" …")] or [""]
 
 
 def where(location: tuple, width: int = 48) -> str:

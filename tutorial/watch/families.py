@@ -114,6 +114,6 @@ def template_families() -> list[str]:
 def family(name: str) -> Family:
     if name not in FAMILIES:
         if current() == "zh":
-            raise KeyError(f"没有名为 {name!r} 的模型家族；模型家族有：{'、'.join(template_families())}")
+            raise KeyError(f"没有名为 {name!r} 的模型家族，可选的有 {'、'.join(template_families())}")
         raise KeyError(f"no template family {name!r}; families: {', '.join(template_families())}")
     return FAMILIES[name]

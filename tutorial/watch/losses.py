@@ -101,7 +101,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "no_place": ("the {target} shape has no place for it", "{target} 目标格式里无处可放"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
-                        "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置：丢弃"),
+                        "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置，所以丢弃"),
     "image": ("a text-only template cannot show an image: replaced by '[image omitted]'",
               "纯文本模板无法显示图片，所以替换为 '[image omitted]'"),
     "no_text_nested": ("a {kind!r} block has no text to keep: dropped from the flattened text",

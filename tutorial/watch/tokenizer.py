@@ -72,7 +72,7 @@ WORDS = {
         "not gguf": "{path}：不是 GGUF 文件",
         "version": "{path}：不支持 GGUF 版本 {version}（支持 2 和 3）",
         "value type": "{path}：未知的 GGUF 值类型 {kind}",
-        "no vocabulary": "没有名为 {name!r} 的词表；已知的有：{known}",
+        "no vocabulary": "没有名为 {name!r} 的词表，已有的词表是 {known}",
         "not a placeholder": "ggml-vocab-{file}.gguf 在 {id} 处是 {present!r}，不是占位符",
         "wrong id": "词表 {name!r}：{content!r} 得到的 id 是 {got}，应为 {id}",
     },

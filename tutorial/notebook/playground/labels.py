@@ -136,14 +136,6 @@ LABELS: dict[str, dict[str, str]] = {
         "capture_gone": "no capture {capture} in the list (refresh it)",
         # errors: each starts with the place (a line and column, or a path in the body)
         "json_error": "line {line}, column {column}: {message} (the text is not valid JSON yet)",
-        "json_unclosed": "line {line}, column {column}: {problem}",
-        "json_object": "object",
-        "json_array": "list",
-        "json_ends_open": "the text ends before the {kind} that begins at line {line}, column {column} is closed: "
-        "its '{missing}' is missing{still}",
-        "json_still_open": " ({count} brackets are still open; this is the innermost)",
-        "json_wrong_closer": "this '{found}' cannot close the {kind} that begins at line {line}, column {column}: "
-        "a '{missing}' is missing before it",
         "json_deep": "line {line}, column {column}: nested deeper than {limit} levels (the playground takes at most "
         "{limit})",
         "json_number": "line {line}, column {column}: a number of {digits} digits (Python reads at most {limit})",
@@ -254,12 +246,6 @@ LABELS: dict[str, dict[str, str]] = {
         "captures_failed": "无法列出捕获到的请求（{error}）",
         "capture_gone": "列表里没有捕获 {capture}（请刷新）",
         "json_error": "第 {line} 行第 {column} 列：{message}（文本还不是有效的 JSON）",
-        "json_unclosed": "第 {line} 行第 {column} 列：{problem}",
-        "json_object": "对象",
-        "json_array": "列表",
-        "json_ends_open": "文本已结束，但第 {line} 行第 {column} 列开始的{kind}还没有闭合（缺少 {missing}）{still}",
-        "json_still_open": "（还有 {count} 个括号没有闭合，这是最内层的一个）",
-        "json_wrong_closer": "这个“{found}”不能闭合第 {line} 行第 {column} 列开始的{kind}，前面缺少“{missing}”",
         "json_deep": "第 {line} 行第 {column} 列：嵌套超过 {limit} 层（交互练习场最多接受 {limit} 层）",
         "json_number": "第 {line} 行第 {column} 列：数字有 {digits} 位（Python 最多读 {limit} 位）",
         "json_unreadable": "第 {line} 行第 {column} 列：无法读取这段文本（{message}）",
