@@ -144,8 +144,9 @@ def run_cli(args: list[str], env: dict, stdin: str = "") -> subprocess.Completed
 
 
 def bad_body_file(tmp_path: Path, language: str = "zh") -> tuple[Path, str]:
-    """A request the contract refuses, and its located message in `language` (the location
-    as it is, the reason in that language)."""
+    """A request the contract refuses, and its located message in `language` as the command line
+    frames it (the location as it is, the reason in that language; under Chinese no colon
+    between them: `messages[2].content[0].tool_use_id 是必填项…`)."""
     import tutorial
 
     body = tutorial.readme_request()
@@ -158,7 +159,7 @@ def bad_body_file(tmp_path: Path, language: str = "zh") -> tuple[Path, str]:
         from tutorial import words
 
         with words.using(language):
-            return path, str(error)
+            return path, words.located(error)
     raise AssertionError("the body should be refused")
 
 
@@ -270,7 +271,7 @@ def test_main_in_process_leaves_the_language_and_argparse_as_they_were(capsys):
     assert "消息路径" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--lang", "zh", "walk", "--target", "nowhere"])
-    assert "参数 --target 有误，不能取 'nowhere'" in capsys.readouterr().err
+    assert "错误：--target 不能取 'nowhere'，可选的值有 'chat_template'、'openai'。" in capsys.readouterr().err
     assert current() == before and argparse._ is translate_words
 
 

@@ -276,3 +276,60 @@ def test_the_trajectory_command_speaks_chinese_when_asked(tmp_path):
     assert none.returncode == 2 and "没有 token 路径" in none.stderr, none.stderr
     english = run("trajectory", str(tmp_path / "nothing.jsonl"))
     assert "No such file or directory" in english.stderr and "无法" not in english.stderr
+
+
+def test_a_capture_file_that_is_not_json_is_said_as_translate_says_it(tmp_path):
+    """Truncated JSON, bytes that are not UTF-8 and a JSON Lines line that is no object: the same
+    sentences `translate` prints for such text (tutorial/cli/words.py), in either language; no
+    Python English under Chinese, the path once, and the option's metavars and errors Chinese."""
+
+    def run(*arguments):
+        return subprocess.run([sys.executable, "-m", "tutorial", *arguments], capture_output=True, text=True,
+                              encoding="utf-8", env={"PATH": "", "TUTORIAL_LANG": "en"}, cwd=tmp_path)  # fmt: skip
+
+    (tmp_path / "cut.json").write_text('{"id": "c1", "tokens" {}}', encoding="utf-8")
+    (tmp_path / "bytes.json").write_bytes(b"\xff{}")
+    (tmp_path / "mixed.jsonl").write_text('{"id": "c1"}\n[1, 2]\n', encoding="utf-8")
+    (tmp_path / "open.jsonl").write_text('{"id": "c1"}\n{"id": [1, 2}\n', encoding="utf-8")
+    chinese = {
+        "cut.json": "错误：cut.json 不是有效的 JSON（第 1 行第 23 列），这里缺少冒号“:”\n",
+        "bytes.json": "错误：bytes.json 不是 UTF-8 文本（偏移 0 处无法解码）\n",
+        "mixed.jsonl": "错误：mixed.jsonl 第 2 行不是 JSON 对象\n",
+        "open.jsonl": "错误：open.jsonl 不是有效的 JSON Lines（第 2 行第 13 列），这个“}”不能闭合从第 2 行第 8 列开始的列表，前面缺少“]”\n",
+    }
+    english = {
+        "cut.json": "error: cut.json is not valid JSON: Expecting ':' delimiter at line 1, column 23\n",
+        "bytes.json": "error: bytes.json is not UTF-8: invalid start byte at byte 0\n",
+        "mixed.jsonl": "error: mixed.jsonl, line 2: not a JSON object\n",
+        "open.jsonl": "error: open.jsonl is not valid JSON Lines at line 2, column 13: this '}' cannot close the list"
+                      " that begins at line 2, column 8: a ']' is missing before it\n",
+    }  # fmt: skip
+    for name in chinese:
+        said = run("--lang", "zh", "trajectory", name)
+        assert (said.returncode, said.stderr) == (2, chinese[name]), said.stderr
+        said = run("trajectory", name)
+        assert (said.returncode, said.stderr) == (2, english[name]), said.stderr
+    from tutorial.cli.words import text_problem  # translate's own words for the same text
+    from tutorial.words import using
+
+    with using("zh"):
+        assert "错误：" + text_problem((tmp_path / "cut.json").read_bytes(), "cut.json") + "\n" == chinese["cut.json"]
+        assert "错误：" + text_problem(b"\xff{}", "bytes.json") + "\n" == chinese["bytes.json"]
+    number = run("--lang", "zh", "trajectory", "cut.json", "--fork-threshold", "abc")
+    assert number.stderr.endswith("错误：--fork-threshold 的值 'abc' 不是整数。\n") and "token数" in number.stderr, number.stderr
+    assert "invalid int value: 'abc'" in run("trajectory", "cut.json", "--fork-threshold", "abc").stderr
+    nothing = run("--lang", "zh", "trajectory")
+    assert nothing.stderr.endswith("错误：缺少必需的参数 捕获文件。\n") and "CAPTURES" not in nothing.stderr, nothing.stderr
+
+
+def test_argparse_errors_under_chinese_name_the_option_once_and_list_with_the_enumeration_comma():
+    def run(*arguments):
+        return subprocess.run([sys.executable, "-m", "tutorial", "--lang", "zh", *arguments], capture_output=True,
+                              text=True, encoding="utf-8", env={"PATH": "", "TUTORIAL_LANG": "en"})  # fmt: skip
+
+    target = run("translate", "--target", "foo")
+    assert target.stderr.splitlines()[-1] == "错误：--target 不能取 'foo'，可选的值有 'chat_template'、'openai'。"
+    command = run("trnslate")
+    assert command.stderr.splitlines()[-1] == (
+        "错误：没有 'trnslate' 这个子命令，可选的有 walk、translate、grade、serve、trajectory、drift、doctor。")
+    assert "报错" not in target.stderr + command.stderr and "{walk," not in command.stderr.splitlines()[-1]

@@ -67,6 +67,11 @@ class RequestError(ValueError):
 
         return f"{format_location(self.location)}: {words.problem(self)}"
 
+    @property
+    def where(self) -> str:
+        """The location as text: "messages[2].content[0].tool_use_id", "body" for the body itself."""
+        return format_location(self.location)
+
 
 class ArgumentError(ValueError):
     """A wrong argument from the caller's code (not bad input in a body): `translate(body,

@@ -33,7 +33,7 @@ from ..errors import RequestError
 from ..examples import readme_request
 from ..limits import MAX_TEXT_BYTES, read_json
 from ..targets import names as target_names
-from ..words import current, os_problem, using, words_for
+from ..words import current, located, os_problem, using, words_for
 from . import grade, words
 from .words import WORDS
 from .drift import help_line as drift_help, main as drift
@@ -137,7 +137,7 @@ def _run(argv: list[str]) -> int:
             translated, tools_schema = run_translate(body, target=arguments.target)
             print(json.dumps({"translated": translated, "tools_schema": tools_schema}, ensure_ascii=False, indent=2))
     except RequestError as error:
-        return _fail(words_for(WORDS, "request", message=error), framed=current() != "zh")  # 「请求无效：…」 is the frame
+        return _fail(words_for(WORDS, "request", message=located(error)), framed=current() != "zh")  # 「请求无效：…」 is the frame
     return 0
 
 

@@ -29,15 +29,21 @@ WORDS = {
         "no family": "--family: no family {name!r}; families: {names}",
         "no scenario": "--scenario: no scenario {name!r}; scenarios: {names}",
         "need real": "the drift table needs the tokenizers package (the real extra): pip install -e '.[real]'",
+        "joiner": ", ",
+        "family metavar": "FAMILY",
+        "scenario metavar": "SCENARIO",
     },
     "zh": {
-        "help": "每个模型家族的下一轮 prompt 是否延续上一轮 prompt 加模型的回答（漂移表）",
+        "help": "每个模型家族的下一轮 prompt 是否接续上一轮 prompt 加模型的回答（漂移表）",
         "json help": "以 JSON 输出各格（每个模型家族 × 场景一个对象）",
         "family help": "只看这个模型家族，可以重复给出（可选的有 {names}）",
         "scenario help": "只看这个场景，写名字或字母，可以重复给出（可选的有 {names}）",
-        "no family": "--family 的值有误，没有名为 {name!r} 的模型家族，已有的模型家族是 {names}",
-        "no scenario": "--scenario 的值有误，没有名为 {name!r} 的场景，已有的场景是 {names}",
+        "no family": "--family 不能取 {name!r}，没有这个模型家族，可选的有 {names}",
+        "no scenario": "--scenario 不能取 {name!r}，没有这个场景，可选的有 {names}",
         "need real": "漂移表需要 tokenizers 包（real 扩展），请运行 pip install -e '.[real]'",
+        "joiner": "、",
+        "family metavar": "模型家族",
+        "scenario metavar": "场景",
     },
 }  # fmt: skip
 
@@ -56,10 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(prog="python -m tutorial drift", description=words_for(WORDS, "help"),
                                    formatter_class=words.formatter())  # fmt: skip
     made.add_argument("--json", action="store_true", help=words_for(WORDS, "json help"))
-    made.add_argument("--family", action="append", metavar="FAMILY",
-                      help=words_for(WORDS, "family help", names=", ".join(template_families())))  # fmt: skip
-    made.add_argument("--scenario", action="append", metavar="SCENARIO",
-                      help=words_for(WORDS, "scenario help", names=", ".join(scenario_names())))  # fmt: skip
+    joiner = words_for(WORDS, "joiner")
+    made.add_argument("--family", action="append", metavar=words_for(WORDS, "family metavar"),
+                      help=words_for(WORDS, "family help", names=joiner.join(template_families())))  # fmt: skip
+    made.add_argument("--scenario", action="append", metavar=words_for(WORDS, "scenario metavar"),
+                      help=words_for(WORDS, "scenario help", names=joiner.join(scenario_names())))  # fmt: skip
     # --lang was read by the command line before it came here (cli/__init__.py); accepted, not shown
     made.add_argument("--lang", choices=LANGUAGES, default=None, help=argparse.SUPPRESS)
     return made
@@ -75,10 +82,10 @@ def main(argv: list[str], fail: Callable[[str], int]) -> int:
     names = arguments.family or None
     for name in names or ():
         if name not in template_families():
-            return fail(words_for(WORDS, "no family", name=name, names=", ".join(template_families())))
+            return fail(words_for(WORDS, "no family", name=name, names=words_for(WORDS, "joiner").join(template_families())))
     scenarios = _scenarios(arguments.scenario, SCENARIOS)
     if isinstance(scenarios, str):
-        known = ", ".join(f"{s.letter} {s.name}" for s in SCENARIOS.values())
+        known = words_for(WORDS, "joiner").join(f"{s.letter} {s.name}" for s in SCENARIOS.values())
         return fail(words_for(WORDS, "no scenario", name=scenarios, names=known))
     try:
         from ..watch import drift

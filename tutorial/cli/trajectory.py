@@ -43,11 +43,14 @@ WORDS = {
         "fork": "the manager's fork threshold in tokens (default: Slime's 1024)",
         "unreadable": "{path}: {why}",
         "line": "{path}, line {number}: not a JSON object",
+        "captures_metavar": "CAPTURES",
+        "threshold_metavar": "TOKENS",
         "none": "no capture in {paths} was made by the token path (serve --engine --tokens)",
         "session": "session {session} ({family}): {turns} turn(s) -> {samples} sample(s)",
         "sample": "  sample {number}: {tokens} tokens (first prompt {prompt}, response {response}), {trained} trained",
         "span": "    trained {start}..{end} ({length} tokens): {text}",
         "drift": "  drift: {kinds}",
+        "joiner": ", ",
     },
     "zh": {
         "help": "token 路径上各会话产生的训练样本（来自 serve --tokens --save FILE 的捕获文件）",
@@ -56,11 +59,14 @@ WORDS = {
         "fork": "manager 的 fork 阈值，单位是 token（默认与 Slime 相同，为 1024）",
         "unreadable": "无法读取 {path}（{why}）",
         "line": "{path} 第 {number} 行不是 JSON 对象",
+        "captures_metavar": "捕获文件",
+        "threshold_metavar": "token数",
         "none": "{paths} 中没有 token 路径（serve --engine --tokens）产生的捕获记录",
         "session": "会话 {session}（{family}）共 {turns} 轮，得到 {samples} 个样本",
         "sample": "  样本 {number} 有 {tokens} 个 token（第一个 prompt 占 {prompt} 个，其后 {response} 个），其中 {trained} 个参与训练",
         "span": "    参与训练的 {start}..{end}（{length} 个 token）是 {text}",
         "drift": "  manager 的判断依次为 {kinds}",
+        "joiner": "、",
     },
 }  # fmt: skip
 
@@ -70,19 +76,45 @@ def help_line() -> str:
     return words_for(WORDS, "help")
 
 
-def read_captures(path: Path) -> list[dict]:
-    """The captures in a file: JSON Lines, a JSON list, or GET /captures/{id}'s single object."""
-    text = path.read_text(encoding="utf-8")
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        return [c for c in json.loads(text) if isinstance(c, dict)]
+class Unreadable(ValueError):
+    """A capture file that was read but holds no captures: the sentence to print, in the current language."""
+
+
+def read_captures(path: Path, name: Optional[str] = None) -> list[dict]:
+    """The captures in a file: JSON Lines, a JSON list, or GET /captures/{id}'s single object.
+    Text that is not UTF-8 or not JSON raises `Unreadable`, worded as `translate` words it
+    (tutorial/cli/words.py); a file that cannot be opened raises the OSError."""
+    from .words import not_json, not_utf8
+
+    name = str(path) if name is None else name
+    try:
+        text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        raise Unreadable(not_utf8(error, name)) from None
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as error:
+        whole, first_error = None, error
+    else:
+        if isinstance(whole, list):
+            return [c for c in whole if isinstance(c, dict)]
+        if isinstance(whole, dict):
+            return [whole]
+    lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if whole is None and len(lines) <= 1 and text.strip():  # one document, not JSON Lines
+        raise Unreadable(not_json(text, first_error, name))
+    starts = [0]  # where each line begins in the text
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
     captures = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        value = json.loads(line)
+    for number, line in lines:
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:  # placed in the whole text: the file's line and column
+            placed = json.JSONDecodeError(error.msg, text, starts[number - 1] + error.pos)
+            raise Unreadable(not_json(text, placed, name, "JSON Lines")) from None
         if not isinstance(value, dict):
-            raise ValueError(words_for(WORDS, "line", path=path, number=number))
+            raise Unreadable(words_for(WORDS, "line", path=name, number=number))
         captures.append(value)
     return captures
 
@@ -165,22 +197,23 @@ def main(argv: list[str], fail) -> int:
 
     commands = argparse.ArgumentParser(prog="python -m tutorial trajectory", description=words_for(WORDS, "help"),
                                        formatter_class=words.formatter())
-    commands.add_argument("files", nargs="+", metavar="CAPTURES", help=words_for(WORDS, "files"))
+    commands.add_argument("files", nargs="+", metavar=words_for(WORDS, "captures_metavar"), help=words_for(WORDS, "files"))
     commands.add_argument("--json", action="store_true", help=words_for(WORDS, "json"))
-    commands.add_argument("--fork-threshold", type=int, default=None, metavar="TOKENS", help=words_for(WORDS, "fork"))
+    commands.add_argument("--fork-threshold", type=words.whole_number, default=None, metavar=words_for(WORDS, "threshold_metavar"),
+                          help=words_for(WORDS, "fork"))  # fmt: skip
     commands.add_argument("--lang", choices=("en", "zh"), help=argparse.SUPPRESS)  # every command takes it
     arguments = commands.parse_args(argv)
     captures: list[dict] = []
     for name in arguments.files:
         try:
-            captures.extend(read_captures(Path(name)))
+            captures.extend(read_captures(Path(name), name))
         except OSError as error:
             return fail(words_for(WORDS, "unreadable", path=name, why=os_problem(error)))
-        except ValueError as error:
-            return fail(words_for(WORDS, "unreadable", path=name, why=error))
+        except Unreadable as error:
+            return fail(str(error))
     sessions = trajectories(captures, arguments.fork_threshold)
     if not sessions:
-        return fail(words_for(WORDS, "none", paths=", ".join(arguments.files)))
+        return fail(words_for(WORDS, "none", paths=words_for(WORDS, "joiner").join(arguments.files)))
     if arguments.json:
         print(json.dumps({"sessions": sessions}, ensure_ascii=False))
     else:

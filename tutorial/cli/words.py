@@ -8,8 +8,9 @@ runs in, else the one `tutorial.use_language` chose in this process, else `TUTOR
 else the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else English. argparse writes its own
 words ("usage:", "options", "the following arguments are required") through gettext's `_`;
 `argparse_words()` puts a small table in its place while the parser is built and used, so
-help and errors are Chinese with no catalogue installed. The lesson's located errors keep their location and give their reason in the
-command's language: 「请求无效：messages[2].content[0].tool_use_id: 是必填项（…）」.
+help and errors are Chinese with no catalogue installed (`错误：--target 不能取 'foo'，可选的值有
+'chat_template'、'openai'。`). The lesson's located errors keep their location and give their
+reason in the command's language: 「请求无效：messages[2].content[0].tool_use_id 是必填项（…）」.
 
 Standard library and `tutorial.words` only: the server's command line uses it too. A command
 runs inside `using(its language)`; what it calls reads `current()`.
@@ -56,23 +57,23 @@ ARGPARSE_ZH = {
     "optional arguments": "选项",  # Python before 3.10
     "subcommands": "子命令",
     "show this help message and exit": "显示这条帮助信息并退出",
-    "%(prog)s: error: %(message)s\n": "%(prog)s 报错，%(message)s\n",
+    "%(prog)s: error: %(message)s\n": "错误：%(message)s。\n",  # the usage line above names the command
     "the following arguments are required: %s": "缺少必需的参数 %s",
     "unrecognized arguments: %s": "无法识别的参数 %s",
-    "argument %(argument_name)s: %(message)s": "参数 %(argument_name)s 有误，%(message)s",
-    "invalid choice: %(value)r (choose from %(choices)s)": "不能取 %(value)r（可选的值有 %(choices)s）",
+    "argument %(argument_name)s: %(message)s": "%(argument_name)s %(message)s",  # each message reads after the option's name
+    "invalid choice: %(value)r (choose from %(choices)s)": "不能取 %(value)r，可选的值有 %(choices)s",
     "invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)":
-        "不能取 %(value)r，你是不是想输入 %(closest)r？（可选的值有 %(choices)s）",
-    "invalid %(type)s value: %(value)r": "%(value)r 不是有效的 %(type)s 值",
+        "不能取 %(value)r，可选的值有 %(choices)s",
+    "invalid %(type)s value: %(value)r": "的值 %(value)r 不是有效的 %(type)s 值",
     "expected one argument": "需要一个值",
     "expected at most one argument": "最多需要一个值",
     "expected at least one argument": "至少需要一个值",
     "expected %s argument": "需要 %s 个值",
     "expected %s arguments": "需要 %s 个值",
-    "ambiguous option: %(option)s could match %(matches)s": "选项 %(option)s 有歧义，可以匹配 %(matches)s",
+    "ambiguous option: %(option)s could match %(matches)s": "选项 %(option)s 有歧义，可以是 %(matches)s",
     "not allowed with argument %s": "不能与参数 %s 一起使用",
     "one of the arguments %s is required": "必须给出参数 %s 之一",
-    "ignored explicit argument %r": "忽略了显式给出的值 %r",
+    "ignored explicit argument %r": "不接受值，%r 被忽略了",
     "can't open '%(filename)s': %(error)s": "无法打开 '%(filename)s'（%(error)s）",
     "unknown parser %(parser_name)r (choices: %(choices)s)": "未知的子命令 %(parser_name)r（可选的有 %(choices)s）",
     "unexpected option string: %s": "意外的选项 %s",
@@ -94,19 +95,43 @@ def argparse_words() -> Iterator[None]:
     def chinese(message: str) -> str:
         return ARGPARSE_ZH.get(message, message)
 
+    check_value = argparse.ArgumentParser._check_value
+
+    def chinese_choice(parser: argparse.ArgumentParser, action: argparse.Action, value) -> None:
+        """A value not among the choices, its choices joined by 、; a subcommand said as one
+        (its metavar, {walk,translate,...}, is no name to read)."""
+        if action.choices is None or value in action.choices:
+            return
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, f"没有 {value!r} 这个子命令，可选的有 {'、'.join(map(str, action.choices))}")
+        raise argparse.ArgumentError(action, f"不能取 {value!r}，可选的值有 {'、'.join(map(repr, action.choices))}")
+
     argparse._ = chinese  # type: ignore[attr-defined]
     argparse.ngettext = lambda singular, plural, n: chinese(singular if n == 1 else plural)  # type: ignore[attr-defined]
+    argparse.ArgumentParser._check_value = chinese_choice  # type: ignore[method-assign]
     try:
         yield
     finally:
         for name, value in saved.items():
             setattr(argparse, name, value)
+        argparse.ArgumentParser._check_value = check_value  # type: ignore[method-assign]
+
+
+def whole_number(text: str) -> int:
+    """argparse's `type=` for a count: "'abc' 不是整数" under Chinese, argparse's own words under English."""
+    try:
+        return int(text)
+    except ValueError:
+        if current() != "zh":
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"的值 {text!r} 不是整数") from None
 
 
 _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
 # A unit a line may break after: a run of spaces, one CJK character with the full-width
-# punctuation that must stay with it, or a run of other characters (a word, a path, a flag).
-_UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff]+")
+# punctuation that must stay with it, or a run of other characters (a word, a path, a flag)
+# with the 、 after it (a list of names breaks after a 、).
+_UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff、]+、?|、")
 
 
 width = words.columns  # columns on a terminal: two for a wide (CJK) character
@@ -244,6 +269,26 @@ def _bracket(data: Union[bytes, str], values: Mapping) -> Optional[str]:
     return brackets.unclosed(text, offset)
 
 
+def not_utf8(error: UnicodeDecodeError, name: str) -> str:
+    """Bytes that are not UTF-8, said as `translate` says it (the English is `limits.read_json`'s)."""
+    if current() != "zh":
+        return f"{name} is not UTF-8: {error.reason} at byte {error.start}"
+    return f"{subject(name)}不是 UTF-8 文本（偏移 {error.start} 处无法解码）"
+
+
+def not_json(text: str, error: json.JSONDecodeError, name: str, what: str = "JSON") -> str:
+    """JSON text json could not read, said as `translate` says it: the place in the file, then
+    why, a bracket never closed named as the playground names it. `text` is what json read:
+    for one line of a JSON Lines file, that line (its line number is then the file's)."""
+    bracket = brackets.unclosed(text, error.pos)
+    if current() != "zh":
+        if bracket is not None:
+            return f"{name} is not valid {what} at line {error.lineno}, column {error.colno}: {bracket}"
+        return f"{name} is not valid {what}: {error.msg} at line {error.lineno}, column {error.colno}"
+    why = bracket if bracket is not None else words.json_message(error.msg)
+    return f"{subject(name)}不是有效的 {what}（第 {error.lineno} 行第 {error.colno} 列），{why}"
+
+
 def text_problem(data: Union[bytes, str], name: str) -> str:
     """Why `data` is not JSON text within the limits, in the current language, naming `name`
     ("stdin", "请求体"), or "" when it is. The English is `tutorial.limits.read_json`'s own."""
@@ -263,19 +308,14 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as error:
-            return f"{who}不是 UTF-8 文本（偏移 {error.start} 处无法解码）"
+            return not_utf8(error, name)
     if size > limits.MAX_TEXT_BYTES:
         return f"{who}超过了 {limits.MAX_TEXT_BYTES // (1024 * 1024)} MB（{size:,} 字节），这是 Messages API 的请求上限"
     text = data.removeprefix("\ufeff")
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
-
-        bracket = brackets.unclosed(text, error.pos)
-        if bracket is not None:  # a bracket never closed: said as the playground says it
-            return f"{who}不是有效的 JSON（第 {error.lineno} 行第 {error.colno} 列），{bracket}"
-        what = words.json_message(error.msg)
-        return f"{who}不是有效的 JSON（第 {error.lineno} 行第 {error.colno} 列），{what}"
+        return not_json(text, error, name)
     except RecursionError:
         offset = limits.deep_bracket(text)
         if offset is None:

@@ -43,10 +43,11 @@ def _in(reason: str) -> str:
 
 def located(error: tutorial.RequestError) -> dict:
     """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}, the
-    reason in the request's language."""
-    from tutorial.errors import format_location
+    reason in the request's language (under Chinese without the colon: "messages[2].content[0] 必须…",
+    as the frame 「请求无效：…」 will hold it)."""
+    from tutorial.words import located as told
 
-    return {"location": format_location(error.location), "message": str(error)}  # in the request's language
+    return {"location": error.where, "message": told(error)}  # in the request's language
 
 
 def refusal(analysis: dict, target: str) -> "str | None":

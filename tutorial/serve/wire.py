@@ -15,7 +15,7 @@ import json
 from typing import Iterator, Optional
 
 import tutorial
-from tutorial.words import words_for
+from tutorial.words import located, words_for
 
 from .responder import Reply
 from .words import WORDS
@@ -66,8 +66,9 @@ class ApiError(Exception):
 
 def bad_request(error: tutorial.RequestError) -> ApiError:
     """A located `RequestError` as a 400: its message already starts with the place; the
-    reason is in the request's language (under Chinese it is framed: 「请求无效：…」)."""
-    return ApiError(400, words_for(WORDS, "invalid_request", message=str(error)))  # str: in the current language
+    reason is in the request's language (under Chinese it is framed, the place its subject:
+    「请求无效：messages[0].role 必须是…」)."""
+    return ApiError(400, words_for(WORDS, "invalid_request", message=located(error)))  # 「请求无效：messages[0].role 必须是…」
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

@@ -409,10 +409,10 @@ WORDS = {
     },
     "zh": {
         "title": "第 k+1 轮的 prompt 是否以第 k 轮的 prompt 加上模型写出的回答开头？（先看文本，再看 token id）",
-        "key": "✓ 延续   ✗ 分开   {refused}：模板拒绝这些消息   · sdist 没有附带词表",
+        "key": "✓ 接续   ✗ 分开   {refused}：模板拒绝这些消息   · sdist 没有附带词表",
         "refused": "拒绝",
         "family": "模型家族",
-        "summary": "{scenario}（{letter}）：按文本，第 2 轮延续第 1 轮加回答的有 {text} 个家族（共 {families} 个{refused}）；"
+        "summary": "{scenario}（{letter}）：按文本，第 2 轮接续第 1 轮加回答的有 {text} 个家族（共 {families} 个{refused}）；"
                    "按 token id，sdist 附带词表的 {vocabularies} 个家族中有 {tokens} 个",
         "summary refused": "，{count} 个拒绝这些消息",
         "readme": "README 示例",
@@ -421,7 +421,7 @@ WORDS = {
         "cell": "{family} · {letter} {scenario} · 第 {turn}→{next} 轮",
         "text part": "第 {offset} 个字符，位于第 {turn} 轮的{within}",
         "token part": "第 {offset} 个 token，位于第 {turn} 轮的{within}",
-        "text extends": "文本延续",
+        "text extends": "文本接续",
         "held": "第 {turn} 轮 + 回答：",
         "new": "第 {next} 轮的 prompt：",
         "line new": "模板第 {number} 行（第 {next} 轮的 prompt）：{source}",

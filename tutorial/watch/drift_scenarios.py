@@ -123,7 +123,7 @@ SCENARIOS: dict[str, Scenario] = {
                                      "zh": "列表中间的一条 system 消息，然后新的提问"},
                  [Turn([HELLO], HELLO_ANSWER), Turn([{"role": "system", "content": "回答要简短。"}, FOLLOW_UP])]),
         Scenario("system-edit", "i", {"en": "the system prompt changed between the turns",
-                                      "zh": "两轮之间 system 提示被改动"},
+                                      "zh": "两轮之间系统提示词被改动"},
                  [Turn([HELLO], HELLO_ANSWER), Turn([FOLLOW_UP], system=[_text(SYSTEM[0]["text"] + "回答要简短。")])]),
     ]
 }  # fmt: skip

@@ -187,6 +187,17 @@ def problem(error: Any) -> str:
     return errors.chinese(error.key, error.values)
 
 
+def located(error: Any) -> str:
+    """A located error for a frame that already has its colon (「请求无效：…」): English as
+    `str(error)` ("messages[0].role: must be ..."); Chinese with the location as the sentence's
+    subject and no second colon ("messages[0].role 必须是 …"), the body's own problem alone."""
+    if current() == "en":
+        return str(error)
+    if not error.location:
+        return problem(error)
+    return f"{error.where} {problem(error)}"
+
+
 # ---------------------------------------------------------------------------
 # What the system says, in Chinese; how wide text is on a screen
 
