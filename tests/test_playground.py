@@ -425,7 +425,7 @@ def test_the_labels_say_the_same_in_both_languages():
 def test_chinese_labels():
     pg = Playground(lang="zh")
     pg.request_text = '{"a" 1}'
-    assert pg.results["error"] == "第 1 行第 6 列：这里缺少冒号“:”（文本还不是有效的 JSON）"
+    assert pg.results["error"] == "第 1 行第 6 列，这里缺少冒号“:”（文本还不是有效的 JSON）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     pg.request_text = "{"
     assert pg.results["error"] == "第 1 行第 2 列，文本已经结束，但从第 1 行第 1 列开始的对象还缺一个 }"
@@ -671,7 +671,7 @@ def test_a_chinese_playground_names_its_presets_in_chinese():
     pg.preset = "peer: 04_image_base64_and_url"
     assert pg.preset == "真实系统：04_image_base64_and_url" and pg.peer_case == "04_image_base64_and_url"
     assert "与本包的结果" in pg_module.peers_html(pg)
-    with pytest.raises(ValueError, match="no preset named"):
+    with pytest.raises(ValueError, match="没有名为 'no such preset' 的预设，可选的预设有 README 示例、"):
         pg.preset = "no such preset"
 
 
@@ -1439,3 +1439,27 @@ def test_without_the_fetched_templates_the_prompt_tab_says_how_to_fetch_them(tmp
 def test_yours_from_a_notebook_s_functions(pg):
     pg.yours = {"translate": right_translate, "flatten_content": lambda content: content}
     assert pg.results["yours"].state == "same"
+
+
+def test_a_wrong_preset_family_or_yours_is_said_in_the_playgrounds_language():
+    """An unknown preset or family names the choices joined by 、 under Chinese; yours given as
+    source text is told it must be a function or a .py path (not read as a file name)."""
+    for lang, family, preset in (("zh", "没有名为 'nope' 的模型家族，可选的有 deepseek-v3.1、glm-4.6、",
+                                  "没有名为 'nope' 的预设，可选的预设有 README 示例、"),
+                                 ("en", "no template family named 'nope'; choose one of: deepseek-v3.1, glm-4.6, ",
+                                  "no preset named 'nope'; choose one of: README example, ")):  # fmt: skip
+        with pytest.raises(ValueError) as raised:
+            Playground(lang=lang, family="nope")
+        assert str(raised.value).startswith(family), raised.value
+        with pytest.raises(ValueError) as raised:
+            Playground(lang=lang, preset="nope")
+        assert str(raised.value).startswith(preset), raised.value
+    source = "def translate(body):\n    return body['messages']\n"
+    zh = Playground(lang="zh")
+    zh.yours = source
+    assert zh.results["yours"].message == ("无法使用你的 translate：yours 应当是一个函数或 .py 文件的路径，"
+                                           "这里给的却是一段源代码。请先在单元格里运行这段代码，再把它定义的函数交给 yours")
+    en = Playground(lang="en")
+    en.yours = source
+    assert "must be a function or the path of a .py file, and this is source text" in en.results["yours"].message
+    assert "No such file" not in en.results["yours"].message

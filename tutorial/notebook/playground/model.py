@@ -290,14 +290,14 @@ class Model:
 
     def _checked_family(self, name: str) -> str:
         if not isinstance(name, str) or name not in families():
-            raise ValueError(f"no template family named {name!r}; choose one of: {', '.join(families())}")
+            raise ValueError(self.label("no_family", name=name, names=self.label("joiner").join(families())))
         return name
 
     def _checked_preset(self, name: str) -> str:
         """The preset's name in this playground's language (given in any language)."""
         named = self.in_its_language(name_in, name) if isinstance(name, str) else name
         if not isinstance(named, str) or named not in self.presets:
-            raise ValueError(f"no preset named {name!r}; choose one of: {', '.join(self.presets)}")
+            raise ValueError(self.label("no_preset", name=name, names=self.label("joiner").join(self.presets)))
         return named
 
     def _set_text(self, value: Any) -> None:

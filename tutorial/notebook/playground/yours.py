@@ -65,6 +65,8 @@ def load_yours(source: Any) -> tuple[Optional[Translator], Optional[str]]:
         source = {"translate": source}  # one function: as if a notebook defined only translate
     elif isinstance(source, (int, float, bool, bytes)) or source is Ellipsis:
         return None, worded("yours_not_callable", kind=type(source).__name__)
+    elif isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("def ", "lambda", "import ", "from "))):
+        return None, worded("yours_source")  # source text, not a path: not read as a file name
     try:
         return build_it.load_translator(source), None
     except build_it.TranslatorError as error:
