@@ -167,7 +167,8 @@ def test_every_chinese_label_keeps_the_fields_and_the_terms():
     for english, chinese in LABELS.items():
         assert sorted(field.findall(english)) == sorted(field.findall(chinese)), english
         only_the_colon = chinese == english.replace(":", "：")  # "{case}:" -> "{case}：", a Chinese colon after Chinese data
-        assert re.search(r"[\u4e00-\u9fff]", chinese) or only_the_colon, f"no Chinese in {chinese!r}"
+        only_fields = not re.sub(r"\{[^{}]*\}|[ |>-]|openai", "", chinese)  # "{error} | {stale}": the values are the words
+        assert re.search(r"[\u4e00-\u9fff]", chinese) or only_the_colon or only_fields, f"no Chinese in {chinese!r}"
         assert find_avoided(chinese) == [], (english, find_avoided(chinese))
         assert not re.search(r"[\u4e00-\u9fff][:;,?!()]|[:;,?!(][\u4e00-\u9fff]", chinese), f"half-width punctuation: {chinese!r}"
 
@@ -192,6 +193,14 @@ def test_said_and_say_by_language(capsys, monkeypatch):
         say("dicts equal:", True)
         say("refused")
     assert capsys.readouterr().out == "dicts equal: True\n两个字典相等：True\n拒绝\n"
+    status = "{preset} | {target} | error: {error} | stale: {stale}"
+    assert said(status, preset="README example", target="openai", error=None, stale=False) == (
+        "README example | openai | error: None | stale: False")
+    with using("zh"):  # no colon chain, no None/False inside a Chinese line
+        assert said(status, preset="README 示例", target="chat_template", error=None, stale=False) == (
+            "README 示例 | 目标格式 chat_template | 没有错误 | 结果是最新的")
+        assert said("error: {error} | stale: {stale}", error="第 1 行第 6 列，这里缺少冒号", stale=True) == (
+            "错误：第 1 行第 6 列，这里缺少冒号 | 显示的是上一次的结果")
 
 
 def test_labelled_writes_label_keys_only(monkeypatch):

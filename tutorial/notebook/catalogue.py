@@ -89,12 +89,12 @@ LABELS: dict[str, str] = {
     "an assistant turn that calls two tools": "一个调用两个工具的 assistant 轮次",
     "a user message with a screenshot": "一条带截图的 user 消息",
     # --- chapter 07
-    "{preset} | {target} | error: {error} | stale: {stale}": "{preset} | {target} | 错误：{error} | 已过时：{stale}",
+    "{preset} | {target} | error: {error} | stale: {stale}": "{preset} | 目标格式 {target} | {error} | {stale}",
     "error:": "错误：",
     "stale:": "已过时：",
     "still shown: {count} messages from the last good request": "仍然显示：上一次成功请求的 {count} 条消息",
-    "error: {error} | stale: {stale}": "错误：{error} | 已过时：{stale}",
-    "openai -> {error} | stale: {stale}": "openai -> {error} | 已过时：{stale}",
+    "error: {error} | stale: {stale}": "{error} | {stale}",
+    "openai -> {error} | stale: {stale}": "openai -> {error} | {stale}",
     "{count} tokens": "{count} 个 token",
     "refused:": "拒绝：",
     # --- chapter 08
@@ -338,12 +338,24 @@ KEPT: frozenset[str] = frozenset(
 _CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
 
 
+# The playground's status fields in Chinese words: Python's None/True/False never stand inside a
+# Chinese line (「README 示例 | 目标格式 chat_template | 没有错误 | 结果是最新的」).
+STATUS_ZH = {
+    "error": lambda value: "没有错误" if value is None else f"错误：{value}",
+    "stale": lambda value: {False: "结果是最新的", True: "显示的是上一次的结果"}.get(value, value),
+}
+
+
 def said(label: str, **fields: Any) -> str:
     """`label` in the current language, its `{fields}` filled in.
 
     English is `label` itself; Chinese is `LABELS[label]` (the English, when the catalogue
-    lacks it: tests/test_catalogue.py keeps that from happening in a chapter)."""
-    text = LABELS.get(label, label) if current() == "zh" else label
+    lacks it: tests/test_catalogue.py keeps that from happening in a chapter), a status field
+    (error, stale) said in words."""
+    if current() != "zh":
+        return label.format(**fields) if fields else label
+    text = LABELS.get(label, label)
+    fields = {name: STATUS_ZH[name](value) if name in STATUS_ZH and label in LABELS else value for name, value in fields.items()}
     return text.format(**fields) if fields else text
 
 

@@ -69,8 +69,8 @@ _WHY: dict[str, tuple[str, str]] = {
     "id": ("tool-call ids are minted anew for every response; the adapter matches history by "
            "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
            "Mistral-style templates, which need ids, want the openai target)",
-           "每次回复都会重新生成工具调用 id；适配器靠字典相等来匹配对话历史，所以丢掉 id"
-           "（ChatML/Qwen 风格的模板按位置配对调用和结果；Mistral 风格的模板需要 id，应改用 openai 目标格式）"),
+           "工具调用 id 在每次回复时都重新生成，而适配器按字典相等在对话历史里找回这一轮，所以不保留 id。"
+           "ChatML/Qwen 风格的模板按位置配对调用和结果，需要 id 的 Mistral 风格模板请改用 openai 目标格式"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",
                     "tool 消息紧跟在其调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用和结果"),
@@ -97,7 +97,7 @@ _WHY: dict[str, tuple[str, str]] = {
                    "Files API 图片的 file_id 只对 Anthropic 的服务器有意义，引擎拿不到这张图片，所以替换为文本 '[image omitted]'"),
     "parameter": ("a top-level parameter: translation puts it into neither messages nor tools; the sampling step "
                   "reads it from the body, or nothing does",
-                  "顶层参数既不进消息，也不进工具，由采样阶段从请求体读取，或者无人读取"),
+                  "这个顶层字段既不进消息，也不进工具。如果它是采样参数，由采样阶段从请求体读取，否则没有谁读取它"),
     "no_place": ("the {target} shape has no place for it", "{target} 目标格式里无处可放"),
     "system_text": ("a system message keeps only its text blocks", "system 消息只保留文本块"),
     "assistant_block": ("an assistant {kind!r} block has no place in the {target} shape: dropped",
