@@ -178,7 +178,7 @@ def report(sessions: list[dict]) -> str:
         lines.append(words_for(WORDS, "session", session=session["session"], family=session["family"],
                                              turns=session["turns"], samples=len(session["samples"])))  # fmt: skip
         kinds = [entry["classified"] for entry in session["drift"] if "classified" in entry]  # turn 2 onwards
-        lines.append(words_for(WORDS, "drift", kinds=", ".join(kinds) or "-"))
+        lines.append(words_for(WORDS, "drift", kinds=words_for(WORDS, "joiner").join(kinds) or "-"))
         decode = backend_tokenizer(FAMILIES[session["family"]].vocabulary).decode
         for number, sample in enumerate(session["samples"], 1):
             lines.append(words_for(WORDS, "sample", number=number, tokens=len(sample["tokens"]), prompt=sample["prompt_length"],
