@@ -157,6 +157,12 @@ def test_the_command_line_says_the_reason_in_chinese(tmp_path):
     assert zh.stderr == "请求无效：messages[2].content[0].tool_use_id 是必填项（tool_result 要写明回答的是哪个 tool_use）\n"
     en = subprocess.run([sys.executable, "-m", "tutorial", "translate", str(bad)], capture_output=True, text=True, env={**env, "LANG": "C"})
     assert "messages[2].content[0].tool_use_id: is required (a tool_result names the tool_use it answers)" in en.stderr
+    listed = tmp_path / "list.json"
+    listed.write_text("[1]", encoding="utf-8")
+    body = subprocess.run([sys.executable, "-m", "tutorial", "--lang", "zh", "translate", str(listed)], capture_output=True, text=True, env=env)
+    assert body.stderr == "请求无效：请求体必须是 JSON 对象，实际是列表（list）\n"  # the body itself: no "body" before the reason
+    body = subprocess.run([sys.executable, "-m", "tutorial", "translate", str(listed)], capture_output=True, text=True, env={**env, "LANG": "C"})
+    assert body.stderr == "error: body: the request body must be a JSON object, got list\n"
 
 
 def test_the_playground_alert_is_chinese():
