@@ -363,6 +363,10 @@ def say(label: str, *values: Any, **fields: Any) -> None:
     """`print(label, *values)` with the label in the current language: `say("dicts equal:", a == b)`.
 
     After a Chinese colon the values follow without a space (「两个字典相等：True」)."""
+    status = {"error:": "error", "stale:": "stale"}.get(label)
+    if current() == "zh" and status is not None and len(values) == 1 and not fields:  # 「没有错误」, not 「错误：None」
+        print(STATUS_ZH[status](values[0]))
+        return
     text = said(label, **fields)
     if not values:
         print(text)
