@@ -13,6 +13,7 @@ Without the fetched sdist or the `real` extra the tests skip saying why; under C
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
 import os
 import subprocess
@@ -271,3 +272,16 @@ def test_a_bad_option_is_one_line(arguments, start):
     assert done.stdout == ""
     assert done.stderr.startswith(start), done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_the_chinese_table_says_jiexu_and_the_glossary_terms():
+    """The glossary's word for a prompt that extends the last one is 接续 (chapter 13 says it too),
+    and a system prompt is a 系统提示词 (zh sweep M4, M5)."""
+    command = importlib.import_module("tutorial.cli.drift")  # tutorial.cli.drift is also the command function
+    from tutorial.watch import drift
+    from tutorial.watch.drift_scenarios import SCENARIOS
+
+    chinese = json.dumps([drift.WORDS["zh"], command.WORDS["zh"], [s.words["zh"] for s in SCENARIOS.values()]], ensure_ascii=False)
+    assert "延续" not in chinese and "system 提示" not in chinese
+    assert drift.WORDS["zh"]["key"].startswith("✓ 接续 ") and "第 2 轮接续第 1 轮" in drift.WORDS["zh"]["summary"]
+    assert SCENARIOS["system-edit"].words["zh"] == "两轮之间系统提示词被改动"
