@@ -333,3 +333,5 @@ def test_argparse_errors_under_chinese_name_the_option_once_and_list_with_the_en
     assert command.stderr.splitlines()[-1] == (
         "错误：没有 'trnslate' 这个子命令，可选的有 walk、translate、grade、serve、trajectory、drift、doctor。")
     assert "报错" not in target.stderr + command.stderr and "{walk," not in command.stderr.splitlines()[-1]
+    assert run("serve", "--port", "abc").stderr.splitlines()[-1] == "错误：--port 的值 'abc' 不是整数。"
+    assert run("serve", "--timeout", "x").stderr.splitlines()[-1] == "错误：--timeout 的值 'x' 不是数字。"

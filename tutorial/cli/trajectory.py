@@ -199,7 +199,7 @@ def main(argv: list[str], fail) -> int:
                                        formatter_class=words.formatter())
     commands.add_argument("files", nargs="+", metavar=words_for(WORDS, "captures_metavar"), help=words_for(WORDS, "files"))
     commands.add_argument("--json", action="store_true", help=words_for(WORDS, "json"))
-    commands.add_argument("--fork-threshold", type=words.whole_number, default=None, metavar=words_for(WORDS, "threshold_metavar"),
+    commands.add_argument("--fork-threshold", type=int, default=None, metavar=words_for(WORDS, "threshold_metavar"),
                           help=words_for(WORDS, "fork"))  # fmt: skip
     commands.add_argument("--lang", choices=("en", "zh"), help=argparse.SUPPRESS)  # every command takes it
     arguments = commands.parse_args(argv)

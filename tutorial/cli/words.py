@@ -106,25 +106,32 @@ def argparse_words() -> Iterator[None]:
             raise argparse.ArgumentError(None, f"没有 {value!r} 这个子命令，可选的有 {'、'.join(map(str, action.choices))}")
         raise argparse.ArgumentError(action, f"不能取 {value!r}，可选的值有 {'、'.join(map(repr, action.choices))}")
 
+    get_value = argparse.ArgumentParser._get_value
+
+    def chinese_number(parser: argparse.ArgumentParser, action: argparse.Action, text: str):
+        """A number that is not one: "--port 的值 'abc' 不是整数" (argparse would name Python's type, int)."""
+        kind = NUMBER_ZH.get(action.type)
+        if kind is None:
+            return get_value(parser, action, text)
+        try:
+            return action.type(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentError(action, f"的值 {text!r} 不是{kind}") from None
+
     argparse._ = chinese  # type: ignore[attr-defined]
     argparse.ngettext = lambda singular, plural, n: chinese(singular if n == 1 else plural)  # type: ignore[attr-defined]
     argparse.ArgumentParser._check_value = chinese_choice  # type: ignore[method-assign]
+    argparse.ArgumentParser._get_value = chinese_number  # type: ignore[method-assign]
     try:
         yield
     finally:
         for name, value in saved.items():
             setattr(argparse, name, value)
         argparse.ArgumentParser._check_value = check_value  # type: ignore[method-assign]
+        argparse.ArgumentParser._get_value = get_value  # type: ignore[method-assign]
 
 
-def whole_number(text: str) -> int:
-    """argparse's `type=` for a count: "'abc' 不是整数" under Chinese, argparse's own words under English."""
-    try:
-        return int(text)
-    except ValueError:
-        if current() != "zh":
-            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-        raise argparse.ArgumentTypeError(f"的值 {text!r} 不是整数") from None
+NUMBER_ZH = {int: "整数", float: "数字"}  # what an option's `type=` asks for, as a Chinese error names it
 
 
 _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
