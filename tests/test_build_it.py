@@ -687,7 +687,7 @@ def test_a_replay_line_names_the_stage_of_the_place():
         with using("zh"):
             found = build_it.difference(yours, expected, body)
             assert found.stage == stage, found
-            assert found.line().endswith(f"（检查这个位置的阶段：{stage}）。")
+            assert found.line().endswith(f"，这个位置由 {stage} 这一阶段负责检查。")
         if bullet:
             assert found.rule == plain_in("zh", RULES["zh"][stage][bullet])
 

@@ -150,7 +150,7 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
         only_none = only_none and got.raised is None and not got.changed_input and got.value is None
         try:
             shape_wrong = (name == "translate" and got.raised is None and not got.changed_input
-                           and got.value is not None and not _a_pair(got.value))
+                           and got.value is not None and not a_pair(got.value))
             if shape_wrong:
                 problem, location = _not_a_pair(got.value, words), None  # say the shape, not the first message
             else:
@@ -199,8 +199,12 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
 
 
-def _a_pair(value: Any) -> bool:
-    return isinstance(value, (tuple, list)) and len(value) == 2
+def a_pair(value: Any) -> bool:
+    """Whether translate's result has the shape (translated, tools_schema): two items, and not
+    a list of two messages (a translate that returns only its messages, for a two-message body)."""
+    if not (isinstance(value, (tuple, list)) and len(value) == 2):
+        return False
+    return not (isinstance(value, list) and all(isinstance(item, dict) for item in value))
 
 
 def _not_a_pair(value: Any, words: dict) -> str:

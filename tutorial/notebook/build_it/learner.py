@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Optional, Union
 
 from ...words import current, os_problem, type_name
 from . import guard
-from .checker import is_stub
+from .checker import a_pair, is_stub
 
 # The functions chapter 05 has the learner write, in the order it builds them.
 CHAPTER_FUNCTIONS = (
@@ -77,20 +77,20 @@ WORDS = {
         "shape": "一个{kind}",
         "shape_items": "一个有 {count} 项的{kind}",
         "returned": "你的 translate 返回了{shape}，应当返回 (translated, tools_schema)",
-        "no_translate": "{origin}：没有定义 translate（第 05 章 5.6 节），{defined}",
+        "no_translate": "{origin} 没有定义 translate（第 05 章 5.6 节），{defined}",
         "defined": "只定义了 {names}",
         "none_defined": "第 05 章的函数一个也没有定义",
         "and": "、",
-        "stub": "{origin}：translate 还没有写（函数体还是 ...）",
+        "stub": "{origin} 里的 translate 还没有写，函数体还是 ...",
         "cannot_read": "无法读取 {path}（{why}）",
-        "not_utf8": "{name}：不是 UTF-8 文本（偏移 {start} 处无法解码）",
-        "syntax": "{place}：{kind}: {message}",
-        "bare": "{place}：{kind}",
+        "not_utf8": "{name} 不是 UTF-8 文本（偏移 {start} 处无法解码）",
+        "syntax": "{place}，{kind}: {message}",
+        "bare": "{place}，{kind}",
         "column": "{place}第 {column} 列",
-        "load_timeout": "{name}：加载在 {seconds:g} 秒内没有结束，顶层代码里可能有死循环",
-        "exits": "{place}：加载时调用了 exit()",
+        "load_timeout": "{name} 加载超过 {seconds:g} 秒仍未结束，顶层代码里可能有死循环",
+        "exits": "{place}，加载时调用了 exit()",
         "file_line": "{file} {line}",
-        "no_source": "{origin}：找不到 {name} 的源码，请把定义 {name} 的单元格复制进文件",
+        "no_source": "{origin} 中找不到 {name} 的源码，请把定义 {name} 的单元格复制进文件",
     },
 }
 
@@ -125,7 +125,7 @@ class Translator:
             raise TranslatorError(_words()["timed_out"].format(error=error), timed_out=True) from None
         except (Exception, SystemExit) as error:  # noqa: BLE001 - the learner's code: say where, never a traceback
             raise TranslatorError(_words()["raised"].format(error=guard.describe(error))) from None
-        if not (isinstance(result, (tuple, list)) and len(result) == 2):
+        if not a_pair(result):
             words, kind = _words(), type_name(type(result).__name__)
             many = isinstance(result, (tuple, list))
             shape = words["shape_items"].format(kind=kind, count=len(result)) if many else words["shape"].format(kind=kind)

@@ -64,7 +64,7 @@ WORDS = {
         "client": "由 Anthropic 定义的客户端工具（本包会查出这些工具的 schema）",
         "toolset": "工具集（没有 name 的条目）",
         "line": "{difference}。规则：{rule}",
-        "caught_by": "（检查这个位置的阶段：{stage}）",
+        "caught_by": "，这个位置由 {stage} 这一阶段负责检查",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
         "uncomparable": "这个结果无法与本包的结果比较（{error}）",
         "and": "和",

@@ -268,7 +268,7 @@ MESSAGES = {
         },
         "value": "不对",
         "missing_key": "缺了一个键",
-        "extra_key": "多了一个不该有的键",
+        "extra_key": "是一个不该有的键",
         "count": "的项数不对，你写了 {count} 项，请再数一遍",
         "count_one": "的项数不对，你写了 {count} 项，请再数一遍",
         "place_differs": "还不对：你写的位置从 {written} 起与正确的位置不同。{hint}",
