@@ -315,7 +315,7 @@ def test_an_assistant_turn_without_eos_token_is_a_located_render_error():
         problem = caught.value.problem
         assert problem.startswith("messages[1] (assistant): the template uses eos_token on line ")
         assert 'render(..., eos_token="...")' in problem and "is undefined" not in problem
-    with pytest.raises(RenderError, match=r"：messages\[1\]（assistant）：模板用到了 eos_token（第 \d+ 行）"):
+    with pytest.raises(RenderError, match=r"：渲染 messages\[1\]（assistant）时，模板用到了 eos_token（第 \d+ 行）"):
         render(messages, template=path, lang="zh")
 
 

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Optional
 
 from ..errors import RequestError, format_location
 from ..words import current, using
-from ..watch.losses import reason_in
+from ..watch.losses import Reason, reason_in
 from ..watch.trace import trace
 
 TARGETS = ("chat_template", "openai")
@@ -224,20 +224,16 @@ def _inside(location: tuple, focus: tuple) -> bool:
 
 def first_clause(reason: str) -> str:
     """A loss reason's first clause, in the current language: what replaced the part is in the
-    output column already. The cut is decided on the English (the report's own words) and made at the same
-    place in the Chinese: before the first "; ", then before ": " when what precedes it is a
-    phrase of three words or more."""
+    output column already. The English is cut before its first "; ", then before ": " when what
+    precedes it is a phrase of three words or more; the Chinese first clause is the reason's own
+    (`Reason.first_clause_zh`)."""
+    if current() == "zh":
+        return reason.first_clause_zh if isinstance(reason, Reason) else reason_in(reason)
     with using("en"):  # a reason may come in either language; it holds both
         english = reason_in(reason)
     head = english.split("; ")[0]
     before, _, after = head.partition(": ")
-    at_colon = bool(after) and len(before.split()) >= 3
-    if current() != "zh":
-        return before if at_colon else head
-    chinese = reason_in(reason)
-    if "; " in english:
-        chinese = chinese.split("；")[0]
-    return chinese.split("：")[0] if at_colon else chinese
+    return before if after and len(before.split()) >= 3 else head
 
 
 def _refusal(error: RequestError) -> str:

@@ -166,7 +166,7 @@ def _add_piece(g: Graph, box_: r.Box, piece: r.Piece, port: str, w: dict, header
         name = format_location(inner) if inner else format_location(loss.location)
         tags_ = ("losses", format_location(loss.location))
         head = f"✂ {t.fit(name, 20)} {t.one(loss.value, 20)}"
-        text = t.prose(r.short_reason(loss.reason), 44, 2)
+        text = t.prose(r.short_reason(loss.reason), 44, 3)
         box_.rows.append([Cell([head, *text], colspan=2, colour=LOST_TEXT, fill=LIT_FILL if g.lights(tags_) else LOST_FILL)])
     if len(piece.losses) > MOST_LOSSES:
         box_.rows.append([Cell([w["and more"](len(piece.losses) - MOST_LOSSES)], colspan=2, colour=LOST_TEXT, fill=LOST_FILL)])

@@ -67,8 +67,9 @@ class Box:
 
 
 def short_reason(reason: str) -> str:
-    """The first clause of a loss's reason, in the current language: the loss report has the rest."""
-    return re.split("[;；]", reason_in(reason), maxsplit=1)[0]
+    """The first clause of a loss's reason (up to a semicolon, or the end of a Chinese
+    sentence), in the current language: the loss report has the rest."""
+    return re.split("[;；。]", reason_in(reason), maxsplit=1)[0]
 
 
 def unique(names) -> tuple[str, ...]:

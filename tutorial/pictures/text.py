@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 import unicodedata
 from typing import Any, Iterator
 
@@ -197,16 +196,57 @@ def bare(text: Any, width: int = 24) -> str:
     return fit(text, width) if isinstance(text, str) else one(text, width)
 
 
-_QUOTED_SPAN = re.compile(r"'[^' ][^']*'")
-_KEEP = "\x00"  # stands for a space inside a quoted span while textwrap breaks the lines
-
-
 def prose(text: str, width: int = 40, lines: int = 3) -> list[str]:
-    """A sentence (a loss report's reason) wrapped at spaces, cut with an ellipsis."""
+    """A sentence (a loss report's reason) wrapped at spaces, or between two Chinese
+    characters, in at most `lines` lines of `width` columns (a CJK character takes two);
+    an ellipsis marks a cut."""
     text = visible(text[: width * lines + _SCAN])
-    # A quoted placeholder ('[image omitted]') stays on one line: its spaces are not break points.
-    held = _QUOTED_SPAN.sub(lambda m: m.group(0).replace(" ", _KEEP), text)
-    return [line.replace(_KEEP, " ") for line in textwrap.wrap(held, width, max_lines=lines, placeholder=" …")] or [""]
+    out: list[str] = [""]
+    for unit in _units(text, width):
+        if unit.isspace():
+            if out[-1]:
+                out[-1] += " "
+            continue
+        if out[-1] and cells(out[-1] + unit) > width and not _NO_LINE_START.match(unit):
+            if len(out) == lines:
+                return out[:-1] + [_cut(out[-1], width)]
+            out[-1] = out[-1].rstrip()
+            out.append("")
+        out[-1] += unit
+    out = [line.rstrip() for line in out]
+    if cells(out[-1]) > width:  # one word longer than a line
+        out[-1] = _cut(out[-1], width)
+    return out
+
+
+# A unit of prose is a space, a quoted placeholder ('[image omitted]', kept whole), a run
+# of non-CJK characters (a word, a number, `code`), or one CJK character with the
+# punctuation after it (a line never starts with ，。、).
+_UNIT = re.compile(r"\s+|'[^' ][^']*'|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f][，。、；：！？）」』》\uff09]*|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+")
+_NO_LINE_START = re.compile(r"[，。、；：！？）」』》,.;:!?)]")
+
+
+def _units(text: str, width: int) -> Iterator[str]:
+    for unit in _UNIT.findall(text):
+        while cells(unit) > width:  # a word longer than a line is broken where it must be
+            head = unit[:1]
+            while cells(unit[: len(head) + 1]) <= width:
+                head = unit[: len(head) + 1]
+            yield head
+            unit = unit[len(head):]
+        yield unit
+
+
+def _cut(line: str, width: int) -> str:
+    """`line` shortened to end in an ellipsis within `width` columns, not inside a word."""
+    kept = line.rstrip()
+    while kept and cells(kept) + 2 > width:
+        kept = kept[:-1]
+    if kept != line.rstrip() and kept[-1:].isalnum() and kept[-1:].isascii():
+        whole = kept.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+        kept = whole if whole.strip() else kept
+    kept = kept.rstrip().rstrip("（(《「“")
+    return kept + " …" if kept[-1:].isascii() else kept + "…"
 
 
 def where(location: tuple, width: int = 48) -> str:

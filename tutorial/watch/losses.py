@@ -134,35 +134,64 @@ _FIELDS = ("id", "tool_use_id", "signature", "cache_control", "is_error", "citat
 """Fields whose reason is the same wherever they are found."""
 
 
+# The Chinese of each reason's first clause, for a narrow column (the printable cheat sheet):
+# the English one is cut at its first "; " (or a ": " after a phrase), which the Chinese
+# sentences, written as Chinese is written, do not mark.
+_FIRST_CLAUSE_ZH = {
+    "id": "每次回复都会重新生成工具调用 id",
+    "tool_use_id": "tool 消息紧跟在其调用之后，所以不保留配对 id",
+    "signature": "thinking 签名只有 Anthropic 的服务器会校验",
+    "cache_control": "prompt 缓存标记是给 Anthropic 服务器用的",
+    "is_error": "聊天消息没有表示工具结果出错的字段",
+    "max_tokens": "采样上限",
+    "model": "适配器只服务一个模型",
+    "file_image": "Files API 图片",
+    "parameter": "顶层参数",
+    "assistant_block": "assistant 消息的 {kind} 块在 {target} 目标格式里没有位置",
+    "image": "纯文本模板无法显示图片",
+    "no_text_nested": "{kind} 块没有可保留的文本",
+    "no_text": "{kind} 块没有可保留的文本",
+    "toolset": "{kind} 是没有名字的工具条目，即一个工具集",
+    "server_left_out": "服务端工具在 Anthropic 的服务器上运行",
+    "server_kept": "服务端工具",
+    "client_known": "Anthropic 定义的客户端工具",
+    "client_unknown": "本包不认识这个版本的 Anthropic 客户端工具",
+    "client_settings": "客户端工具的设置是给运行工具的客户端用的",
+}
+
+
 class Reason(str):
     """A loss's reason: the text in the language current when it was made (a `str`, so it
     prints, compares and goes into JSON as that text), with both languages at hand in
-    `.en` and `.zh`. `reason_in(reason)` gives the one current now."""
+    `.en` and `.zh`. `reason_in(reason)` gives the one current now; `.first_clause_zh`
+    the Chinese of its first clause."""
 
     en: str
     zh: str
+    first_clause_zh: str
 
-    def __new__(cls, en: str, zh: str):
+    def __new__(cls, en: str, zh: str, first_clause_zh: str = ""):
         chinese = current() == "zh"
         made = super().__new__(cls, zh if chinese else en)
-        made.en, made.zh, made.chinese = en, zh, chinese
+        made.en, made.zh, made.chinese, made.first_clause_zh = en, zh, chinese, first_clause_zh or zh
         return made
 
     def __reduce__(self):  # copy and pickle keep both languages, and which one it reads as
-        return (_remade, (self.en, self.zh, self.chinese))
+        return (_remade, (self.en, self.zh, self.chinese, self.first_clause_zh))
 
 
-def _remade(en: str, zh: str, chinese: bool) -> Reason:
+def _remade(en: str, zh: str, chinese: bool, first_clause_zh: str = "") -> Reason:
     made = str.__new__(Reason, zh if chinese else en)
-    made.en, made.zh, made.chinese = en, zh, chinese
+    made.en, made.zh, made.chinese, made.first_clause_zh = en, zh, chinese, first_clause_zh or zh
     return made
 
 
 @functools.lru_cache(maxsize=4096)
-def _texts(name: str, **values: str) -> tuple[str, str]:
-    """The reason called `name`, its values filled in, in both languages (formatted once each)."""
+def _texts(name: str, **values: str) -> tuple[str, str, str]:
+    """The reason called `name`, its values filled in, in both languages and the Chinese of
+    its first clause (formatted once each)."""
     en, zh = _WHY[name]
-    return en.format(**values), zh.format(**values)
+    return en.format(**values), zh.format(**values), _FIRST_CLAUSE_ZH.get(name, zh).format(**values)
 
 
 def _why(name: str, **values: Any) -> Reason:
