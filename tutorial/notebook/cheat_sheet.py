@@ -21,7 +21,8 @@ import json
 from typing import Any, NamedTuple, Optional
 
 from ..errors import RequestError, format_location
-from ..words import current, using
+from ..words import current, problem, using
+from ..words.errors import phrase
 from ..watch.losses import Reason, reason_in
 from ..watch.trace import trace
 
@@ -166,16 +167,6 @@ LABELS = {
 }
 """The labels that are words; the others (`tool_use`, `[text, image]`, ...) are names and read the same."""
 
-# The refusals' reasons, as the `openai` target writes them (English: the contract), glossed.
-REFUSALS = {
-    "the Chat Completions message shape has no document part": "Chat Completions 的消息结构里没有 document 类型的 content part",
-    "the openai target does not know this block type": "openai 目标格式不认识这种内容块",
-    "encrypted reasoning can only be replayed to Anthropic's servers": "加密的推理内容只能重放给 Anthropic 的服务器",
-    "server tools run on Anthropic's servers, not on this engine": "服务端工具在 Anthropic 的服务器上运行，不在这个引擎上",
-    "input_schema is required for a custom tool by the openai target (the function needs parameters)":
-        "openai 目标格式要求自定义工具带 input_schema（函数需要 parameters）",
-}
-
 TEXT = {
     "en": {
         "columns": ("field or block", "chat_template makes", "openai makes", "stays behind, and why"),
@@ -237,11 +228,13 @@ def first_clause(reason: str) -> str:
 
 
 def _refusal(error: RequestError) -> str:
-    why = error.problem.rsplit(": ", 1)[-1]
-    if why.startswith("is ") and error.location:
-        why = f"{error.location[-1]} {why}"
-    if current() == "zh":
-        why = REFUSALS.get(why, why)
+    """The refusal's reason, formatted forward from the error's values: its `why` when it has
+    one, else the problem with the field it is about ("input_schema is required ...")."""
+    why = error.values.get("why")
+    if why is None:
+        why = f"{error.location[-1]} {problem(error)}" if error.location else problem(error)
+    elif current() == "zh":
+        why = phrase(why)
     return _words()["refusal"].format(why=why)
 
 

@@ -13,8 +13,6 @@ English.
 from __future__ import annotations
 
 import functools
-import re
-import string
 from typing import Any, NamedTuple, Optional
 
 from .. import client_tools, limits
@@ -164,25 +162,24 @@ class Reason(str):
     """A loss's reason: the text in the language current when it was made (a `str`, so it
     prints, compares and goes into JSON as that text), with both languages at hand in
     `.en` and `.zh`. `reason_in(reason)` gives the one current now; `.first_clause_zh`
-    the Chinese of its first clause."""
+    the Chinese of its first clause, `.key` the name it has in `_WHY`."""
 
     en: str
     zh: str
     first_clause_zh: str
+    key: str
 
-    def __new__(cls, en: str, zh: str, first_clause_zh: str = ""):
-        chinese = current() == "zh"
-        made = super().__new__(cls, zh if chinese else en)
-        made.en, made.zh, made.chinese, made.first_clause_zh = en, zh, chinese, first_clause_zh or zh
-        return made
+    def __new__(cls, en: str, zh: str, first_clause_zh: str = "", key: str = ""):
+        return _remade(en, zh, current() == "zh", first_clause_zh, key)
 
     def __reduce__(self):  # copy and pickle keep both languages, and which one it reads as
-        return (_remade, (self.en, self.zh, self.chinese, self.first_clause_zh))
+        return (_remade, (self.en, self.zh, self.chinese, self.first_clause_zh, self.key))
 
 
-def _remade(en: str, zh: str, chinese: bool, first_clause_zh: str = "") -> Reason:
+def _remade(en: str, zh: str, chinese: bool, first_clause_zh: str = "", key: str = "") -> Reason:
     made = str.__new__(Reason, zh if chinese else en)
-    made.en, made.zh, made.chinese, made.first_clause_zh = en, zh, chinese, first_clause_zh or zh
+    made.en, made.zh, made.chinese = en, zh, chinese
+    made.first_clause_zh, made.key = first_clause_zh or zh, key
     return made
 
 
@@ -196,9 +193,9 @@ def _texts(name: str, **values: str) -> tuple[str, str, str]:
 
 def _why(name: str, **values: Any) -> Reason:
     try:
-        return Reason(*_texts(name, **values))
+        return Reason(*_texts(name, **values), key=name)
     except TypeError:  # a value that cannot be a cache key: made afresh
-        return Reason(*_texts.__wrapped__(name, **values))
+        return Reason(*_texts.__wrapped__(name, **values), key=name)
 
 
 def _field_reason(key: Any) -> Optional[Reason]:
@@ -347,43 +344,10 @@ class _Walk:
                 self.lose(location + (key,), value, self.field_why(key, why))
 
 
-# ---------------------------------------------------------------------------
-# A reason given as a plain string (read back from JSON, a capture, an older report):
-# recognised by its template, in either language.
-
-
-def _pattern(template: str) -> re.Pattern:
-    """A template as a regular expression: each {name} (or {name!r}) a named group."""
-    parts, seen = [], set()
-    for literal, name, _spec, conversion in string.Formatter().parse(template):
-        parts.append(re.escape(literal))
-        if name is None:
-            continue
-        if name in seen:
-            parts.append(f"(?P={name})" if conversion != "r" else f"'(?P={name})'")
-        else:
-            seen.add(name)
-            parts.append(f"(?P<{name}>.+?)" if conversion != "r" else f"'(?P<{name}>.*?)'")
-    return re.compile("".join(parts))
-
-
-_PLAIN = [(name, _pattern(en), _pattern(zh)) for name, (en, zh) in _WHY.items()]
-
-
-def _recognised(reason: str) -> Optional[Reason]:
-    for name, en, zh in _PLAIN:
-        for pattern in (en, zh):
-            found = pattern.fullmatch(reason)
-            if found:
-                return _why(name, **found.groupdict())
-    return None
-
-
 def reason_in(reason: str) -> str:
     """A loss's reason in the current language. A `Reason` carries both languages; a plain
-    string is recognised by its template (else given back as it is)."""
+    string (a reason read back from JSON) is given back as it is: nothing parses a text back
+    into its key."""
     if not isinstance(reason, Reason):
-        reason = _recognised(reason) or reason
-        if not isinstance(reason, Reason):
-            return reason
+        return reason
     return reason.zh if current() == "zh" else reason.en

@@ -152,7 +152,7 @@ PHRASES: dict[str, str] = {
     "stdin": "标准输入",
     "the Chat Completions message shape has no document part": "Chat Completions 的消息格式没有 document 类型的 content part",
     "encrypted reasoning can only be replayed to Anthropic's servers": "加密的推理内容只能原样发回 Anthropic 的服务器",
-    "server tools run on Anthropic's servers, not on this engine": "服务器工具在 Anthropic 的服务器上运行，不在这个引擎上",
+    "server tools run on Anthropic's servers, not on this engine": "服务端工具在 Anthropic 的服务器上运行，不在这个引擎上",
     "the openai target does not know this block type": "openai 目标格式不认识这种内容块类型",
     "an uploaded file's id means nothing to Anthropic": "上传文件的 id 对 Anthropic 没有意义",
     "it is required": "这是必填项",
@@ -196,6 +196,11 @@ TYPE_NAMES: dict[str, str] = {
 
 
 _CHINESE_TYPE_NAMES = [said for said in TYPE_NAMES.values() if not said.isascii()]
+
+
+def phrase(text: str) -> str:
+    """A phrase the lesson's errors fill in (a `why`, a place), in Chinese."""
+    return PHRASES.get(text, text)
 
 
 def _value(name: str, value: Any) -> Any:
