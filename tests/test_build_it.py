@@ -687,7 +687,9 @@ def test_a_replay_line_names_the_stage_of_the_place():
         with using("zh"):
             found = build_it.difference(yours, expected, body)
             assert found.stage == stage, found
-            assert found.line().endswith(f"，这个位置由 {stage} 这一阶段负责检查。")
+            # zh review 3, M11: the stage is a note of its own after the rule's full stop, and 不同 is not said twice
+            assert found.line().endswith(f"。（注：这个位置由 {stage} 这一阶段检查。）"), found.line()
+            assert "不同" not in found.line().split("（« »")[0], found.line()
         if bullet:
             assert found.rule == plain_in("zh", RULES["zh"][stage][bullet])
 
@@ -773,3 +775,74 @@ def plain_in(lang: str, bullet: str) -> str:
     """A bullet as a verdict prints it: no backticks, a full stop at the end (zh review 2, L13)."""
     with using(lang):
         return build_it.stages.plain(bullet)
+
+
+# ---------------------------------------------------------------------------
+# zh review 3 (M6, sweep M18): check_stage and check_trajectory_stage say the same situation in the same words
+
+
+def test_the_two_checkers_say_the_same_situations_alike():
+    from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+
+    def classify(held, response_start, prompt, output_length, fork_threshold):
+        ...
+
+    def flatten_content(content):
+        ...
+
+    def append(strip, prompt, output, kind):
+        return None  # a value forgotten, not a stub (check_stage reads the source too)
+
+    for lang in ("en", "zh"):
+        stub = repr(_in(lang, check_trajectory_stage, "classify", classify))
+        assert stub == repr(_in(lang, check_stage, "flatten_content", flatten_content)).replace("flatten_content", "classify")
+        not_function = repr(_in(lang, check_trajectory_stage, "classify", 3))
+        assert not_function == repr(_in(lang, check_stage, "flatten_content", 3)).replace("flatten_content", "classify")
+        assert not_function.startswith("✗ ") and ("not written" not in not_function and "还没有写" not in not_function)
+        none = repr(_in(lang, check_trajectory_stage, "append", append))
+        assert ("Is a return missing?" in none) if lang == "en" else ("是不是漏写了 return？" in none and "return 出来" not in none)
+    assert repr(_in("zh", check_trajectory_stage, "classify", classify)).startswith("… classify 还没有写：把 ... 换成你的代码")
+
+
+def test_a_pass_opens_with_right_in_every_checker():
+    """zh review 3: ✓ 正确：… as ✗ 还不对：… (and ✓ right: … as ✗ not yet: …)."""
+    from tutorial import trajectory
+    from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+
+    def classify(held, response_start, prompt, output_length, fork_threshold):
+        return trajectory.drift_kind(list(held), response_start, trajectory.TurnRecord(list(prompt), [0] * output_length, "stop"),
+                                     fork_threshold)  # fmt: skip
+
+    assert repr(_in("zh", check_trajectory_stage, "classify", classify)).startswith("✓ 正确：classify 在全部 ")
+    assert repr(_in("en", check_trajectory_stage, "classify", classify)).startswith("✓ right: classify agrees ")
+    flatten = build_it.stages.translation.flatten_content
+    assert repr(_in("zh", check_stage, "flatten_content", flatten)).startswith("✓ 正确：flatten_content 在全部 ")
+    assert repr(_in("en", check_stage, "flatten_content", flatten)).startswith("✓ right: flatten_content agrees ")
+
+
+def test_a_type_error_shows_how_the_function_is_called_instead_of_a_rule():
+    """zh review sweep: a TypeError says how the check calls the function, not a rule it has nothing to do with."""
+    from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+
+    def classify(held, prompt):
+        return "clean"
+
+    def inside(held, response_start, prompt, output_length, fork_threshold):
+        return len(None)
+
+    def translate_messages(messages):
+        return []
+
+    zh = repr(_in("zh", check_trajectory_stage, "classify", classify))
+    assert "\n  检查时这样调用 classify：classify(held, response_start, prompt, output_length, fork_threshold)，请核对" in zh, zh
+    assert "规则：" not in zh
+    zh = repr(_in("zh", check_trajectory_stage, "classify", inside))
+    assert "TypeError: object of type 'NoneType' has no len()" in zh and zh.endswith("fork_threshold)。") and "规则：" not in zh, zh
+    en = repr(_in("en", check_trajectory_stage, "classify", classify))
+    assert en.endswith("classify is called as classify(held, response_start, prompt, output_length, fork_threshold): "
+                       "check how many arguments it takes and in what order."), en
+    for lang, said in (("en", "translate_messages is called as translate_messages(messages, system)"),
+                       ("zh", "检查时这样调用 translate_messages：translate_messages(messages, system)")):
+        verdict = repr(_in(lang, check_stage, "translate_messages", translate_messages))
+        assert said in verdict and "The rule:" not in verdict and "规则：" not in verdict, verdict
+

@@ -464,3 +464,36 @@ def test_chapter_with_every_answer_right_gives_only_ticks(path):
 def test_chapter_with_every_answer_wrong_gives_only_crosses(path):
     for key, text in _run(path, "wrong"):
         assert "✗" in text and "✓" not in text, f"{key}: {text!r}"
+
+
+# ---------------------------------------------------------------------------
+# zh review 3
+
+
+def test_a_mistyped_key_is_told_in_the_current_language_with_the_keys_meant():
+    """M10 (sweep M13): not an English KeyError under Chinese, but the key and the one meant, or
+    the chapter's keys; still a KeyError, as a lookup by key raises."""
+    for lang, closest, chapter in (
+        ("zh", "没有名为 '08.extra_key' 的练习，是不是想写 '08.extra_keys'？", "没有名为 '08.nothing' 的练习，第 08 章的练习有 '08."),
+        ("en", "no exercise called '08.extra_key'; did you mean '08.extra_keys'?", "no exercise called '08.nothing'; chapter 08's exercises are '08."),
+    ):
+        with using(lang):
+            with pytest.raises(KeyError) as raised:
+                ex.check("08.extra_key", ["id"])
+            assert str(raised.value) == closest
+            with pytest.raises(ex.NoExercise) as raised:
+                ex.get("08.nothing")
+            assert str(raised.value).startswith(chapter) and "'08.extra_keys'" in str(raised.value)
+            with pytest.raises(ex.NoExercise) as raised:
+                ex.get("99.x")
+            assert "'02.roles'" in str(raised.value) and ("13" in str(raised.value))
+
+
+def test_a_near_miss_says_what_counts():
+    """M5: 08.extra_keys told 'these count too' without saying what; the verdict says that case,
+    spaces and newlines count because the course compares exact characters."""
+    with using("zh"):
+        said = repr(ex.check("08.extra_keys", ["ID", "tool_call_id"]))
+    assert "这些也算数" not in said and "本课程逐字符比较，大小写、空格、换行不同也算答错" in said, said
+    with using("zh"):
+        assert repr(ex.check("08.extra_keys", ["id", "tool_call_id"])).startswith("✓ 正确：")

@@ -169,7 +169,7 @@ def test_the_chinese_report_names_what_it_means(capsys):
     assert "✗ translate_messages：调用了你写的 assistant_message，而 assistant_message 还没通过（见上面那一行），" \
         "请先改好 assistant_message" in lines, lines
     first = next(line for line in lines if line.startswith("✗ assistant_message："))
-    assert '时，返回值["tool_calls"][0]["function"]["arguments"] 处不同' in first and "result[" not in first, first
+    assert '时，返回值["tool_calls"][0]["function"]["arguments"] 处应为' in first and "result[" not in first, first
     assert not any("它" in line or "body" in line for line in lines), lines
 
 

@@ -193,10 +193,32 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     counts = {"failed": len(failures), "total": len(every)}
     template = words["stopped"] if stopped else words["wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
+    if not_called_so(function, case.args):  # the arguments do not fit: no bullet of the rule is at stake
+        shaped = template.format(name=name, label=label, args=shown_args, problem=problem, rule="\0", **counts)
+        head = shaped[: shaped.rindex("\n", 0, shaped.index("\0"))]  # all but the rule's line
+        message = head + "\n  " + words["called_as"].format(name=name, call=call_shape(stage, case.args))
     if only_none:
         expected = short(stage.reference(*copy.deepcopy(case.args)))
         message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
+
+
+def call_shape(stage: stages.Stage, args: tuple) -> str:
+    """How the check calls a stage's function: `translate_messages(messages, system)`."""
+    names = list(inspect.signature(stage.reference).parameters)[: len(args)]
+    return f"{stage.name}({', '.join(names)})"
+
+
+def not_called_so(function: Callable, args: tuple) -> bool:
+    """Whether `function` cannot be called with these arguments (a parameter too many or too
+    few): a TypeError at the call, before any line of the learner's code runs."""
+    try:
+        inspect.signature(function).bind(*args)
+    except TypeError:
+        return True
+    except ValueError:  # no signature to read (a builtin): nothing to say
+        return False
+    return False
 
 
 def a_pair(value: Any) -> bool:

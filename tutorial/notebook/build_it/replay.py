@@ -42,6 +42,7 @@ WORDS = {
         "toolset": "toolsets (entries without a name)",
         "line": "{difference}. The rule: {rule}",
         "caught_by": " (the stage that checks this place: {stage})",
+        "caught_after": "",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
         "uncomparable": "its result cannot be compared: {error}",
         "and": " and ",
@@ -64,7 +65,9 @@ WORDS = {
         "client": "由 Anthropic 定义的客户端工具（本包会查出这些工具的 schema）",
         "toolset": "工具集（没有 name 的条目）",
         "line": "{difference}。规则：{rule}",
-        "caught_by": "，这个位置由 {stage} 这一阶段负责检查",
+        "caught_by": "",
+        # zh: a note of its own after the rule's full stop, so it is not read as part of the rule (M11)
+        "caught_after": "（注：这个位置由 {stage} 这一阶段检查。）",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
         "uncomparable": "这个结果无法与本包的结果比较（{error}）",
         "and": "和",
@@ -119,9 +122,10 @@ class Difference:
         lang = current()
         shown = difference_line((self.place,), self.place, self.actual, self.expected, 160)
         rule = self.rule
-        if self.stage:  # the stage inside the rule's sentence, the full stop after it (L13)
+        if self.stage:  # en: the stage inside the rule's sentence, the full stop after it (L13); zh: a note after it
             stop = rule[-1:] if rule[-1:] in ("。", ".") else ""
-            rule = rule[: len(rule) - len(stop)] + WORDS[lang]["caught_by"].format(stage=self.stage) + stop
+            rule = (rule[: len(rule) - len(stop)] + WORDS[lang]["caught_by"].format(stage=self.stage) + stop
+                    + WORDS[lang]["caught_after"].format(stage=self.stage))
         return WORDS[lang]["line"].format(difference=shown, rule=rule)
 
     def as_json(self) -> dict:

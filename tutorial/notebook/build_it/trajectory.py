@@ -23,10 +23,16 @@ from typing import Any, Callable
 
 from ... import trajectory, words
 from ..exercises import Verdict
+from .checker import is_stub, not_called_so
 from .guard import SECONDS, TimedOut, call, frame
 from .texts import TEXT
 
 STAGES = ("classify", "append")
+# How the check calls each stage (said when the learner's function raises a TypeError).
+CALLS = {
+    "classify": "classify(held, response_start, prompt, output_length, fork_threshold)",
+    "append": "append(strip, prompt, output, kind)",
+}
 
 
 def _strip_of(builder: trajectory.SampleBuilder) -> dict:
@@ -101,11 +107,6 @@ def _reference(stage: str, arguments: tuple) -> Any:
     return _strip_of(builder)
 
 
-def _is_stub(function: Callable) -> bool:
-    code = getattr(function, "__code__", None)
-    return code is not None and code.co_code == (lambda: None).__code__.co_code and not code.co_names
-
-
 def _first_difference(expected: Any, got: Any) -> str:
     if isinstance(expected, dict) and isinstance(got, dict):
         for key in expected:
@@ -124,9 +125,12 @@ def _first_difference(expected: Any, got: Any) -> str:
 def check_trajectory_stage(stage: str, function: Callable) -> Verdict:
     """Run `function` (the learner's classify or append) on every case and answer in one line."""
     if stage not in STAGES:
-        return Verdict("wrong", words.text("build13.no_stage", stage=stage, stages=", ".join(STAGES)))
-    if not callable(function) or _is_stub(function):
+        joined = ("、" if words.current() == "zh" else ", ").join(STAGES)
+        return Verdict("wrong", words.text("build13.no_stage", stage=stage, stages=joined))
+    if function is Ellipsis or function is None or is_stub(function):  # as check_stage tells them
         return Verdict("unanswered", words.text("build13.stub", stage=stage))
+    if not callable(function):
+        return Verdict("wrong", words.text("build13.not_function", stage=stage, kind=type(function).__name__))
     every = cases(stage)
     for (label_key, label_values), arguments, rule in every:
         label = words.text(f"build13.{label_key}", **label_values)
@@ -139,6 +143,11 @@ def check_trajectory_stage(stage: str, function: Callable) -> Verdict:
         except Exception as error:  # noqa: BLE001 - the learner's mistake, told in one line
             place = frame(error)
             line = words.text("build13.line", line=place[1]) if place else ""
+            if isinstance(error, TypeError):  # the call's shape helps more than a rule here
+                arity = "build13.arity" if not_called_so(function, arguments) else "build13.arity_none"
+                return Verdict("wrong", words.text("build13.raised_call", case=label, line=line, stage=stage,
+                                                   error=f"{type(error).__name__}: {error}", call=CALLS[stage],
+                                                   arity=words.text(arity)))  # fmt: skip
             return Verdict("wrong", words.text("build13.raised", case=label, error=f"{type(error).__name__}: {error}",
                                                line=line, rule=words.text(f"build13.rule_{stage}_{rule}")))  # fmt: skip
         if got is None:

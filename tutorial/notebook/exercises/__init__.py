@@ -218,18 +218,18 @@ MESSAGES = {
         "place_differs": "not yet: your place first parts from the right one at {written}. {hint}",
         "place_short": "not yet: your place {written} stops short: the right one goes deeper. {hint}",
         "place_long": "not yet: your place goes on past the right one after {written}. {hint}",
-        "close": " (only letter case or spaces and newlines differ there, and they count: the course compares exact characters)",
+        "close": " (only letter case or spaces and newlines differ there, and those differences count too: the course compares exact characters)",
         "kind_there": " (a different kind of value)",
         "extra_item": "{item} is not one of them",
         "item_form": "{item} is not written in the form asked, {form}",
         "missing_item": "one is missing",
-        "close_item": "{item} differs from a right one only in letter case or spaces and newlines, and they count",
+        "close_item": "{item} differs from a right one only in letter case or spaces and newlines, and those differences count too: the course compares exact characters",
         "twice": "{item} is there more than once",
     },
     "zh": {
         "unanswered": "尚未作答：把 ... 换成你的答案{form}。",
         "form": "（{form}）",
-        "right": "正确。{explanation}",
+        "right": "正确：{explanation}",
         "option": "（{letter}）{text}",
         "choice": "还不对，你选的是（{letter}）。{feedback}",
         "unknown_choice": "还不对：请从 {letters} 中选一个字母，写成字符串作答，例如 \"a\"。",
@@ -274,12 +274,12 @@ MESSAGES = {
         "place_differs": "还不对：你写的位置从 {written} 起与正确的位置不同。{hint}",
         "place_short": "还不对：你写的位置 {written} 停得太早，正确的位置还要更深。{hint}",
         "place_long": "还不对：你写的位置在 {written} 之后还多出几层，超过了正确的位置。{hint}",
-        "close": "只差字母大小写或空格、换行。这些也算数：本课程逐字符比较",
+        "close": "只差字母大小写或空格、换行，但本课程逐字符比较，大小写、空格、换行不同也算答错",
         "kind_there": "的值类型不对",
         "extra_item": "{item} 不是正确答案中的一项",
         "item_form": "{item} 的写法不对，应当是{form}",
         "missing_item": "还少一项",
-        "close_item": "{item} 和某个正确项只差字母大小写或空格、换行，这些也算数",
+        "close_item": "{item} 和某个正确项只差字母大小写或空格、换行，但本课程逐字符比较，大小写、空格、换行不同也算答错",
         "twice": "{item} 写了不止一次",
     },
 }
@@ -303,8 +303,50 @@ def get(key: str) -> Exercise:
         except ModuleNotFoundError:
             pass
     if key not in _BANK:
-        raise KeyError(f"no exercise called {key!r}")
+        raise NoExercise(key)
     return _BANK[key]
+
+
+NO_EXERCISE = {
+    "en": {
+        "closest": "no exercise called {key!r}; did you mean {closest!r}?",
+        "chapter": "no exercise called {key!r}; chapter {chapter}'s exercises are {keys}",
+        "none": "no exercise called {key!r}; a key is written 'chapter.name', such as '02.roles', "
+        "and the chapters with exercises are {chapters}",
+        "and": ", ",
+    },
+    "zh": {
+        "closest": "没有名为 {key!r} 的练习，是不是想写 {closest!r}？",
+        "chapter": "没有名为 {key!r} 的练习，第 {chapter} 章的练习有 {keys}",
+        "none": "没有名为 {key!r} 的练习，练习的键写作“章号.名字”，例如 '02.roles'，有练习的章是 {chapters}",
+        "and": "、",
+    },
+}
+
+
+class NoExercise(KeyError):
+    """An exercise key no chapter has, said in the current language with the key meant (or the
+    chapter's keys): a KeyError, as a lookup by key raises; its str is the sentence."""
+
+    def __init__(self, key: Any):
+        super().__init__(key)
+        self.key = key
+
+    def __str__(self) -> str:
+        import difflib
+
+        words = NO_EXERCISE[current()]
+        keys = sorted(all_exercises())
+        key = str(self.key)
+        closest = difflib.get_close_matches(key, keys, n=1, cutoff=0.8)
+        if closest:
+            return words["closest"].format(key=self.key, closest=closest[0])
+        chapter = key.split(".", 1)[0]
+        mine = [repr(k) for k in keys if k.split(".", 1)[0] == chapter]
+        if mine:
+            return words["chapter"].format(key=self.key, chapter=chapter, keys=words["and"].join(mine))
+        chapters = sorted({k.split(".", 1)[0] for k in keys})
+        return words["none"].format(key=self.key, chapters=words["and"].join(chapters))
 
 
 def all_exercises() -> dict[str, Exercise]:
@@ -642,6 +684,7 @@ from .understanding import recall  # noqa: E402  (it uses Shown and the language
 __all__ = [
     "Exercise",
     "Mistake",
+    "NoExercise",
     "Verdict",
     "add",
     "all_exercises",

@@ -69,7 +69,7 @@ def _stage_exercise(stage: str) -> Exercise:
             "hint": "用 build_it.check_stage 检查你的函数，check_stage 会指出第一个结果不同的输入，并给出那里的期望值和实际值。"
             + _HINTS_ZH[stage],
             "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
-            f"{_named_zh(stage)}这一阶段的规则是，{build_it.TEXT['zh']['rules'][stage]}",
+            f"{_named_zh(stage)}按这一阶段的规则，{build_it.TEXT['zh']['rules'][stage]}",
             "form": "一个函数，写在单元格里",
         },
     )
