@@ -607,7 +607,7 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
         tutorial.translate({"messages": messages})
     with tutorial.words.using("zh"):
         located = tutorial.words.located(expected.value)
-    assert located.startswith("messages[0].role 必须是 'user'、'assistant' 或 'system'")  # no colon after the place
+    assert located.startswith("messages[0].role 处，必须是 'user'、'assistant' 或 'system'")  # a comma after the place, one colon
     assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{located}"}}
     assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{located}"
     answers = {

@@ -10,7 +10,8 @@ words ("usage:", "options", "the following arguments are required") through gett
 `argparse_words()` puts a small table in its place while the parser is built and used, so
 help and errors are Chinese with no catalogue installed (`错误：--target 不能取 'foo'，可选的值有
 'chat_template'、'openai'。`). The lesson's located errors keep their location and give their
-reason in the command's language: 「请求无效：messages[2].content[0].tool_use_id 是必填项（…）」.
+reason in the command's language, the place then a comma (`tutorial.words.located`, the same words
+as the error box of the notebook): 「请求无效：messages[2].content[0].tool_use_id 处，是必填项（…）」.
 
 Standard library and `tutorial.words` only: the server's command line uses it too. A command
 runs inside `using(its language)`; what it calls reads `current()`.

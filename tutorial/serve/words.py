@@ -8,7 +8,8 @@ language of the request being answered lives in a context variable, so a respond
 engine bridge, which are called without it, still write in it.
 
 The lesson's own located errors keep their location and give their reason in the request's
-language, framed under Chinese with the place as the subject (「请求无效：messages[2]… 是必填项（…）」). Data stays
+language, framed under Chinese with the place then a comma (`tutorial.words.located`, the command
+line's words too: 「请求无效：messages[2]… 处，是必填项（…）」). Data stays
 data: the engine's own error text, the names of fields and targets, stop reasons.
 """
 

@@ -187,15 +187,22 @@ def problem(error: Any) -> str:
     return errors.chinese(error.key, error.values)
 
 
+PLACED_ZH = "{where} 处，{problem}"  # a place, a comma, the reason: as 「第 3 行第 14 列，…」 says a place in JSON text
+
+
 def located(error: Any) -> str:
-    """A located error for a frame that already has its colon (「请求无效：…」): English as
-    `str(error)` ("messages[0].role: must be ..."); Chinese with the location as the sentence's
-    subject and no second colon ("messages[0].role 必须是 …"), the body's own problem alone."""
+    """A located error as a reader meets it, alone (the playground's error box) or after a
+    frame that has its colon already (「请求无效：…」): English as `str(error)` ("messages[0].role:
+    must be ..."); Chinese with the place, then a comma, then the reason, and no second colon
+    ("messages[0].role 处，必须是 …"), as a JSON error says its line and column
+    (「第 3 行第 14 列，…」); a problem of the body itself that names it alone ("请求体必须是 JSON
+    对象，…"), any other at "body" as in English ("body 处，有一个整数（int）类型的键…")."""
     if current() == "en":
         return str(error)
-    if not error.location:
-        return problem(error)
-    return f"{error.where} {problem(error)}"
+    said = problem(error)
+    if not error.location and said.startswith("请求体"):
+        return said
+    return PLACED_ZH.format(where=error.where, problem=said)
 
 
 # ---------------------------------------------------------------------------

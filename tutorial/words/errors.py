@@ -30,7 +30,7 @@ TEXTS: dict[str, str] = {
     "must be a content block: an object with a string 'type', got {got}":
         "必须是内容块，即带字符串 'type' 的 JSON 对象，实际是 {got}",
     "must be {allowed}, got {got}": "必须是 {allowed}，实际是 {got}",
-    "has unknown type {tag} (expected {expected})": "的类型 {tag} 未知（可用的类型有 {expected}）",
+    "has unknown type {tag} (expected {expected})": "类型 {tag} 未知（可用的类型有 {expected}）",
     "the request body must be a JSON object, got {got}": "请求体必须是 JSON 对象，实际是 {got}",
     "has a key of type {got}: JSON object keys are strings": "有一个 {got} 类型的键，而 JSON 对象的键只能是字符串",
     "is a key that is not valid Unicode: it holds a lone surrogate (half of a UTF-16 pair), "
@@ -63,7 +63,7 @@ TEXTS: dict[str, str] = {
     "the content nests deeper than {n} levels of blocks": "内容块嵌套超过 {n} 层",
     # The openai target (openai_target.py).
     "a block of type {kind} cannot be carried in {where}: it belongs in {places}":
-        "{where}中不能携带类型为 {kind} 的内容块，这类内容块应当出现在{places}中",
+        "{where}中不能携带类型为 {kind} 的内容块，这类内容块应当放进 {places}",
     "a block of type {kind} cannot be carried in {where}: {why}": "{where}中不能携带类型为 {kind} 的内容块，{why}",
     "is required: a tool_reference names the tool whose schema it loads": "是必填项，因为 tool_reference 要写明加载哪个工具的 schema",
     "is required for a custom tool by the openai target (the function needs parameters)":
@@ -176,9 +176,19 @@ def chinese(key: str, values: Mapping[str, Any]) -> str:
     if key == HINTED and str(said["problem"]).endswith("）"):  # no 实际是字符串（str）（…）: the hint after a comma
         template = HINTED_AFTER_BRACKETS
     text = template.format(**said).replace("  ", " ")
-    for said in _CHINESE_TYPE_NAMES:  # the templates' space before {got} is for a Latin name: 实际是整数（int）
+    for said in _CHINESE_TYPE_NAMES:  # the templates' spaces around {got} are for a Latin name: 实际是整数（int）
         text = text.replace(" " + said, said)
+        text = _close_after(text, said)  # 有一个整数（int）类型的键
     return text
+
+
+def _close_after(text: str, said: str) -> str:
+    """`text` without the space after `said` where a Chinese character follows it."""
+    parts = text.split(said + " ")
+    joined = parts[0]
+    for part in parts[1:]:
+        joined += said + ("" if "\u4e00" <= part[:1] <= "\u9fff" else " ") + part
+    return joined
 
 
 # A type name the lesson passes as {got} ("must be a string, got int"), said in Chinese with the

@@ -5,7 +5,8 @@
                           "line L, column C: "; a bracket never closed is named with the line
                           and column where it was opened (not json's "Expecting ',' delimiter")
     value_problem(value)  why a Python value cannot be a request's JSON text, starting with the
-                          place ("messages[0].content: a value of type set is not JSON ..."), or None
+                          place ("messages[0].content: a value of type set is not JSON ..."; in
+                          Chinese the place and a comma, `tutorial.words.located`), or None
     describe_error(error) one line for the error box, for any exception
 
 Everything here walks with its own stack, never by recursion, so no input is too deep to check.
@@ -20,7 +21,7 @@ from typing import Any, Optional
 from ... import limits
 from ...errors import RequestError
 from ...limits import check_json
-from ...words import brackets
+from ...words import brackets, located
 from .labels import json_message, worded
 
 MAX_DEPTH = limits.MAX_DEPTH
@@ -40,7 +41,9 @@ def describe_error(error: Exception) -> str:
         if unclosed is not None:
             return brackets.located(error.lineno, error.colno, unclosed)
         return worded("json_error", line=error.lineno, column=error.colno, message=json_message(error.msg))
-    if isinstance(error, (RequestError, Located)):
+    if isinstance(error, RequestError):  # in Chinese the place and a comma, as the command line says it
+        return located(error)
+    if isinstance(error, Located):
         return str(error)
     return worded("stopped", kind=type(error).__name__, error=error)
 
@@ -85,7 +88,7 @@ def value_problem(value: Any) -> Optional[str]:
     try:
         check_json(value, max_depth=MAX_DEPTH)
     except RequestError as error:
-        return str(error)
+        return located(error)
     return None
 
 

@@ -4,7 +4,8 @@
 speaks its own: `Model.label` calls it under `using(its lang)`). Labels may hold simple HTML
 (`<b>`, `<code>`); the values put into them are escaped by whoever builds HTML from them.
 A `RequestError` keeps its location and gives its reason in the playground's language
-(`tutorial.watch.error_words`).
+(`tutorial.words.located`: in Chinese the place, a comma, the reason, as a JSON error's line
+and column are said).
 JSON's own messages ("Expecting property name ...") come from Python's json module; in
 Chinese `json_message` says them in Chinese. Where a bracket is missing, the label names it
 and where its object began.
@@ -188,7 +189,7 @@ LABELS: dict[str, dict[str, str]] = {
         "tools_none": "请求里没有可用的工具，所以 tools_schema 是 <code>None</code>，聊天模板收到的 tools 也是 None。",
         "stages_note": '下面按运行顺序列出 <code>trace(body, target="{target}")</code> 的每个阶段，每个阶段都给出输入和输出。',
         "preprocess_step": "preprocess</b> 折叠了列表中间的 system 消息（body.messages → body.messages）",
-        "cut": "…… 还有 {count} 个字符没有显示（模型的 results 里是完整的）",
+        "cut": "…… 还有 {count} 个字符没有显示（完整内容见交互练习场的 results 属性）",
         "diagram_readable": "流程图按可读大小绘制（文字不小于 10 px），滚动可以查看整个流程，选<b>全图</b>可以看到概览。",
         "diagram_whole": "整张图缩进了窗格，切换到<b>可读</b>才能看清文字。",
         "diagram_drawing": "正在绘制当前请求的流程图……",
@@ -197,7 +198,7 @@ LABELS: dict[str, dict[str, str]] = {
         "diagram_missing": "无法导入图示模块（tutorial.pictures），所以这里画不出流程图，运行 python -m tutorial doctor 可以查出缺少什么。",
         "diagram_failed": "无法绘制流程图：{error}",
         "losses_none": "没有未进入输出的内容，请求体里的一切都进了输出。",
-        "losses_note": "请求体里有 {count} 项没有带入输出，下表列出每一项的位置、值和原因。",
+        "losses_note": "请求体里有 {count} 项未进入输出，下表列出每一项的位置、值和原因。",
         "where": "位置",
         "value": "值",
         "why": "原因",

@@ -313,7 +313,7 @@ class Model:
                     self._request_text = ""
                     self._given_error = self.label("not_text", kind=type(value).__name__, offset=error.start)
             else:
-                problem = value_problem(value)
+                problem = self.in_its_language(value_problem, value)  # said in the playground's language
                 if problem is None:
                     self._request_text = as_json(value)
                 else:
