@@ -285,3 +285,8 @@ def test_the_chinese_table_says_jiexu_and_the_glossary_terms():
     assert "延续" not in chinese and "system 提示" not in chinese
     assert drift.WORDS["zh"]["key"].startswith("✓ 接续 ") and "第 2 轮接续第 1 轮" in drift.WORDS["zh"]["summary"]
     assert SCENARIOS["system-edit"].words["zh"] == "两轮之间系统提示词被改动"
+    # a scenario is a 情形, as chapter 13 and README.zh.md say (zh review M9)
+    assert "场景" not in chinese and command.WORDS["zh"]["scenario metavar"] == "情形"
+    # a 0-based offset is a 下标, never an ordinal 第 N 个 (第 157 个 would be the 157th; zh review H1)
+    assert "第 {offset}" not in chinese
+    assert drift.WORDS["zh"]["token part"].startswith("从 token 下标 {offset} 起分开（前 {offset} 个 token 相同）")

@@ -35,15 +35,15 @@ WORDS = {
     },
     "zh": {
         "help": "每个模型家族的下一轮 prompt 是否接续上一轮 prompt 加模型的回答（漂移表）",
-        "json help": "以 JSON 输出各格（每个模型家族 × 场景一个对象）",
+        "json help": "以 JSON 输出各格（每个模型家族 × 情形一个对象）",
         "family help": "只看这个模型家族，可以重复给出（可选的有 {names}）",
-        "scenario help": "只看这个场景，写名字或字母，可以重复给出（可选的有 {names}）",
+        "scenario help": "只看这个情形，写名字或字母，可以重复给出（可选的有 {names}）",
         "no family": "--family 不能取 {name!r}，没有这个模型家族，可选的有 {names}",
-        "no scenario": "--scenario 不能取 {name!r}，没有这个场景，可选的有 {names}",
+        "no scenario": "--scenario 不能取 {name!r}，没有这个情形，可选的有 {names}",
         "need real": "漂移表需要 tokenizers 包（real 扩展），请运行 pip install -e '.[real]'",
         "joiner": "、",
         "family metavar": "模型家族",
-        "scenario metavar": "场景",
+        "scenario metavar": "情形",
     },
 }  # fmt: skip
 

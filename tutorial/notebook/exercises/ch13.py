@@ -133,8 +133,8 @@ add(
 add(
     Exercise(
         key="13.kind",
-        question="Turn 1's answer begins at id 157 of the strip; turn 2's answer is 10 ids long, and the fork "
-        "threshold is 1,024. Which kind does Slime's manager give turn 2?",
+        question="Turn 1's answer begins at index 157 of the strip (157 ids come before it); turn 2's answer is "
+        "10 ids long, and the fork threshold is 1,024. Which kind does Slime's manager give turn 2?",
         choices=KINDS,
         expected=lambda: _kind(),
         wrong="a",
@@ -149,7 +149,8 @@ add(
         explanation="the parting lies inside the last answer and the new answer is short, so the manager cuts "
         "the strip back to where turn 1's answer began and lets turn 2's prompt take its place.",
         zh={
-            "question": "第 1 轮的回答从 token 串的第 157 个 token 开始，第 2 轮的回答长 10 个 token，fork 阈值是 1,024。"
+            "question": "第 1 轮的回答从 token 串的下标 157 处开始（前面有 157 个 token），第 2 轮的回答长 10 个 token，"
+            "fork 阈值是 1,024。"
             "Slime 的 manager 会把第 2 轮归为哪一种？",
             "choices": KINDS_ZH,
             "feedback": {
