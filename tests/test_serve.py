@@ -619,9 +619,9 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
         "too large": httpx.post(f"{small_server.url}/v1/messages", json={"messages": [{"role": "user", "content": "x" * 30_000}]}, headers=ZH),
     }  # fmt: skip
     said = {name: response.json()["error"]["message"] for name, response in answers.items()}
-    assert said["max_tokens"] == "max_tokens：必须是正整数，收到的是 0"
-    assert said["not json"] == "body：请求体不是有效的 JSON（第 1 行第 2 列），这里应该是用双引号括起来的键名"
-    assert said["not an object"] == "body：请求体必须是 JSON 对象，收到的是 list"
+    assert said["max_tokens"] == "请求无效：max_tokens 处，必须是正整数，收到的是 0"  # framed as the lesson's errors are
+    assert said["not json"] == "请求无效：请求体不是有效的 JSON（第 1 行第 2 列），这里应该是用双引号括起来的键名"
+    assert said["not an object"] == "请求无效：请求体必须是 JSON 对象，收到的是 list"
     assert said["route"] == "GET /nowhere：这里没有这个路由（见 GET /）"
     assert said["capture"].startswith("captures/cap_9999999：没有这条捕获记录")
     assert "20000 字节的上限" in said["too large"]

@@ -37,7 +37,7 @@ from starlette.routing import Route
 
 import tutorial
 from tutorial.limits import read_json
-from tutorial.words import check, current, use_language_here, words_for
+from tutorial.words import check, current, located, use_language_here, words_for
 
 from .analysis import analyse, prompt_tokens, refusal
 from .captures import DEFAULT_MAX_CAPTURES, CaptureStore
@@ -322,7 +322,7 @@ class Endpoints:
                 from tutorial.cli.words import text_problem
 
                 problem = text_problem(raw, "请求体")
-                raise ApiError(400, f"body：{problem}" if problem else words_for(WORDS, "invalid_request", message=error))
+                raise ApiError(400, words_for(WORDS, "invalid_request", message=problem or located(error)))
             raise ApiError(400, str(error))
         capture["body"] = body
         if not isinstance(body, dict):

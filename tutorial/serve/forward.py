@@ -77,7 +77,7 @@ import anyio
 import httpx
 
 import tutorial
-from tutorial.words import words_for
+from tutorial.words import located, words_for
 
 from . import engine_context
 from .analysis import prompt_tokens, rough_token_count
@@ -489,7 +489,7 @@ def reply_from_choice(choice: dict, usage: Optional[dict], body: dict) -> Reply:
         parsed["matched_stop"] = _matched_stop(choice)
         blocks, stop_reason, _kept = tutorial.build_reply(parsed, choice.get("finish_reason"))
     except tutorial.RequestError as error:
-        raise ApiError(502, words_for(WORDS, "no_reply_located", error=error), retry=False)
+        raise ApiError(502, words_for(WORDS, "no_reply_located", error=located(error)), retry=False)
     if choice.get("finish_reason") == "length":  # even with a tool call in it: the call was cut
         stop_reason = "max_tokens"
     stop_sequence = parsed["matched_stop"] if stop_reason == "stop_sequence" else None

@@ -43,7 +43,7 @@ import anyio
 import httpx
 
 import tutorial
-from tutorial.words import words_for
+from tutorial.words import located, words_for
 
 from . import engine_context
 from .forward import DEFAULT_TIMEOUT, PING_SECONDS, chat_completions_url, engine_errors, engine_refusal, shutting_down
@@ -219,7 +219,7 @@ class TokenPath:
         try:
             blocks, stop_reason, manager_message = tutorial.build_reply(parsed, finish)
         except tutorial.RequestError as error:
-            raise ApiError(502, words_for(SERVER_WORDS, "no_reply_located", error=error), retry=False)
+            raise ApiError(502, words_for(SERVER_WORDS, "no_reply_located", error=located(error)), retry=False)
         turn.reply = Reply(blocks, stop_reason, matched if stop_reason == "stop_sequence" else None,
                            input_tokens=len(turn.prompt_ids), output_tokens=len(output_ids))  # fmt: skip
         turn.manager_message = manager_message
