@@ -136,31 +136,10 @@ NUMBER_ZH = {int: "整数", float: "数字"}  # what an option's `type=` asks fo
 
 
 _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
-# A unit a line may break after: a run of spaces, one CJK character with the full-width
-# punctuation that must stay with it, or a run of other characters (a word, a path, a flag)
-# with the 、 after it (a list of names breaks after a 、).
-_UNIT = re.compile(r"\s+|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff、]+、?|、")
 
 
 width = words.columns  # columns on a terminal: two for a wide (CJK) character
-
-
-def wrap(text: str, columns: int) -> list[str]:
-    """`text` in lines of at most `columns` terminal columns, broken at spaces or between
-    Chinese characters (never before full-width punctuation)."""
-    lines, line = [], ""
-    for unit in _UNIT.findall(" ".join(text.split())):
-        if unit.isspace():
-            line += " " if line else ""
-            continue
-        if line.strip() and width(line + unit) > columns:
-            lines.append(line.rstrip())
-            line = unit
-        else:
-            line += unit
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines
+wrap = words.wrap  # help and messages wrapped by terminal columns
 
 
 class ChineseHelpFormatter(argparse.HelpFormatter):

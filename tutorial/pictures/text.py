@@ -27,6 +27,7 @@ from typing import Any, Iterator
 
 from ..errors import format_location
 from ..words import columns as cells  # display width: CJK takes two columns
+from ..words import wrap as wrap_words
 
 WIDTH = 30  # columns of one label line in most pictures
 
@@ -197,52 +198,22 @@ def bare(text: Any, width: int = 24) -> str:
 
 
 def prose(text: str, width: int = 40, lines: int = 3) -> list[str]:
-    """A sentence (a loss report's reason) wrapped at spaces, or between two Chinese
-    characters, in at most `lines` lines of `width` columns (a CJK character takes two);
-    an ellipsis marks a cut."""
-    text = visible(text[: width * lines + _SCAN])
-    out: list[str] = [""]
-    for unit in _units(text, width):
-        if unit.isspace():
-            if out[-1]:
-                out[-1] += " "
-            continue
-        if out[-1] and cells(out[-1] + unit) > width and not _NO_LINE_START.match(unit):
-            if len(out) == lines:
-                return out[:-1] + [_cut(out[-1], width)]
-            out[-1] = out[-1].rstrip()
-            out.append("")
-        out[-1] += unit
-    out = [line.rstrip() for line in out]
-    if cells(out[-1]) > width:  # one word longer than a line
-        out[-1] = _cut(out[-1], width)
-    return out
-
-
-# A unit of prose is a space, a quoted placeholder ('[image omitted]', kept whole), a run
-# of non-CJK characters (a word, a number, `code`), or one CJK character with the
-# punctuation after it (a line never starts with ，。、).
-_UNIT = re.compile(r"\s+|'[^' ][^']*'|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f][，。、；：！？）」』》\uff09]*|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+")
-_NO_LINE_START = re.compile(r"[，。、；：！？）」』》,.;:!?)]")
-
-
-def _units(text: str, width: int) -> Iterator[str]:
-    for unit in _UNIT.findall(text):
-        while cells(unit) > width:  # a word longer than a line is broken where it must be
-            head = unit[:1]
-            while cells(unit[: len(head) + 1]) <= width:
-                head = unit[: len(head) + 1]
-            yield head
-            unit = unit[len(head):]
-        yield unit
+    """A sentence (a loss report's reason) in at most `lines` lines of `width` columns, wrapped
+    as the words room wraps (at spaces or between Chinese characters; a CJK character takes two
+    columns), an ellipsis marking a cut."""
+    wrapped = wrap_words(visible(text[: width * lines + _SCAN]), width, break_long=True) or [""]
+    if len(wrapped) <= lines:
+        return wrapped
+    return wrapped[: lines - 1] + [_cut(wrapped[lines - 1] + " " + wrapped[lines], width)]
 
 
 def _cut(line: str, width: int) -> str:
-    """`line` shortened to end in an ellipsis within `width` columns, not inside a word."""
+    """`line` ending in an ellipsis within `width` columns, cut between words where it is cut."""
     kept = line.rstrip()
     while kept and cells(kept) + 2 > width:
         kept = kept[:-1]
-    if kept != line.rstrip() and kept[-1:].isalnum() and kept[-1:].isascii():
+    pair = kept[-1:] + line[len(kept) : len(kept) + 1]  # the characters either side of the cut
+    if len(pair) == 2 and pair.isascii() and pair.isalnum():  # inside a word: cut before it
         whole = kept.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
         kept = whole if whole.strip() else kept
     kept = kept.rstrip().rstrip("（(《「“")

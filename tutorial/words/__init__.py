@@ -32,6 +32,7 @@ import contextvars
 import errno
 import importlib
 import os
+import re
 import sys
 import unicodedata
 from typing import Any, Iterator, Mapping, Optional
@@ -267,6 +268,40 @@ def columns(text_: str) -> int:
             continue
         width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return width
+
+
+# A unit a line may break after: a run of spaces, a quoted placeholder ('[image omitted]', kept
+# whole), one CJK character with the full-width punctuation that must stay with it, or a run of
+# other characters (a word, a path, a flag) with the 、 after it (a list of names breaks after a 、).
+_UNIT = re.compile(r"\s+|'[^' ][^']*'|[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\uff01-\uff60]*|[^\s\u3400-\u9fff\uf900-\ufaff、]+、?|、")
+
+
+def wrap(text_: str, width: int, break_long: bool = False) -> list[str]:
+    """`text_` in lines of at most `width` columns (a CJK character takes two), broken at spaces
+    or between Chinese characters, never before full-width punctuation (`textwrap` counts
+    characters and breaks only at spaces). A word longer than a line stays whole, or with
+    `break_long` is broken where it must be."""
+    lines, line = [], ""
+    for unit in _UNIT.findall(" ".join(text_.split())):
+        if unit.isspace():
+            line += " " if line else ""
+            continue
+        while break_long and columns(unit) > width:
+            head = unit[:1]
+            while columns(unit[: len(head) + 1]) <= width:
+                head = unit[: len(head) + 1]
+            if line.strip():
+                lines.append(line.rstrip())
+            lines.append(head)
+            line, unit = "", unit[len(head):]
+        if line.strip() and columns(line + unit) > width:
+            lines.append(line.rstrip())
+            line = unit
+        else:
+            line += unit
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def pad(text_: str, width: int) -> str:
