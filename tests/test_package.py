@@ -146,7 +146,7 @@ def run_cli(args: list[str], env: dict, stdin: str = "") -> subprocess.Completed
 def bad_body_file(tmp_path: Path, language: str = "zh") -> tuple[Path, str]:
     """A request the contract refuses, and its located message in `language` as the command line
     frames it (the location as it is, the reason in that language; under Chinese a comma, not a
-    second colon, between them: `messages[2].content[0].tool_use_id 处，是必填项…`)."""
+    second colon, between them: `messages[2].content[0].tool_use_id 是必填项…`)."""
     import tutorial
 
     body = tutorial.readme_request()

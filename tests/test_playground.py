@@ -436,9 +436,9 @@ def test_chinese_labels():
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
     # a place in the body is said as the command line says it (review M4): the place, a comma, the reason
     pg.request_text = '{"messages": [{"role": "robot", "content": "hi"}]}'
-    assert pg.results["error"] == "messages[0].role 处，必须是 'user'、'assistant' 或 'system'，实际是 'robot'"
+    assert pg.results["error"] == "messages[0].role 必须是 'user'、'assistant' 或 'system'，实际是 'robot'"
     pg.request_text = '{"messages": [{"role": "user", "content": [{"type": "tool_result"}]}]}'
-    assert pg.results["error"].startswith("messages[0].content[0].tool_use_id 处，是必填项（")
+    assert pg.results["error"].startswith("messages[0].content[0].tool_use_id 是必填项（")
     assert ": " not in pg.results["error"] and "：" not in pg.results["error"]
     with pytest.raises(ValueError, match="lang must be 'en' or 'zh'"):
         Playground(lang="fr")

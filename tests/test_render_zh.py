@@ -189,7 +189,7 @@ def test_naming_a_template_wrongly_is_answered_in_chinese(zh):
 def test_messages_that_are_no_json_are_told_in_chinese_with_one_colon(zh):
     with pytest.raises(RenderError) as caught:
         render([{"role": "user", "content": float("nan")}], template="chatml")
-    assert str(caught.value) == "聊天模板 'chatml'：messages[0].content 处，必须是有限的数，JSON 里没有 NaN 和 Infinity"
+    assert str(caught.value) == "聊天模板 'chatml'：messages[0].content 必须是有限的数，JSON 里没有 NaN 和 Infinity"
     with words.using("en"):
         with pytest.raises(RenderError) as caught:
             render([{"role": "user", "content": float("nan")}], template="chatml")

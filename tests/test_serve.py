@@ -607,7 +607,7 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
         tutorial.translate({"messages": messages})
     with tutorial.words.using("zh"):
         located = tutorial.words.located(expected.value)
-    assert located.startswith("messages[0].role 处，必须是 'user'、'assistant' 或 'system'")  # a comma after the place, one colon
+    assert located.startswith("messages[0].role 必须是 'user'、'assistant' 或 'system'")  # the place the subject, one colon
     assert raised.value.body == {"type": "error", "error": {"type": "invalid_request_error", "message": f"请求无效：{located}"}}
     assert server.captures()[-1]["summary"] == f"invalid_request_error：请求无效：{located}"
     answers = {
@@ -619,7 +619,7 @@ def test_error_envelopes_in_chinese_keep_their_shape(server, small_server):
         "too large": httpx.post(f"{small_server.url}/v1/messages", json={"messages": [{"role": "user", "content": "x" * 30_000}]}, headers=ZH),
     }  # fmt: skip
     said = {name: response.json()["error"]["message"] for name, response in answers.items()}
-    assert said["max_tokens"] == "请求无效：max_tokens 处，必须是正整数，收到的是 0"  # framed as the lesson's errors are
+    assert said["max_tokens"] == "请求无效：max_tokens 必须是正整数，收到的是 0"  # framed as the lesson's errors are
     assert said["not json"] == "请求无效：请求体不是有效的 JSON（第 1 行第 2 列），这里应该是用双引号括起来的键名"
     assert said["not an object"] == "请求无效：请求体必须是 JSON 对象，收到的是 list"
     assert said["route"] == "GET /nowhere：这里没有这个路由（见 GET /）"

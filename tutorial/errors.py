@@ -51,9 +51,9 @@ class RequestError(ValueError):
     problem). `str(error)` gives the problem in the current language (`tutorial.use_language`),
     formatted forward from the key: a Chinese chapter prints
     `messages[0].content[0].tool_use_id: 是必填项（…）`. The location stays as it is: it names JSON.
-    A reader meets it through `words.located(error)`, which in Chinese puts a comma after the
-    place instead of this colon (「请求无效：messages[0].content[0].tool_use_id 处，是必填项（…）」,
-    the playground's error box the same without the frame), as a JSON error says its line and column.
+    A reader meets it through `words.located(error)`, which in Chinese drops this colon: the place
+    is the subject of a reason that opens with its predicate (「请求无效：messages[0].content[0].tool_use_id
+    是必填项（…）」, the playground's error box the same without the frame), else a comma follows it.
     """
 
     def __init__(self, location: Location, template: "str | Problem", /, **values: object):

@@ -43,8 +43,8 @@ def _in(reason: str) -> str:
 
 def located(error: tutorial.RequestError) -> dict:
     """{"location": "messages[2].content[0]", "message": "messages[2].content[0]: ..."}, the
-    reason in the request's language (under Chinese the place, a comma, the reason:
-    "messages[2].content[0] 处，必须…", as the frame 「请求无效：…」 will hold it)."""
+    reason in the request's language (under Chinese the place as the subject, see words.located:
+    "messages[2].content[0] 必须…", as the frame 「请求无效：…」 will hold it)."""
     from tutorial.words import located as told
 
     return {"location": error.where, "message": told(error)}  # in the request's language

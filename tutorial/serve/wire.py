@@ -67,8 +67,8 @@ class ApiError(Exception):
 def bad_request(error: tutorial.RequestError) -> ApiError:
     """A located `RequestError` as a 400: its message already starts with the place; the
     reason is in the request's language (under Chinese it is framed, the place and then the
-    reason: 「请求无效：messages[0].role 处，必须是…」)."""
-    return ApiError(400, words_for(WORDS, "invalid_request", message=located(error)))  # 「请求无效：messages[0].role 处，必须是…」
+    reason, the place the subject of a reason that opens with its predicate: 「请求无效：messages[0].role 必须是…」)."""
+    return ApiError(400, words_for(WORDS, "invalid_request", message=located(error)))  # 「请求无效：messages[0].role 必须是…」
 
 
 def message_object(reply: Reply, *, message_id: str, model: str) -> dict:

@@ -9,7 +9,7 @@ engine bridge, which are called without it, still write in it.
 
 The lesson's own located errors keep their location and give their reason in the request's
 language, framed under Chinese with the place then a comma (`tutorial.words.located`, the command
-line's words too: 「请求无效：messages[2]… 处，是必填项（…）」). Data stays
+line's words too: 「请求无效：messages[2]… 是必填项（…）」). Data stays
 data: the engine's own error text, the names of fields and targets, stop reasons.
 """
 
@@ -155,12 +155,12 @@ WORDS = {
         "summary_gone": "客户端已经离开，所以发给引擎的请求已关闭",
         "invalid_request": "请求无效：{message}",
         "not_an_object": "请求无效：请求体必须是 JSON 对象，收到的是 {kind}",
-        "model_type": "请求无效：model 处，必须是字符串，收到的是 {kind}",
-        "stream_type": "请求无效：stream 处，必须是 true 或 false，收到的是 {kind}",
-        "max_tokens_type": "请求无效：max_tokens 处，必须是正整数，收到的是 {value}",
-        "max_tokens_too_big": "请求无效：max_tokens 处，{value} 超出了任何引擎能读取的范围（最多 {limit}）",
+        "model_type": "请求无效：model 必须是字符串，收到的是 {kind}",
+        "stream_type": "请求无效：stream 必须是 true 或 false，收到的是 {kind}",
+        "max_tokens_type": "请求无效：max_tokens 必须是正整数，收到的是 {value}",
+        "max_tokens_too_big": "请求无效：max_tokens 的值 {value} 超出了任何引擎能读取的范围（最多 {limit}）",
         "body_timeout": "请求体没有在 {seconds:g} 秒内传完（只收到 {size} 字节），请更快地发送，或一次发完",
-        "stop_sequences_type": "请求无效：stop_sequences 处，必须是字符串列表",
+        "stop_sequences_type": "请求无效：stop_sequences 必须是字符串列表",
         "too_large": "请求体有 {size} 字节，超过了这个服务器 {limit} 字节的上限",
         "too_large_at_least": "请求体超过 {size} 字节，而这个服务器的上限是 {limit} 字节",
         "no_capture": "captures/{id}：没有这条捕获记录（服务器只保留最新的 {kept} 条，GET /captures 可以列出全部）",

@@ -88,9 +88,9 @@ from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .. import limits
-from ..errors import RequestError, format_location
+from ..errors import RequestError
 from ..llama_cpp import sdist
-from ..words import current, problem, using, words_for
+from ..words import current, located, using, words_for
 from . import families
 from .rendering_words import WORDS
 from .template_budget import (
@@ -368,9 +368,8 @@ def _render(
         try:
             limits.check_json(value, (name,), limits.MAX_DEPTH)
         except RequestError as error:
-            where = format_location(error.location)
             words = "at" if name in ("messages", "tools") else "not a variable"
-            raise RenderError(label, words_for(WORDS, words, location=where, problem=problem(error))) from error
+            raise RenderError(label, words_for(WORDS, words, placed=located(error))) from error
     special_tokens = dict(chosen.special_tokens) if chosen else {}
     prepared = as_apply_chat_template_does(messages)
     budget = BUDGET.set(Budget())

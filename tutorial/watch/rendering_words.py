@@ -22,7 +22,7 @@ WORDS = {
                    "pass a pathlib.Path to render a file, or template text containing Jinja tags",
         "no shipped": "no shipped chat template {name!r}; shipped: {shipped}",
         "not a list": "messages must be a list of message objects, got {kind}",
-        "at": "{location}: {problem}",
+        "at": "{placed}",
         "refused": "refused the messages: {words}",
         "stopped": "the sandbox stopped it: {error}",
         "overflow": "the sandbox stopped it: {error}",
@@ -56,7 +56,7 @@ WORDS = {
                                  "of the model's tokenizer_config.json, as apply_chat_template passes it",
         "missing token family": "the template uses {name}{line}, which this family is not given: "
                                 "pass render(..., {name}=\"...\") with the value of the model's tokenizer_config.json",
-        "not a variable": "template variables must be plain JSON; {location}: {problem}",
+        "not a variable": "template variables must be plain JSON; {placed}",
     },
     "zh": {
         "frame": "聊天模板{template}：{problem}",
@@ -71,7 +71,7 @@ WORDS = {
                    "要渲染一个文件，请传入 pathlib.Path，或者传入含 Jinja 标签的模板文本",
         "no shipped": "本包没有自带名为 {name!r} 的聊天模板，自带的只有 {shipped}",
         "not a list": "messages 须是由消息对象组成的列表，收到的是 {kind}",
-        "at": "{location} 处，{problem}",
+        "at": "{placed}",
         "refused": "模板拒绝渲染（{words}）",
         "stopped": "{error}，沙箱因此拦下了这次渲染，请把模板改到这条限制之内",
         "overflow": "沙箱拦下了这次渲染，请把模板里的数字或 range() 改小。{kind}: {error}",
@@ -104,6 +104,6 @@ WORDS = {
                                  "和 apply_chat_template 传的一样",
         "missing token family": "模板用到了 {name}{line}，但这个模型家族没有给出这个 token。"
                                 "请用 render(..., {name}=\"...\") 传入，值取自模型的 tokenizer_config.json",
-        "not a variable": "模板变量须是普通 JSON，而 {location} 处，{problem}",
+        "not a variable": "模板变量须是普通 JSON，而 {placed}",
     },
 }  # fmt: skip

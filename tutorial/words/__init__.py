@@ -188,21 +188,27 @@ def problem(error: Any) -> str:
     return errors.chinese(error.key, error.values)
 
 
-PLACED_ZH = "{where} 处，{problem}"  # a place, a comma, the reason: as 「第 3 行第 14 列，…」 says a place in JSON text
+# A Chinese problem that opens with its predicate (必须是…, 是必填项, 有一个…键, 包含自身…) takes the
+# place as its subject: "messages[0].role 必须是 …". One that opens with a subject of its own
+# ("user 消息中不能携带…") follows the place and a comma: "messages[0].content[0].type 处，user 消息中…".
+PREDICATE_FIRST = ("必须", "是", "有", "包含", "不是", "不符合", "在 ")
+PLACED_ZH = "{where} 处，{problem}"
 
 
 def located(error: Any) -> str:
     """A located error as a reader meets it, alone (the playground's error box) or after a
     frame that has its colon already (「请求无效：…」): English as `str(error)` ("messages[0].role:
-    must be ..."); Chinese with the place, then a comma, then the reason, and no second colon
-    ("messages[0].role 处，必须是 …"), as a JSON error says its line and column
-    (「第 3 行第 14 列，…」); a problem of the body itself that names it alone ("请求体必须是 JSON
-    对象，…"), any other at "body" as in English ("body 处，有一个整数（int）类型的键…")."""
+    must be ..."); Chinese without a second colon, the place the subject of a problem that opens
+    with its predicate ("messages[0].role 必须是 …", "messages[0].content 是必填项"), else the
+    place and a comma ("messages[0].content[0].type 处，user 消息中不能携带…"); a problem of the
+    body itself that names it alone ("请求体必须是 JSON 对象，…")."""
     if current() == "en":
         return str(error)
     said = problem(error)
     if not error.location and said.startswith("请求体"):
         return said
+    if said.startswith(PREDICATE_FIRST):
+        return f"{error.where} {said}"
     return PLACED_ZH.format(where=error.where, problem=said)
 
 
