@@ -294,7 +294,7 @@ def test_reasons_are_english_by_default_and_either_language_on_request(readme):
         assert losses.reason_in("something else") == "something else"
         assert losses.report(preprocess(readme), "chat_template")[0].reason == reason.zh
     with using("zh"):  # two sentences, no semicolon (zh sweep M16); a parameter's reason says both cases (L15)
-        assert reason.zh == ("工具调用 id 在每次回复时都重新生成，而适配器按字典相等在对话历史里找回这一轮，所以不保留 id。"
+        assert reason.zh == ("工具调用 id 在每次回复时都重新生成，而适配器用 == 比较字典，在对话历史里找回这一轮，所以不保留 id。"
                              "ChatML/Qwen 风格的模板按位置配对调用和结果，需要 id 的 Mistral 风格模板请改用 openai 目标格式")
         assert "；" not in reason.zh
         assert losses._WHY["parameter"][1] == "这个顶层字段既不进消息，也不进工具。如果它是采样参数，由采样阶段从请求体读取，否则没有谁读取它"

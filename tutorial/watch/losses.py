@@ -67,7 +67,7 @@ _WHY: dict[str, tuple[str, str]] = {
     "id": ("tool-call ids are minted anew for every response; the adapter matches history by "
            "dict equality, so the id is dropped (ChatML/Qwen-style templates pair calls and results by position; "
            "Mistral-style templates, which need ids, want the openai target)",
-           "工具调用 id 在每次回复时都重新生成，而适配器按字典相等在对话历史里找回这一轮，所以不保留 id。"
+           "工具调用 id 在每次回复时都重新生成，而适配器用 == 比较字典，在对话历史里找回这一轮，所以不保留 id。"
            "ChatML/Qwen 风格的模板按位置配对调用和结果，需要 id 的 Mistral 风格模板请改用 openai 目标格式"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",
