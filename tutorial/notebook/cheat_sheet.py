@@ -152,7 +152,7 @@ LABELS = {
     "text with cache_control": "带 cache_control 的文本",
     "image": "图片",
     "document (PDF)": "文档（PDF）",
-    "a block type nobody knows": "谁都不认识的内容块类型",
+    "a block type nobody knows": "未知类型的内容块",
     "max_tokens, stop_sequences, temperature": "max_tokens、stop_sequences、temperature",
     "model, stream, metadata": "model、stream、metadata",
     "tool_choice, thinking": "tool_choice、thinking",
