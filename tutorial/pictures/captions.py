@@ -281,7 +281,7 @@ ZH: dict = {
     "wire only": "丢弃：它只存在于传输格式中",
     "recorded": "Action 3.5：manager_message（已记录）",
     "this turn": lambda k: [f"translated[{k}]：这一轮"],
-    "equal": lambda k: [f"translated[{k}] == manager_message", "用字典相等再次找到"],
+    "equal": lambda k: [f"translated[{k}] == manager_message", "== 成立，这一轮被找回"],
     "more differences": lambda n: f"… 还有 {n} 处",
     "compared": ["用 == 比较"],
     "wire title": "回到传输格式：聊天消息 -> to_anthropic -> Anthropic 请求",
