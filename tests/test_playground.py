@@ -444,6 +444,60 @@ def test_chinese_labels():
         Playground(lang="fr")
 
 
+FULL_WIDTH_EDITS = [  # (the text typed, the sentence in English, in Chinese): zh review 4, finding 4
+    ('{"messages": [{“role”: "user", "content": "hi"}]}',
+     'line 1, column 16: a full-width quotation mark (“); JSON reads only the ASCII double quote (") '
+     "— switch to English punctuation",
+     '第 1 行第 16 列是中文全角引号「“」，JSON 只认半角双引号 "，请切换到英文标点后再输入'),
+    ('{\n  "messages": [\n    {\n      "role": "user”,\n      "content": "hi"\n    }\n  ]\n}',  # a closing quote only
+     'line 4, column 20: a full-width quotation mark (”); JSON reads only the ASCII double quote (") '
+     "— switch to English punctuation",
+     '第 4 行第 20 列是中文全角引号「”」，JSON 只认半角双引号 "，请切换到英文标点后再输入'),
+    ('{"messages"： []}',
+     "line 1, column 12: a full-width colon (：); JSON reads only the ASCII colon (:) — switch to English punctuation",
+     "第 1 行第 12 列是中文全角冒号「：」，JSON 只认半角冒号 :，请切换到英文标点后再输入"),
+    ('{"messages": [{"role": "user"，"content": "hi"}]}',
+     "line 1, column 30: a full-width comma (，); JSON reads only the ASCII comma (,) — switch to English punctuation",
+     "第 1 行第 30 列是中文全角逗号「，」，JSON 只认半角逗号 ,，请切换到英文标点后再输入"),
+    ('{"messages": ［]}',
+     "line 1, column 14: a full-width bracket (［); JSON reads only the ASCII square bracket ([) "
+     "— switch to English punctuation",
+     "第 1 行第 14 列是中文全角括号「［」，JSON 只认半角方括号 [，请切换到英文标点后再输入"),
+]
+
+
+@pytest.mark.parametrize("text, english, chinese", FULL_WIDTH_EDITS)
+def test_a_full_width_character_in_the_editor_is_named_with_its_place(text, english, chinese):
+    """The review typed “role” and read 'the key should be in double quotes', which it was, to
+    the eye. The error box names the character, its line and column, and the ASCII one."""
+    for lang, said in (("en", english), ("zh", chinese)):
+        pg = Playground(lang=lang)
+        pg.request_text = text
+        assert pg.results["error"] == said
+        if lang == "en":
+            assert_located(pg, "line ")
+
+
+def test_a_full_width_quote_inside_a_string_is_text():
+    """“好” inside a string that closes is the learner's text: json's own complaint stays."""
+    pg = Playground()
+    pg.request_text = '{"messages": [{"role": "user", "content": "他说“好”" "x": 1}]}'
+    assert pg.results["error"].startswith("line 1, column 51: Expecting ',' delimiter")
+
+
+def test_the_chinese_labels_say_capture_records_and_shrinking():
+    """zh review 4, findings 5, 6 and 19: 捕获 is a verb (the thing is a 捕获记录); 缩进 reads as
+    indent; the target's tip is not colloquial."""
+    zh = LABELS["zh"]
+    assert zh["from_capture"] == "来自捕获记录 {capture}"
+    assert zh["capture_gone"] == "列表里没有捕获记录 {capture}（请刷新）"
+    assert zh["capture_no_body"] == "body：捕获记录 {capture} 没有 JSON 请求体（没有可翻译的内容）"
+    assert not [key for key, text in zh.items() if re.search(r"捕获 {capture}|缩进", text)]
+    assert zh["zoom_tip_whole"] == "整张图缩小到窗格大小（文字较小）"
+    assert zh["diagram_whole"].startswith("整张图已缩小到窗格内，")
+    assert zh["target_tip_chat_template"] == "rollout 适配器的格式（即讲解文档中的格式）"
+
+
 def test_the_notes_follow_the_target(pg):
     assert "for the chat template's <code>messages</code>" in pg_module.translated_html(pg)
     assert "for the chat template's <code>tools</code>" in pg_module.tools_html(pg)
@@ -950,6 +1004,21 @@ def test_the_diagram_says_what_it_collapsed(pg, monkeypatch):
     monkeypatch.setattr(view_module, "draw_flow", drawn)
     page = pane_text(pg, "tp-diagram")
     assert "Drawn in short: messages[3..397] (395), tools[3..27] (25) are each drawn as one summary row" in page
+
+
+def test_the_diagram_says_what_it_collapsed_in_chinese(monkeypatch):
+    """zh review 4, finding 18: the runs are joined with the labels' 、, not ', '."""
+    def drawn(trace):
+        return pg_module.panes.Drawing(dot="digraph x {}", svg='<svg width="10pt" height="10pt"><text font-size="14.00">x</text></svg>',
+                                       collapsed=(("messages[3..397]", 395), ("tools[3..27]", 25)))
+
+    monkeypatch.setattr(view_module, "draw_flow", drawn)
+    pg = Playground(lang="zh")
+    try:
+        page = pane_text(pg, "tp-diagram")
+    finally:
+        pg.wait()
+    assert "messages[3..397] (395)、tools[3..27] (25) 各画成一行摘要" in page
 
 
 def test_the_diagram_of_a_long_request_is_collapsed_by_the_pictures_module():

@@ -3,7 +3,8 @@
     parse(text)           json.loads, but text nested deeper than MAX_DEPTH, a number Python
                           will not read, anything else: a ValueError whose message starts with
                           "line L, column C: "; a bracket never closed is named with the line
-                          and column where it was opened (not json's "Expecting ',' delimiter")
+                          and column where it was opened (not json's "Expecting ',' delimiter"),
+                          a full-width “ ， ： by its own line and column (`words.full_width`)
     value_problem(value)  why a Python value cannot be a request's JSON text, starting with the
                           place ("messages[0].content: a value of type set is not JSON ..."; in
                           Chinese the place and a comma, `tutorial.words.located`), or None
@@ -21,7 +22,7 @@ from typing import Any, Optional
 from ... import limits
 from ...errors import RequestError
 from ...limits import check_json
-from ...words import brackets, located
+from ...words import brackets, full_width, located
 from .labels import json_message, worded
 
 MAX_DEPTH = limits.MAX_DEPTH
@@ -37,6 +38,9 @@ class Located(ValueError):
 def describe_error(error: Exception) -> str:
     """One line for the error box, starting with the place that is wrong (in the current language)."""
     if isinstance(error, json.JSONDecodeError):
+        typed = full_width.json_hint(error)  # “role”: the full-width character, its place, the ASCII one
+        if typed is not None:
+            return typed
         unclosed = unclosed_bracket(error.doc, error.pos)
         if unclosed is not None:
             return brackets.located(error.lineno, error.colno, unclosed)

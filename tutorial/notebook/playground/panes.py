@@ -256,7 +256,7 @@ def diagram_html(model: Model, drawing: Optional[Drawing], zoom: str = "readable
         return _pane(model, f'<div class="tp-drawing">{_l(model, "diagram_drawing")}</div>')
     parts = [] if current else [f'<div class="tp-drawing">{_l(model, "diagram_old")}</div>']
     if drawing.collapsed:
-        runs = ", ".join(f"{path} ({count})" for path, count in drawing.collapsed)
+        runs = model.label("joiner").join(f"{path} ({count})" for path, count in drawing.collapsed)
         parts.append(f'<p class="tp-note tp-collapsed">{_l(model, "diagram_collapsed", runs=runs)}</p>')
     if drawing.svg is None:
         parts.append(_note(_e(drawing.hint or "")) + _pre(drawing.dot, model))
