@@ -81,7 +81,10 @@ def options(argv: list[str]) -> argparse.Namespace:
                         help="store learners' answer text with their verdicts (off: exercise, ✓/✗, mistake, time)")
     parser.add_argument("--state", default=str(ROOT / ".cache" / "hub"), help="the hub's folder (databases, homes)")
     parser.add_argument("--log-level", default="WARN", choices=("DEBUG", "INFO", "WARN", "ERROR"))
-    return parser.parse_args(argv)
+    given = parser.parse_args(argv)
+    if not 1 <= given.port <= 65535:  # the socket layer would take 99999 modulo 65536; 0 leaves no address to print
+        parser.error(f"--port must be an integer from 1 to 65535, got {given.port}")
+    return given
 
 
 def size_in_bytes(text: str) -> int:

@@ -178,6 +178,7 @@ CHINESE_RUNS = {  # name: (arguments, stdin, expected status)
     "text that is not JSON": (["translate", "-"], '{"messages": [\n  {"role": }', 2),
     "serve: an option without --forward": (["serve", "--model", "m"], "", 2),
     "serve: a port that is no number": (["serve", "--port", "abc"], "", 2),
+    "serve: a port out of range": (["serve", "--port", "99999"], "", 2),
     "grade: a file that is not there": (["grade", "no_such_translator.py"], "", 2),
     "a refused request": (["translate", "BAD"], "", 2),
 }
@@ -236,6 +237,54 @@ def test_cli_in_english_is_unchanged(tmp_path):
     assert run_cli(["translate", str(bad)], env).stderr == f"error: {located}\n"
 
 
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
+def test_serve_refuses_a_port_outside_0_to_65535_while_parsing_in_either_language(port):
+    """zh review 4, finding 2: the socket layer took 99999 modulo 65536 and listened on 34463
+    without a word, and -1 gave an English system error. Now the option is refused while the
+    arguments are parsed (status 2, argparse's usage line above), in the command's language,
+    and nothing listens."""
+    english_env = {**chinese_env("flag"), "LANG": "en_US.UTF-8"}
+    said = {
+        "en": subprocess.run([sys.executable, "-m", "tutorial", "serve", "--port", port], capture_output=True, text=True,
+                             encoding="utf-8", cwd=ROOT, env=english_env, timeout=120),
+        "zh": subprocess.run([sys.executable, "-m", "tutorial", "--lang", "zh", "serve", "--port", port], capture_output=True,
+                             text=True, encoding="utf-8", cwd=ROOT, env=chinese_env("flag"), timeout=120),
+        "zh, serve's own module": subprocess.run([sys.executable, "-m", "tutorial.serve", f"--port={port}"], capture_output=True,
+                                                 text=True, encoding="utf-8", cwd=ROOT, env=chinese_env("locale"), timeout=120),
+    }  # fmt: skip
+    english = f"python -m tutorial serve: error: --port must be an integer from 0 to 65535 (0 picks a free port), got {port}"
+    chinese = f"错误：--port 必须是 0 到 65535 之间的整数（0 表示任选一个空闲端口），收到的是 {port}"
+    for how, ran in said.items():
+        assert ran.returncode == 2, (how, ran.stderr)
+        assert ran.stderr.splitlines()[-1] == (english if how == "en" else chinese), (how, ran.stderr)
+        assert ran.stdout == "" and "listening" not in ran.stderr and "正在监听" not in ran.stderr, (how, ran.stderr)
+    assert said["zh"].stderr.startswith("用法：python -m tutorial serve") and english_sentences(said["zh"].stderr) == []
+
+
+def test_serve_takes_every_port_from_0_to_65535():
+    from tutorial.serve.cli import DEFAULT_PORT, parser
+
+    assert [parser().parse_args(["--port", port]).port for port in ("0", "1", "65535")] == [0, 1, 65535]
+    assert parser().parse_args([]).port == DEFAULT_PORT
+
+
+def test_chinese_help_says_what_each_command_does_and_names_its_placeholders_in_chinese():
+    """zh review 4, findings 7, 16, 17: a command's line is a verb phrase (打印…, 检查…, 启动…);
+    serve's optional values are [模型名] and [模型家族] and its help says 这个模型, not MODEL or
+    FAMILY; the threshold is "token 数"."""
+    top = run_cli(["--lang", "zh", "--help"], chinese_env("flag")).stdout
+    for line in ("serve               启动本地的 /v1/messages 端点", "trajectory          打印 token 路径上各会话的训练样本",
+                 "drift               检查每个模型家族的下一轮 prompt 能否接续"):
+        assert line in top, top
+    served = run_cli(["--lang", "zh", "serve", "--help"], chinese_env("flag")).stdout
+    assert "--engine [模型名]" in served and "--tokens [模型家族]" in served, served
+    assert "运行这个模型（默认为 tiny" in served.replace("\n", "") and "MODEL" not in served and "FAMILY" not in served
+    drifted = run_cli(["--lang", "zh", "drift", "--help"], chinese_env("flag")).stdout
+    assert "打印漂移表" in drifted
+    traced = run_cli(["--lang", "zh", "trajectory", "--help"], chinese_env("flag")).stdout
+    assert "--fork-threshold token 数" in traced and "token数" not in traced and "（读取 serve --tokens --save" in traced
+
+
 def test_the_chinese_table_covers_every_message_argparse_shows_a_user():
     """argparse's own msgids on this Python, read from its source: each one a user can meet
     has Chinese (the rest are errors in a program's use of argparse, not in a command line)."""
@@ -271,7 +320,7 @@ def test_main_in_process_leaves_the_language_and_argparse_as_they_were(capsys):
     assert "消息路径" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--lang", "zh", "walk", "--target", "nowhere"])
-    assert "错误：--target 不能取 'nowhere'，可选的值有 'chat_template'、'openai'。" in capsys.readouterr().err
+    assert "错误：--target 不能取 'nowhere'，可选的值有 'chat_template'、'openai'\n" in capsys.readouterr().err
     assert current() == before and argparse._ is translate_words
 
 

@@ -655,7 +655,7 @@ def test_the_command_line_serves_in_chinese(tmp_path, how):
     try:
         banner = [process.stderr.readline() for _ in range(4)]
         url = re.search(r"tutorial serve：正在监听 (http://127\.0\.0\.1:\d+)，由教学应答器回答", banner[0]).group(1)
-        assert banner[1:] == [f"  让客户端连接它：  ANTHROPIC_BASE_URL={url}\n", f"  捕获：            {url}/captures\n", "  按 Ctrl-C 停止\n"]
+        assert banner[1:] == [f"  让客户端连接它：  ANTHROPIC_BASE_URL={url}\n", f"  捕获记录：        {url}/captures\n", "  按 Ctrl-C 停止\n"]
         client = anthropic.Anthropic(base_url=url, api_key=SECRET, max_retries=0)
         assert text_of(client.messages.create(**readme_body())).startswith("这是教程服务器")
         assert httpx.get(f"{url}/captures").json()["data"][0]["summary"].startswith("3 条消息，1 个工具")

@@ -22,7 +22,7 @@ from ..words import LANGUAGES, current, words_for
 # What this command writes for people, per language (the table's own words: watch/drift.py).
 WORDS = {
     "en": {
-        "help": "whether each family's next prompt extends the last prompt + the model's answer (the drift table)",
+        "help": "check whether each family's next prompt extends the last prompt + the model's answer; print the drift table",
         "json help": "print the cells as JSON (one object per family × scenario)",
         "family help": "only this family (repeatable): {names}",
         "scenario help": "only this scenario, by name or letter (repeatable): {names}",
@@ -34,7 +34,7 @@ WORDS = {
         "scenario metavar": "SCENARIO",
     },
     "zh": {
-        "help": "每个模型家族的下一轮 prompt 是否接续上一轮 prompt 加模型的回答（漂移表）",
+        "help": "检查每个模型家族的下一轮 prompt 能否接续上一轮 prompt 加模型的回答，打印漂移表",
         "json help": "以 JSON 输出各格（每个模型家族 × 情形一个对象）",
         "family help": "只看这个模型家族，可以重复给出（可选的有 {names}）",
         "scenario help": "只看这个情形，写名字或字母，可以重复给出（可选的有 {names}）",

@@ -37,7 +37,7 @@ from ..words import os_problem, words_for
 # What this command writes for people, per language: few, and all here.
 WORDS = {
     "en": {
-        "help": "the training samples the token path's sessions make (captures from serve --tokens --save FILE)",
+        "help": "print the training samples of the token path's sessions (reads the captures serve --tokens --save writes)",
         "files": "capture files: JSON Lines (serve --save) or a JSON list",
         "json": "print JSON: every sample's tokens, loss mask and log-probs",
         "fork": "the manager's fork threshold in tokens (default: Slime's 1024)",
@@ -53,14 +53,14 @@ WORDS = {
         "joiner": ", ",
     },
     "zh": {
-        "help": "token 路径上各会话产生的训练样本（来自 serve --tokens --save FILE 的捕获文件）",
+        "help": "打印 token 路径上各会话的训练样本（读取 serve --tokens --save 写出的捕获文件）",
         "files": "捕获文件，可以是 JSON Lines（serve --save 写出的）或一个 JSON 列表",
         "json": "以 JSON 输出每个样本的 token、loss mask 和 log-prob",
         "fork": "manager 的 fork 阈值，单位是 token（默认与 Slime 相同，为 1024）",
         "unreadable": "无法读取 {path}（{why}）",
         "line": "{path} 第 {number} 行不是 JSON 对象",
         "captures_metavar": "捕获文件",
-        "threshold_metavar": "token数",
+        "threshold_metavar": "token 数",
         "none": "{paths} 中没有 token 路径（serve --engine --tokens）产生的捕获记录",
         "session": "会话 {session}（{family}）共 {turns} 轮，得到 {samples} 个样本",
         "sample": "  样本 {number} 有 {tokens} 个 token（第一个 prompt 占 {prompt} 个，其后 {response} 个），其中 {trained} 个参与训练",

@@ -9,9 +9,10 @@ else the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else English. argparse wr
 words ("usage:", "options", "the following arguments are required") through gettext's `_`;
 `argparse_words()` puts a small table in its place while the parser is built and used, so
 help and errors are Chinese with no catalogue installed (`错误：--target 不能取 'foo'，可选的值有
-'chat_template'、'openai'。`). The lesson's located errors keep their location and give their
-reason in the command's language, the place then a comma (`tutorial.words.located`, the same words
-as the error box of the notebook): 「请求无效：messages[2].content[0].tool_use_id 处，是必填项（…）」.
+'chat_template'、'openai'`). A one-line error ends without a full stop in both languages,
+argparse's as the commands' own (`错误：--timeout 必须是正数（秒），收到的是 0`). The lesson's
+located errors keep their location and give their reason in the command's language, the
+place then a comma (`tutorial.words.located`, the same words as the error box of the notebook): 「请求无效：messages[2].content[0].tool_use_id 处，是必填项（…）」.
 
 Standard library and `tutorial.words` only: the server's command line uses it too. A command
 runs inside `using(its language)`; what it calls reads `current()`.
@@ -58,7 +59,7 @@ ARGPARSE_ZH = {
     "optional arguments": "选项",  # Python before 3.10
     "subcommands": "子命令",
     "show this help message and exit": "显示这条帮助信息并退出",
-    "%(prog)s: error: %(message)s\n": "错误：%(message)s。\n",  # the usage line above names the command
+    "%(prog)s: error: %(message)s\n": "错误：%(message)s\n",  # the usage line above names the command; no 。 (a one-line error)
     "the following arguments are required: %s": "缺少必需的参数 %s",
     "unrecognized arguments: %s": "无法识别的参数 %s",
     "argument %(argument_name)s: %(message)s": "%(argument_name)s %(message)s",  # each message reads after the option's name
@@ -134,6 +135,21 @@ def argparse_words() -> Iterator[None]:
 
 NUMBER_ZH = {int: "整数", float: "数字"}  # what an option's `type=` asks for, as a Chinese error names it
 
+LAST_PORT = 65535
+
+
+class Port(argparse.Action):
+    """`--port`'s action (with `type=int`): a number outside 0..65535 is refused while the
+    arguments are parsed, in the current language, as the commands' own errors are worded
+    ("--port must be an integer from 0 to 65535 (0 picks a free port), got 99999"); the
+    socket layer would take 99999 modulo 65536 and listen somewhere else without a word."""
+
+    def __call__(self, parser, namespace, value, option_string=None) -> None:
+        if not 0 <= value <= LAST_PORT:
+            option = max(self.option_strings, key=len) if self.option_strings else self.dest
+            raise argparse.ArgumentError(None, words.words_for(WORDS, "bad_port", option=option, value=value, last=LAST_PORT))
+        setattr(namespace, self.dest, value)
+
 
 _WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
 
@@ -199,7 +215,7 @@ WORDS = {
         "walk_file": "request JSON (default: the README example; - for stdin)",
         "target": "the output's shape (default: chat_template)",
         "translate": 'print {"translated": ..., "tools_schema": ...} as JSON',
-        "serve": "a local /v1/messages endpoint that captures requests (python -m tutorial serve -h)",
+        "serve": "start a local /v1/messages endpoint that captures every request (python -m tutorial serve -h)",
         "doctor": "check Python, packages, Graphviz, a CJK font and the widget extension",
         "file_metavar": None,
         "too_deep": "the input is nested too deeply to process",
@@ -209,6 +225,7 @@ WORDS = {
         "stdin": "stdin",
         "no_serve": "the serve command needs the 'serve' extra ({missing} is missing): pip install -e '.[serve]'",
         "a_module": "a module",
+        "bad_port": "{option} must be an integer from 0 to {last} (0 picks a free port), got {value}",
     },
     "zh": {
         "error": "错误：{message}",
@@ -219,7 +236,7 @@ WORDS = {
         "walk_file": "请求 JSON 文件（默认是 README 示例，- 表示从标准输入读取）",
         "target": "输出的目标格式（默认为 chat_template）",
         "translate": '以 JSON 打印 {"translated": ..., "tools_schema": ...}',
-        "serve": "本地的 /v1/messages 端点，捕获收到的每个请求（详见 python -m tutorial serve -h）",
+        "serve": "启动本地的 /v1/messages 端点，捕获收到的每个请求（详见 python -m tutorial serve -h）",
         "doctor": "检查 Python、依赖包、Graphviz、中文字体和 JupyterLab 的 widget 扩展",
         "file_metavar": "文件",
         "too_deep": "输入嵌套太深，无法处理",
@@ -229,6 +246,7 @@ WORDS = {
         "stdin": "标准输入",
         "no_serve": "serve 命令需要 serve 附加依赖（缺少 {missing}），请运行 pip install -e '.[serve]' 安装",
         "a_module": "一个模块",
+        "bad_port": "{option} 必须是 0 到 {last} 之间的整数（0 表示任选一个空闲端口），收到的是 {value}",
     },
 }
 

@@ -60,17 +60,17 @@ WORDS = {
         "error": "error: {message}",
     },
     "zh": {
-        "description": "本地的 /v1/messages 端点，捕获收到的每个请求，并显示翻译把请求变成了什么。",
+        "description": "启动本地的 /v1/messages 端点，捕获收到的每个请求，并显示翻译把请求变成了什么。",
         "host": "绑定的地址（默认为 127.0.0.1，只有本机可以访问）",
         "port": f"端口（默认为 {DEFAULT_PORT}，设为 0 时任选一个空闲端口）",
         "forward": "用兼容 OpenAI 的引擎的 /v1/chat/completions 回答",
-        "engine": "在一个空闲端口上启动 llama.cpp 的服务器（由 `python3 tasks.py engine` 构建），运行 MODEL"
+        "engine": "在一个空闲端口上启动 llama.cpp 的服务器（由 `python3 tasks.py engine` 构建），运行这个模型"
         "（默认为 tiny，手工设定权重的小模型），并把请求转发过去，本服务器停止时 llama.cpp 的服务器也随之停止",
         "engine_or_forward": "--engine 和 --forward 只能选一个",
         "engine_missing": "--engine：{reason}",
         "engine_started": "llama-server 正在 {url} 上运行 {model}（{threads} 个线程），会随这个服务器一起停止",
         "model": "与 --forward 一起使用，指定引擎提供的模型名（默认取请求中的模型名）",
-        "tokens": "与 --engine 或 --forward（llama.cpp 的服务器）一起使用，用 FAMILY 的模板和词表把每个请求渲染成 token id"
+        "tokens": "与 --engine 或 --forward（llama.cpp 的服务器）一起使用，用这个模型家族的模板和词表把每个请求渲染成 token id"
         "（默认为 qwen3），在引擎的 /completion 上从这些 id 生成，并在捕获记录中保存每个会话的轨迹"
         "（python -m tutorial trajectory 文件）",
         "timeout": "与 --forward 一起使用，指定等待引擎的秒数（默认为 300）",
@@ -83,8 +83,8 @@ WORDS = {
         "（默认取 TUTORIAL_LANG，其次是系统语言环境 LANG，都没有时用英文）",
         "file": "文件",
         "file_py": "文件.py",
-        "metavars": {"host": "地址", "port": "端口", "model": "模型名", "timeout": "秒数", "max_body_bytes": "字节数",
-                     "max_captures": "个数"},
+        "metavars": {"host": "地址", "port": "端口", "model": "模型名", "family": "模型家族", "timeout": "秒数",
+                     "max_body_bytes": "字节数", "max_captures": "个数"},
         "missing": "服务器需要 serve 附加依赖（Starlette、uvicorn、httpx），请运行 pip install -e '.[serve]' 安装",
         "forward_only": "--model、--timeout 和 --tokens 只能与 --forward 或 --engine 一起使用",
         "cannot_listen": "无法监听 {host}:{port}（{why}）",
@@ -97,19 +97,19 @@ MISSING = WORDS["en"]["missing"]
 def parser() -> argparse.ArgumentParser:
     """The serve command's parser, its help in the current language (build it inside
     `words.argparse_words()`)."""
-    from ..cli.words import LANGUAGES, formatter
+    from ..cli.words import LANGUAGES, Port, formatter
     from ..words import current
 
     texts = WORDS[current()]
     commands = argparse.ArgumentParser(prog="python -m tutorial serve", description=texts["description"], formatter_class=formatter())
     named = texts["metavars"]
     commands.add_argument("--host", default="127.0.0.1", metavar=named.get("host"), help=texts["host"])
-    commands.add_argument("--port", type=int, default=DEFAULT_PORT, metavar=named.get("port"), help=texts["port"])
+    commands.add_argument("--port", type=int, action=Port, default=DEFAULT_PORT, metavar=named.get("port"), help=texts["port"])
     commands.add_argument("--forward", metavar="URL", help=texts["forward"])
     commands.add_argument("--engine", nargs="?", const="tiny", metavar=named.get("model", "MODEL"), help=texts["engine"])
     commands.add_argument("--model", metavar=named.get("model"), help=texts["model"])
     commands.add_argument("--timeout", type=float, metavar=named.get("timeout"), help=texts["timeout"])
-    commands.add_argument("--tokens", nargs="?", const="qwen3", metavar="FAMILY", help=texts["tokens"])
+    commands.add_argument("--tokens", nargs="?", const="qwen3", metavar=named.get("family", "FAMILY"), help=texts["tokens"])
     commands.add_argument("--body-timeout", type=float, metavar=named.get("timeout"), help=texts["body_timeout"])
     commands.add_argument("--save", metavar=texts["file"], help=texts["save"])
     commands.add_argument("--max-body-bytes", type=int, metavar=named.get("max_body_bytes"), help=texts["max_body_bytes"])

@@ -195,7 +195,7 @@ WORDS = {
         "forwarding": "转发给 {url}",
         "teaching": "由教学应答器回答",
         "point": "  让客户端连接它：  ANTHROPIC_BASE_URL={url}",
-        "captures_at": "  捕获：            {url}/captures",
+        "captures_at": "  捕获记录：        {url}/captures",
         "appended": "（同时追加到 {file}）",
         "translator_banner": "  你的翻译器：      {origin}，每个请求都与本包的翻译对照",
         "stop": "  按 Ctrl-C 停止",
