@@ -608,6 +608,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pdf", action="store_true", help="also print each edition to a PDF (headless Chromium)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to build (default {OUT.relative_to(ROOT)}/)")
     arguments = parser.parse_args(argv)
+    if not 1 <= arguments.port <= 65535:  # the socket layer would take it modulo 65536, silently
+        parser.error(f"--port must be an integer from 1 to 65535, got {arguments.port}")
     OUT = arguments.out.resolve()
     SITE = OUT / "site"
     if arguments.pdf:
