@@ -245,3 +245,61 @@ def test_no_chinese_error_puts_two_bracket_pairs_back_to_back():
             except (ValueError, KeyError, IndexError):  # a number-formatted placeholder: not a type name's place
                 continue
             assert "）（" not in said, (english, got, said)
+
+
+FULL_WIDTH_FILES = [  # (the file's text, the place and reason in English, in Chinese): zh review 4, finding 4
+    ('{“messages”:[]}',
+     'at line 1, column 2: a full-width quotation mark (“); JSON reads only the ASCII double quote (") '
+     "— switch to English punctuation",
+     '（第 1 行第 2 列），这里是中文全角引号「“」，JSON 只认半角双引号 "，请切换到英文标点后再输入'),
+    ('{"messages": [{"role": "user”, "content": "hi"}]}',  # json read past the full-width closing quote
+     'at line 1, column 29: a full-width quotation mark (”); JSON reads only the ASCII double quote (") '
+     "— switch to English punctuation",
+     '（第 1 行第 29 列），这里是中文全角引号「”」，JSON 只认半角双引号 "，请切换到英文标点后再输入'),
+    ('{"messages"：[]}',
+     "at line 1, column 12: a full-width colon (：); JSON reads only the ASCII colon (:) — switch to English punctuation",
+     "（第 1 行第 12 列），这里是中文全角冒号「：」，JSON 只认半角冒号 :，请切换到英文标点后再输入"),
+    ('{"messages": [{"role": "user"，"content": "hi"}]}',
+     "at line 1, column 30: a full-width comma (，); JSON reads only the ASCII comma (,) — switch to English punctuation",
+     "（第 1 行第 30 列），这里是中文全角逗号「，」，JSON 只认半角逗号 ,，请切换到英文标点后再输入"),
+]
+
+
+@pytest.mark.parametrize("command", ["translate", "walk"])
+def test_the_command_line_names_a_full_width_character_in_the_json_file(tmp_path, command):
+    """The review's file {“messages”:[]} read 'the key should be in double quotes', which it was,
+    to the eye: the error names the full-width character, its line and column and the ASCII one."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C"}
+    env.pop("TUTORIAL_LANG", None)
+    text, english, chinese = FULL_WIDTH_FILES[0]
+    bad = tmp_path / "fullwidth.json"
+    bad.write_text(text, encoding="utf-8")
+    zh = subprocess.run([sys.executable, "-m", "tutorial", "--lang", "zh", command, str(bad)], capture_output=True, text=True, env=env)
+    assert (zh.returncode, zh.stderr) == (2, f"错误：{bad} 不是有效的 JSON{chinese}\n")
+    en = subprocess.run([sys.executable, "-m", "tutorial", command, str(bad)], capture_output=True, text=True, env=env)
+    assert (en.returncode, en.stderr) == (2, f"error: {bad} is not valid JSON {english}\n")
+
+
+@pytest.mark.parametrize("text, english, chinese", FULL_WIDTH_FILES)
+def test_json_text_with_a_full_width_character_is_said_with_its_place(text, english, chinese):
+    """The words the command line and the server's 400 use (`text_problem`), in both languages,
+    for bytes and for text; json's own complaint is not what the learner reads."""
+    from tutorial.cli.words import text_problem
+
+    for data in (text, text.encode("utf-8")):
+        with using("en"):
+            assert text_problem(data, "the request body") == f"the request body is not valid JSON {english}"
+        with using("zh"):
+            assert text_problem(data, "请求体") == f"请求体不是有效的 JSON{chinese}"
+    with using("zh"):  # a full-width quote inside a string that closes is text: json's complaint stays
+        assert text_problem('{"a": "他说“好”" "b": 1}', "请求体") == "请求体不是有效的 JSON（第 1 行第 15 列），这里缺少逗号“,”"
+
+
+def test_a_json_lines_file_with_a_full_width_character_is_said_with_its_place(tmp_path):
+    from tutorial.cli.trajectory import Unreadable, read_captures
+
+    path = tmp_path / "captures.jsonl"
+    path.write_text('{"id": "cap_1"}\n{"id"："cap_2"}\n', encoding="utf-8")
+    with using("zh"), pytest.raises(Unreadable) as raised:
+        read_captures(path, "c.jsonl")
+    assert str(raised.value) == "c.jsonl 不是有效的 JSON Lines（第 2 行第 6 列），这里是中文全角冒号「：」，JSON 只认半角冒号 :，请切换到英文标点后再输入"

@@ -27,7 +27,7 @@ import re
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
 from .. import words
-from ..words import brackets
+from ..words import brackets, full_width
 from ..words import LANGUAGES, current, for_a_command as choose  # noqa: F401  (choose: the command line's language)
 
 
@@ -266,12 +266,14 @@ def subject(name: str) -> str:
 _NOT_JSON = "{name} is not valid JSON: {json} at line {line}, column {column}"  # limits.read_json's key
 
 
-def _bracket(data: Union[bytes, str], values: Mapping) -> Optional[str]:
-    """The playground's diagnosis of a bracket never closed, for read_json's JSON error at (line, column)."""
+def _not_json(data: Union[bytes, str], name: str) -> Optional[str]:
+    """read_json's JSON error said as `not_json` says it (read again: json's error itself, not its message)."""
     text = (bytes(data).decode("utf-8") if isinstance(data, (bytes, bytearray)) else data).removeprefix("\ufeff")
-    lines = text.split("\n")
-    offset = sum(len(line) + 1 for line in lines[: values["line"] - 1]) + values["column"] - 1
-    return brackets.unclosed(text, offset)
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return not_json(text, error, name)
+    return None
 
 
 def not_utf8(error: UnicodeDecodeError, name: str) -> str:
@@ -284,7 +286,14 @@ def not_utf8(error: UnicodeDecodeError, name: str) -> str:
 def not_json(text: str, error: json.JSONDecodeError, name: str, what: str = "JSON") -> str:
     """JSON text json could not read, said as `translate` says it: the place in the file, then
     why, a bracket never closed named as the playground names it. `text` is what json read:
-    for one line of a JSON Lines file, that line (its line number is then the file's)."""
+    for one line of a JSON Lines file, that line (its line number is then the file's). A
+    full-width “ ， ： behind the error is named with its own place (`words.full_width`)."""
+    typed = full_width.json_found(error)
+    if typed is not None:
+        line, column, reason = typed
+        if current() != "zh":
+            return f"{name} is not valid {what} at line {line}, column {column}: {reason}"
+        return f"{subject(name)}不是有效的 {what}（第 {line} 行第 {column} 列），这里{reason}"
     bracket = brackets.unclosed(text, error.pos)
     if current() != "zh":
         if bracket is not None:
@@ -303,9 +312,8 @@ def text_problem(data: Union[bytes, str], name: str) -> str:
         try:
             limits.read_json(data, name)
         except limits.RequestError as error:
-            bracket = _bracket(data, error.values) if error.key == _NOT_JSON else None
-            if bracket is not None:  # a bracket never closed: said as the playground says it
-                return f"{name} is not valid JSON at line {error.values['line']}, column {error.values['column']}: {bracket}"
+            if error.key == _NOT_JSON:  # a bracket never closed, a full-width quote: said as the playground says it
+                return _not_json(data, name) or error.problem
             return error.problem
         return ""
     size, who = len(data), subject(name)
