@@ -318,12 +318,13 @@ class Endpoints:
             body = read_json(raw, "the request body")  # not UTF-8, not JSON, too deep: located
         except tutorial.RequestError as error:
             capture["body_text"] = raw[:4096].decode("utf-8", "replace")
-            if current() == "zh":  # about the text, not a place in a body: said in Chinese
-                from tutorial.cli.words import text_problem
+            from tutorial.cli.words import text_problem  # about the text, as the command line says it
 
+            if current() == "zh":
                 problem = text_problem(raw, "请求体")
                 raise ApiError(400, words_for(WORDS, "invalid_request", message=problem or located(error)))
-            raise ApiError(400, str(error))
+            problem = text_problem(raw, "the request body")  # a full-width quote is named, in English too
+            raise ApiError(400, f"body: {problem}" if problem else str(error))
         capture["body"] = body
         if not isinstance(body, dict):
             raise ApiError(400, words_for(WORDS, "not_an_object", kind=type(body).__name__))
