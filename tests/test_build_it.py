@@ -804,6 +804,29 @@ def test_the_two_checkers_say_the_same_situations_alike():
     assert repr(_in("zh", check_trajectory_stage, "classify", classify)).startswith("… classify 还没有写：把 ... 换成你的代码")
 
 
+@pytest.mark.parametrize("lang, close, listed", [
+    ("en", "no stage called 'classfy'; did you mean 'classify'?", "no stage called 'nope'; the stages are classify, append"),
+    ("zh", "没有名为 'classfy' 的阶段，是不是想写 'classify'？", "没有名为 'nope' 的阶段，可用的阶段是 classify、append"),
+])
+def test_both_checkers_refuse_a_stage_that_does_not_exist_alike(lang, close, listed):
+    """zh review 4, finding 28: check_trajectory_stage returned a ✗ verdict for a misspelt stage
+    while check_stage raised NoStage. Both raise it now (as check does for a misspelt exercise:
+    a typo in the call is not a wrong answer to record), offering the close name."""
+    from tutorial.notebook.build_it.stages import NoStage
+    from tutorial.notebook.build_it.trajectory import check_trajectory_stage
+
+    for function, name, said in ((check_trajectory_stage, "classfy", close), (check_trajectory_stage, "nope", listed)):
+        with pytest.raises(NoStage) as refused:
+            _in(lang, function, name, lambda *arguments: None)
+        with using(lang):
+            assert str(refused.value) == said
+    with pytest.raises(NoStage) as refused:
+        _in(lang, check_stage, "flatten", lambda content: "")
+    with using(lang):
+        assert str(refused.value) == ("no stage called 'flatten'; did you mean 'flatten_content'?" if lang == "en"
+                                      else "没有名为 'flatten' 的阶段，是不是想写 'flatten_content'？")
+
+
 def test_a_pass_opens_with_right_in_every_checker():
     """zh review 3: ✓ 正确：… as ✗ 还不对：… (and ✓ right: … as ✗ not yet: …)."""
     from tutorial import trajectory

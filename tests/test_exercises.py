@@ -306,6 +306,11 @@ def test_a_verdict_counts_items_from_one_and_says_the_form_once():
         assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ not yet: your answer differs at [1] (item 2).")
         assert repr(ex.check("08.losses", 3)).startswith(
             "✗ not yet: answer with a dict {'chat_template': <count>, 'openai': <count>}, not an integer.")
+        # zh review 4, finding 24: the missing key(s) named
+        assert repr(ex.check("08.losses", {"chat_template": 3})).startswith(
+            "✗ not yet: your answer differs at the top (the key 'openai' is missing there).")
+        assert repr(ex.check("08.losses", {})).startswith(
+            "✗ not yet: your answer differs at the top (the keys 'chat_template' and 'openai' are missing there).")
     finally:
         set_language(None)
 
@@ -319,7 +324,10 @@ def test_the_chinese_verdicts_are_chinese_sentences():
         short = repr(ex.check("02.split_roles", ["tool"]))
         assert short.startswith("✗ 还不对：答案的项数不对，你写了 1 项，请再数一遍。"), short
         assert repr(ex.check("02.split_roles", ["tool", "zz"])).startswith("✗ 还不对：答案的第 2 项不对。")
-        assert repr(ex.check("02.system_message", {"role": "system"})).startswith("✗ 还不对：答案缺了一个键。")
+        assert repr(ex.check("02.system_message", {"role": "system"})).startswith("✗ 还不对：答案缺了 'content' 这个键。")
+        # zh review 4, finding 24: the missing key(s) named
+        assert repr(ex.check("08.losses", {"chat_template": 3})).startswith("✗ 还不对：答案缺了 'openai' 这个键。")
+        assert repr(ex.check("08.losses", {})).startswith("✗ 还不对：答案缺了 'chat_template'、'openai' 这几个键。")
         assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3，而你给的是文本。")
         # zh review 2026-12-03 M6, M7: a key by its name, an item counted from 1, a form said once
         assert repr(ex.check("08.case_b", {"schema": True, "text before": True, "text after": False})).startswith(

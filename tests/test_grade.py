@@ -250,6 +250,25 @@ def test_replaying_the_recorded_requests_locates_the_first_difference_per_reques
         for block in message["content"]))  # fmt: skip
 
 
+@pytest.mark.parametrize("lang, first, later", [
+    ("en", "95 requests: request 1 did not finish, so the replay stopped there; the other 94 did not run",
+     "95 requests: request 4 did not finish, so the replay stopped there; the other 91 did not run "
+     "(2 of the 3 before it translate exactly as the package's, 1 left out)"),
+    ("zh", "95 个请求中，第 1 个超时后停止，其余 94 个没有运行",
+     "95 个请求中，第 4 个超时后停止，其余 91 个没有运行（在此之前的 3 个请求中有 2 个的翻译与本包完全相同，1 个未比较）"),
+])
+def test_a_replay_stopped_by_a_time_out_counts_every_request(lang, first, later):
+    """zh review 4, finding 27: a translate that hangs on the first of 95 requests was summed up
+    as '0 of 1 requests'; the summary now says how many there were, where it stopped and that
+    the rest did not run (a Replay built by hand: a real endless loop would keep its thread)."""
+    from tutorial.notebook.build_it.replay import Replay, Row
+
+    hung = Row("SDK text_string", "error", note="timed out")
+    assert Replay([hung], lang, stopped=True, total=95).summary() == first
+    rows = [Row("SDK a", "same"), Row("SDK b", "left_out", note="refused"), Row("SDK c", "same"), hung]
+    assert Replay(rows, lang, stopped=True, total=95).summary() == later
+
+
 def _body(name: str) -> dict:
     from tutorial.notebook.build_it import recorded_requests
 
@@ -487,18 +506,70 @@ def test_a_helper_reached_through_a_private_generator_is_blamed_alone(capsys):
             assert calls in checks[caller] and "inputs" not in checks[caller] and "输入中" not in checks[caller], checks[caller]
 
 
-def test_a_replay_line_cites_the_rule_of_the_function_to_blame(capsys, tmp_path):
+def test_a_replay_line_cites_the_rule_of_its_place_and_names_the_failing_helper_apart(capsys, tmp_path):
     """flatten_content joins with a space: the system prompt of a recorded request differs in
-    translated[0], a place translate_messages builds, but the rule quoted is flatten_content's."""
+    translated[0], a place translate_messages builds. The rule quoted is that place's
+    (translate_messages' system bullet); that flatten_content fails too is a sentence of its own
+    (zh review 4, finding 1: issue 36 quoted the helper's rule instead)."""
     from tutorial.notebook.build_it import RULES
 
     path = variant(tmp_path, 'return "\\n".join(text for', 'return " ".join(text for')
     status, lines, _ = grade(capsys, str(path))
     recorded = [line for line in lines if line.startswith("✗ translate on")]
     assert status == 1 and len(recorded) == 2, lines
+    also = " Your flatten_content, which this calls, does not agree yet either (see its line); fix it first."
     for line in recorded:
-        joined = plain_in("en", RULES["en"]["flatten_content"]["join"]).rstrip(".")
-        assert line.endswith(f"The rule: {joined} (the stage that checks this place: flatten_content)."), line
+        system = plain_in("en", RULES["en"]["translate_messages"]["system"]).rstrip(".")
+        assert line.endswith(f"The rule: {system} (the stage that checks this place: translate_messages).{also}"), line
+
+
+BAD_TRANSLATOR = '''import json
+
+
+def flatten_content(content):
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+
+
+def translate(body):
+    out = []
+    if body.get("system"):
+        out.append({"role": "system", "content": flatten_content(body["system"])})
+    for m in body["messages"]:
+        out.append({"role": m["role"], "content": flatten_content(m["content"])})
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
+                                               "parameters": t.get("input_schema")}} for t in body.get("tools") or []]
+    return out, tools
+'''
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_difference_in_tools_schema_cites_the_tools_rule_not_a_failing_helpers(capsys, tmp_path, lang):
+    """zh review 4, finding 1: flatten_content joins with "" and translate returns [] for no
+    tools. The SDK line differs first at tools_schema: its rule is tools_to_chat_tools' "no tools
+    → None", the stage named is tools_to_chat_tools, and flatten_content's failing check is said
+    after it, in a sentence of its own — never flatten_content's rule for a place it does not build."""
+    from tutorial.notebook.build_it import RULES
+
+    path = tmp_path / "bad_tr.py"
+    path.write_text(BAD_TRANSLATOR, encoding="utf-8")
+    status, lines, _ = grade(capsys, str(path), "--lang", lang)
+    sdk = next(line for line in lines if "SDK" in line and line.startswith("✗"))
+    none = plain_in(lang, RULES[lang]["tools_to_chat_tools"]["none"])
+    join = plain_in(lang, RULES[lang]["flatten_content"]["join"]).rstrip("。.")
+    assert status == 1 and join not in sdk, sdk
+    if lang == "en":
+        assert "at tools_schema: expected None, got []. The rule: " + none.rstrip(".") in sdk, sdk
+        assert sdk.endswith("(the stage that checks this place: tools_to_chat_tools). Your flatten_content, which this "
+                            "calls, does not agree yet either (see its line); fix it first."), sdk
+    else:
+        assert "tools_schema 处应为 None，实际为 []。规则：" + none + "（注：这个位置由 tools_to_chat_tools 这一阶段检查。）" in sdk, sdk
+        assert sdk.endswith("另外，这里调用的 flatten_content 也还没通过（见上面那一行），请先改好 flatten_content。"), sdk
 
 
 @pytest.mark.parametrize("change, shown", [

@@ -164,9 +164,11 @@ def _first(found) -> str:
 
 
 def _blamed(difference, translator, findings: dict):
-    """A replay's difference citing the rule of the learner's function to blame for it: the
-    earliest one (in the chapter's order) whose own check failed, among the function that
-    builds the place and the learner's functions it reaches, private helpers included."""
+    """A replay's difference, its rule still the one of the place that differs (the rule of
+    the function that builds it), and naming in a sentence of its own the earliest learner's
+    function (in the chapter's order) whose own check failed, among the function that builds
+    the place and the learner's functions it reaches, private helpers included, when that is
+    another function (zh review 4, finding 1: the helper's rule is not the place's)."""
     import dataclasses
 
     from ..notebook.build_it.checker import learner_helpers
@@ -178,7 +180,7 @@ def _blamed(difference, translator, findings: dict):
              and not findings[name].verdict.ok and not findings[name].blamed and findings[name].rule]  # fmt: skip
     if not wrong or wrong[0] == difference.stage:
         return difference  # the function that builds the place is itself the one to blame: its bullet for the place
-    return dataclasses.replace(difference, rule=findings[wrong[0]].rule, stage=wrong[0])
+    return dataclasses.replace(difference, also=wrong[0])
 
 
 def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bool]]:

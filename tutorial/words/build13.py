@@ -12,12 +12,10 @@ TEXTS = {
     "trap_realign": {"en": "a realign: the last answer is overwritten", "zh": "realign，上一个回答被覆盖"},
     "turn_of": {"en": "{session}, turn {number}", "zh": "{session} 第 {number} 轮"},
     # the situations chapter 05's check_stage also meets are said in its words (build_it/texts.py)
-    "no_stage": {"en": "no stage called {stage!r}; the stages are {stages}",
-                 "zh": "没有名为 {stage!r} 的阶段，可用的阶段是 {stages}"},
     "stub": {"en": "{stage} is not written yet: replace the ... with your code and run the cell",
              "zh": "{stage} 还没有写：把 ... 换成你的代码，再运行这个单元格。"},
     "not_function": {"en": "not yet: {stage} should be a function, got {kind}",
-                     "zh": "还不对：{stage} 应该是一个函数，而这里拿到的却是 {kind} 类型的值。"},
+                     "zh": "还不对：{stage} 应该是函数，这里拿到的是 {kind} 类型的值。"},
     "right": {"en": "right: {stage} agrees with tutorial.trajectory on all {count} inputs (the traps, then every "
                     "turn of the nine recorded sessions)",
               "zh": "正确：{stage} 在全部 {count} 个输入上都与 tutorial.trajectory 一致（先是陷阱，然后是九个录制会话的每一轮）。"},

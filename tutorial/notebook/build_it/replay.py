@@ -43,7 +43,13 @@ WORDS = {
         "line": "{difference}. The rule: {rule}",
         "caught_by": " (the stage that checks this place: {stage})",
         "caught_after": "",
+        # finding 1 (zh review 4): a helper of the function that builds the place fails its own check;
+        # said as a sentence of its own, after the place's rule (it may or may not cause this difference)
+        "also": " Your {helper}, which this calls, does not agree yet either (see its line); fix it first.",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
+        # finding 27 (zh review 4): a replay stopped by a time-out counts every request, not the ones it reached
+        "summary_stopped": "{total} requests: request {number} did not finish, so the replay stopped there; the other {rest} did not run",
+        "summary_before": " ({same} of the {ran} before it translate exactly as the package's, {left_out} left out)",
         "uncomparable": "its result cannot be compared: {error}",
         "and": " and ",
         "not_compared": "not compared: ",
@@ -68,7 +74,10 @@ WORDS = {
         "caught_by": "",
         # zh: a note of its own after the rule's full stop, so it is not read as part of the rule (M11)
         "caught_after": "（注：这个位置由 {stage} 这一阶段检查。）",
+        "also": "另外，这里调用的 {helper} 也还没通过（见上面那一行），请先改好 {helper}。",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
+        "summary_stopped": "{total} 个请求中，第 {number} 个超时后停止，其余 {rest} 个没有运行",
+        "summary_before": "（在此之前的 {ran} 个请求中有 {same} 个的翻译与本包完全相同，{left_out} 个未比较）",
         "uncomparable": "这个结果无法与本包的结果比较（{error}）",
         "and": "和",
         "not_compared": "未比较：",
@@ -116,6 +125,7 @@ class Difference:
     actual: Any
     rule: str  # the bullet of chapter 05 that place follows
     stage: str = ""  # the function of chapter 05 that builds the place, when known
+    also: str = ""  # a learner's helper reached on the way that fails its own check (grade says so after the rule)
 
     def line(self) -> str:
         """The difference in one line, in the current language."""
@@ -126,7 +136,10 @@ class Difference:
             stop = rule[-1:] if rule[-1:] in ("。", ".") else ""
             rule = (rule[: len(rule) - len(stop)] + WORDS[lang]["caught_by"].format(stage=self.stage) + stop
                     + WORDS[lang]["caught_after"].format(stage=self.stage))
-        return WORDS[lang]["line"].format(difference=shown, rule=rule)
+        line = WORDS[lang]["line"].format(difference=shown, rule=rule)
+        if self.also:
+            line += WORDS[lang]["also"].format(helper=self.also)
+        return line
 
     def as_json(self) -> dict:
         """{place, expected, actual, rule, line}; a side that has no value there (a key or an
@@ -183,6 +196,7 @@ class Replay:
     rows: list[Row]
     lang: str = "en"
     stopped: bool = False  # the learner's translate did not finish on the last row, so the replay stopped
+    total: int = 0  # how many requests the replay was given (more than its rows when it stopped)
 
     @property
     def compared(self) -> list[Row]:
@@ -198,6 +212,12 @@ class Replay:
     def summary(self) -> str:
         words = WORDS[self.lang]
         same = sum(row.state == "same" for row in self.rows)
+        if self.stopped:
+            ran = len(self.rows) - 1
+            total = max(self.total, len(self.rows))
+            line = words["summary_stopped"].format(total=total, number=len(self.rows), rest=total - len(self.rows))
+            left_out = len(self.rows) - len(self.compared)
+            return line + (words["summary_before"].format(ran=ran, same=same, left_out=left_out) if ran else "")
         return words["summary"].format(same=same, compared=len(self.compared), left_out=len(self.rows) - len(self.compared))
 
     def lines(self, every: bool = False) -> list[str]:
@@ -229,7 +249,8 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
     lang = current()
     words = WORDS[lang]
     rows = []
-    for name, body in recorded_requests() if requests is None else requests:
+    requests = recorded_requests() if requests is None else list(requests)
+    for name, body in requests:
         body, note = chapter_body(body)
         try:
             expected = translation.translate(body)
@@ -241,7 +262,7 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
         except TranslatorError as error:
             rows.append(Row(name, "error", note=str(error)))
             if error.timed_out:
-                return Replay(rows, lang, stopped=True)  # its thread still runs: one endless loop is enough
+                return Replay(rows, lang, stopped=True, total=len(requests))  # its thread still runs: one endless loop is enough
             continue
         except Exception as error:  # noqa: BLE001 - a plain function given as the translator
             rows.append(Row(name, "error", note=f"{type(error).__name__}: {error}"))
@@ -252,7 +273,7 @@ def replay(translator: Callable, requests: Optional[list[tuple[str, dict]]] = No
             rows.append(Row(name, "error", note=words["uncomparable"].format(error=f"{type(error).__name__}: {error}")))
             continue
         rows.append(Row(name, "differs" if found else "same", found, note))
-    return Replay(rows, lang)
+    return Replay(rows, lang, total=len(requests))
 
 
 def _jsonable(value: Any) -> Any:

@@ -230,18 +230,26 @@ def stage_names() -> list[str]:
 
 
 class NoStage(KeyError):
-    """A stage name chapter 05 does not have, said in the current language (a KeyError, as a
-    lookup by name raises; its str is the sentence, not a quoted key)."""
+    """A stage name the chapter does not have, said in the current language (a KeyError, as a
+    lookup by name raises; its str is the sentence, not a quoted key). A close name is offered
+    as `check("13.extend", …)` offers '13.extends'. `among` are the chapter's stages (chapter
+    05's unless given: check_trajectory_stage gives chapter 13's)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, among: Optional[tuple] = None):
         super().__init__(name)
         self.name = name
+        self.among = tuple(among) if among is not None else tuple(STAGES)
 
     def __str__(self) -> str:
+        import difflib
+
         from .texts import TEXT
 
         lang = current()
-        return TEXT[lang]["no_stage"].format(name=self.name, stages=("、" if lang == "zh" else ", ").join(STAGES))
+        close = difflib.get_close_matches(str(self.name), self.among, n=1) if isinstance(self.name, str) else []
+        if close:
+            return TEXT[lang]["no_stage_close"].format(name=self.name, close=close[0])
+        return TEXT[lang]["no_stage"].format(name=self.name, stages=("、" if lang == "zh" else ", ").join(self.among))
 
 
 def get(name: str) -> Stage:

@@ -43,6 +43,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "result": "result",
         "differs_whole": "at {place}: expected {want}, got {have}",
         "no_stage": "no stage called {name!r}; the stages are {stages}",
+        "no_stage_close": "no stage called {name!r}; did you mean {close!r}?",
         "marked": " (« » enclose where the two begin to differ; escapes such as \\n stand for whitespace)",
         "no_key": "(no such key)",
         "no_item": "(no such item)",
@@ -69,7 +70,7 @@ TEXT: dict[str, dict[str, Any]] = {
     },
     "zh": {
         "unwritten": "{name} 还没有写：把 ... 换成你的代码，再运行这个单元格。",
-        "not_function": "还不对：{name} 应该是一个函数，而这里拿到的却是 {kind} 类型的值。",
+        "not_function": "还不对：{name} 应该是函数，这里拿到的是 {kind} 类型的值。",
         "no_function": "这段代码里没有定义任何函数，而这里应当定义的是 {name}。",
         "right": "正确：{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
         "{generated} 个生成的变体），符合这一阶段的规则。{rule}",
@@ -97,6 +98,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "result": "返回值",
         "differs_whole": "返回值应为{want}，实际为{have}",
         "no_stage": "没有名为 {name!r} 的阶段，可用的阶段是 {stages}",
+        "no_stage_close": "没有名为 {name!r} 的阶段，是不是想写 {close!r}？",
         "marked": "（« » 之间是两者开始不同的地方，\\n 这样的转义表示空白字符）",
         "no_key": "（没有这个键）",
         "no_item": "（没有这一项）",

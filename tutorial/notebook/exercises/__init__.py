@@ -211,7 +211,10 @@ MESSAGES = {
             "other": "a value of another kind",
         },
         "value": "",
-        "missing_key": " (a key is missing there)",
+        "missing_key": " (the key {keys} is missing there)",  # zh review 4, finding 24: the key named
+        "missing_keys": " (the keys {keys} are missing there)",
+        "key_joiner": ", ",
+        "key_last": " and ",
         "extra_key": " (a key that does not belong there)",
         "count": " ({count} items; count again)",
         "count_one": " ({count} item; count again)",
@@ -267,7 +270,10 @@ MESSAGES = {
             "other": "另一种类型的值",
         },
         "value": "不对",
-        "missing_key": "缺了一个键",
+        "missing_key": "缺了 {keys} 这个键",
+        "missing_keys": "缺了 {keys} 这几个键",
+        "key_joiner": "、",
+        "key_last": "、",
         "extra_key": "是一个不该有的键",
         "count": "的项数不对，你写了 {count} 项，请再数一遍",
         "count_one": "的项数不对，你写了 {count} 项，请再数一遍",
@@ -440,7 +446,7 @@ def _verdict(key: str, answer: Any) -> Verdict:
             return Verdict("wrong", text["collection"].format(sentence=where, hint=hint))
     found = _first_place(answer, expected, exercise.spelling) if _has_places(answer, expected) else None
     if found:
-        place, detail = _said(answer, *found)
+        place, detail = _said(answer, *found, expected=expected)
         where = _where(found[0], place, text) if found[0] else text["at_top"]
         return Verdict("wrong", text["differs"].format(place=where, detail=detail, hint=hint))
     return Verdict("wrong", text["wrong"].format(hint=hint))
@@ -594,11 +600,18 @@ def _has_places(answer: Any, expected: Any) -> bool:
     return isinstance(expected, (dict, list, tuple)) or _close(answer, expected)
 
 
-def _said(answer: Any, location: tuple, why: str) -> tuple[str, str]:
+def _said(answer: Any, location: tuple, why: str, expected: Any = None) -> tuple[str, str]:
     """A place as a path (`[3]["role"]`) and a short note on how it differs there, in the
-    verdicts' language, without the value expected there."""
+    verdicts' language, without the value expected there (a missing key is named: the
+    question asks for it)."""
     text = MESSAGES[current()]
     place = "".join(f"[{part}]" if isinstance(part, int) else f'["{part}"]' for part in location)
+    if why == "missing_key" and expected is not None:
+        mine, theirs = _at(answer, location), _at(expected, location)
+        keys = [repr(key) for key in theirs if key not in mine]
+        if keys:
+            named = text["key_joiner"].join(keys[:-1]) + text["key_last"] + keys[-1] if len(keys) > 1 else keys[0]
+            return place, text["missing_keys" if len(keys) > 1 else "missing_key"].format(keys=named)
     if why == "count":
         count = len(_at(answer, location))
         return place, text["count_one" if count == 1 else "count"].format(count=count)
@@ -614,7 +627,7 @@ def first_difference(answer: Any, expected: Any, spelling: Optional[Callable[[An
     found = _first_place(answer, expected, spelling)
     if not found:
         return "", ""
-    place, detail = _said(answer, *found)
+    place, detail = _said(answer, *found, expected=expected)
     return place or MESSAGES[current()]["top"], detail
 
 
