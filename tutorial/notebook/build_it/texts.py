@@ -381,18 +381,18 @@ SOURCE_ZH: dict[str, str] = {
     'contract nests far less than `limits.MAX_DEPTH`; a value given directly\n    could contain itself, so past that '
     'depth it is refused instead of recursing forever.\n    """':
     '"""任意内容值 -> 一个字符串，供模板只接受纯文本的角色使用。\n\n    None 得到 ""，字符串原样返回，单个内容块当作只有一项的列表，'
-    '列表则把各项的非空文本用换行连接。\n\n    `depth` 记录一层套一层正在展平的内容值有几层，\n    通过契约检查的请求体嵌套远浅于 `limits.MAX_DEPTH`，'
-    '\n    而直接传进来的值可能包含自身，所以超过这个深度就拒绝，不会无限递归下去。\n    """',
+    '列表则把各项的非空文本用换行连接。\n\n    `depth` 记录当前展平到第几层。\n    通过契约检查的请求体，嵌套深度远小于 `limits.MAX_DEPTH`。'
+    '\n    直接传入的值却可能引用自身，所以超过这个深度就拒绝，以免无限递归。\n    """',
     "# A text-only template cannot show pixels; a placeholder keeps the turn's shape.":
-    "# 纯文本模板显示不了图像，放一个占位符，这一轮的结构就保持不变。",
+    "# 纯文本模板显示不了图片，放一个占位符，这一轮的结构就保持不变。",
     "# taken directly, no flattening": "# 直接取出，不用展平",
     '# ChatML/Qwen-style templates pair results with calls by position, so tool_use_id\n# is not kept '
     '(Mistral-style templates need ids: the "openai" target keeps them).':
-    '# ChatML/Qwen 风格的模板按位置把结果和调用配对，所以不保留 tool_use_id，\n'
-    '# 而 Mistral 风格的模板需要 id，这种模板由 "openai" 目标格式负责，那里会保留 id。',
+    '# ChatML/Qwen 风格的模板按位置把结果和调用配对，所以不保留 tool_use_id。\n'
+    '# Mistral 风格的模板需要 id，这种模板由 "openai" 目标格式负责，那里会保留 id。',
     "# Images, documents and block types this module does not know: whatever text they\n# carry, else a "
     "placeholder that names the type (never the raw block with its data).":
-    "# 图片、文档和本模块不认识的内容块类型，有文本就取文本，\n# 否则放一个写明类型的占位符，绝不把带着数据的原始内容块写进去。",
+    "# 图片、文档和未知类型的内容块，有文本就取文本，否则放一个写明类型的占位符。\n# 绝不把带着数据的原始内容块写进去。",
     '"""Text blocks -> content, thinking -> reasoning_content, tool_use -> tool_calls."""':
     '"""把各个 text 块连接成 content，thinking 块连接成 reasoning_content，tool_use 块变成 tool_calls。"""',
     '"""One historical tool call, in the shape a chat template iterates over.\n\n    The call\'s id is not a '
@@ -400,9 +400,9 @@ SOURCE_ZH: dict[str, str] = {
     'matches a sampled turn against the same\n    turn echoed back in the next request by dict equality, so an id '
     'would break the\n    match. For the same reason the arguments stay a dict, not JSON text: a template\n    '
     'wants a mapping, and dicts compare equal whatever their key order.\n    """':
-    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 有意不作为参数，因为 id 在每次回复时新生成，'
-    '\n    而 rollout 适配器在下一个请求回传的历史轮次里用字典相等找回采样出的那一轮，带上 id 就对不上了。'
-    '\n    出于同样的原因，arguments 保持为字典而不是 JSON 文本，\n    因为模板要的是映射，而字典不管键的顺序如何都能比较相等。\n    """',
+    '"""对话历史中的一次工具调用，写成聊天模板遍历时需要的结构。\n\n    调用的 id 不是参数，是有意丢弃的。'
+    '\n    id 在每次回复时都重新生成，而 rollout 适配器用 == 比较字典，在下一个请求回传的历史轮次里找回采样出的那一轮，带上 id 就对不上了。'
+    '\n    出于同样的原因，arguments 保持为字典而不是 JSON 文本：模板要的是映射，而字典不论键的顺序如何，用 == 比较时都相等。\n    """',
     "# the signature is dropped: a local model neither checks nor makes one": "# 签名丢弃，本地模型既不检查签名，也不生成签名",
     "# Any other block (redacted thinking, server-tool blocks) has no place in this shape.":
     "# 其他内容块（redacted thinking、服务端工具的内容块）在这种结构里没有位置。",
@@ -414,21 +414,20 @@ SOURCE_ZH: dict[str, str] = {
     "# A user message gives one chat message per block. The chat template has a `tool`\n# role for results, so a "
     "tool_result cannot share a message with the user's text:\n# [tool_result, text] becomes a tool message followed "
     "by a user message.":
-    "# user 消息的每个内容块各产生一条聊天消息，聊天模板又为结果准备了 `tool` 角色，\n"
-    "# 所以 tool_result 不能和用户的文本共用一条消息，\n"
+    "# user 消息的每个内容块各产生一条聊天消息。\n"
+    "# 聊天模板为结果准备了 `tool` 角色，所以 tool_result 不能和用户的文本共用一条消息。\n"
     "# 于是 [tool_result, text] 变成一条 tool 消息，后面再跟一条 user 消息。",
     '"""Available tools -> function tools. A different kind of data from `tool_calls`:\n    these declare what '
     'the model may call next, not what it called before.\n\n    A toolset (an entry without a name, such as '
     '`mcp_toolset`) names no function, so it is\n    left out (the loss report says so); with nothing left, there are '
     'no tools."""':
     '"""把请求里可用的工具变成 function 工具，这和 `tool_calls` 是两种数据。\n    这里声明的是模型接下来可以调用什么，而不是之前调用过什么。'
-    '\n\n    工具集（没有名字的条目，如 `mcp_toolset`）不对应任何函数，\n    所以被略去并写进丢失报告，一个工具都不剩时，结果就是没有工具。"""',
+    '\n\n    工具集（没有名字的条目，如 `mcp_toolset`）不对应任何函数，所以被略去，并写进丢失报告。\n    一个工具都不剩时，结果就是没有工具。"""',
     "# Server tools (e.g. web_search_20250305) are kept in the same shape; only\n# Anthropic's servers could run "
     "them, which the loss report says. A client tool\n# Anthropic defines (bash_20250124, ...) has no schema in the "
     "request: the model is\n# told the one Anthropic documents for its version (client_tools.py).":
-    "# 服务端工具（如 web_search_20250305）保持同样的结构，\n"
-    "# 但只有 Anthropic 的服务器能运行这些工具，丢失报告会写明这一点。\n"
-    "# Anthropic 定义的客户端工具（bash_20250124 等）在请求里没有 schema，\n# 模型拿到的是 Anthropic 为该工具版本公布的那一份 schema（client_tools.py）。",
+    "# 服务端工具（如 web_search_20250305）保持同样的结构，但只有 Anthropic 的服务器能运行这些工具，丢失报告会写明这一点。\n"
+    "# Anthropic 定义的客户端工具（bash_20250124 等）在请求里没有 schema，模型拿到的是 Anthropic 为该工具版本公布的那一份（client_tools.py）。",
     '"""Action 2: `body` -> `(translated, tools_schema)`.\n\n    `tools_schema` is None when the request has no '
     'usable tools. Raises `RequestError`\n    (located, e.g. at `messages[2].content[0].tool_use_id`) before '
     'producing anything.\n    """':
@@ -439,7 +438,7 @@ SOURCE_ZH: dict[str, str] = {
     '"""One tool_result -> one tool message per run of reference / non-reference parts,\n    all with the same '
     'tool_call_id, in the original order. Empty text parts carry\n    nothing and are skipped first, so the runs on '
     'either side of one join up."""':
-    '"""把一个 tool_result 按引用与非引用的 content part 分段，每段变成一条 tool 消息，'
+    '"""把一个 tool_result 按引用与非引用的 content part 分段，每段变成一条 tool 消息。'
     '\n    各条消息带着相同的 tool_call_id，并保持各个 content part 原来的顺序。'
     '\n    空文本的 content part 不携带任何内容，所以先行跳过，让两侧的段连成一段。"""',
     "# The usual result, one text part, is one plain-string tool message (as below).":
