@@ -60,13 +60,13 @@ INVENTED = [
     ('02.system_message', {'role': 'System', 'content': '你是代码助手。'}, ('differs', '["role"]', 'close')),
     ('02.system_message', {'role': 'system', 'content': '你是代码助手'}, ('differs', '["content"]', 'value')),
     ('02.system_message', {'role': 'system', 'content': ' 你是代码助手。'}, ('differs', '["content"]', 'close')),
-    ('02.system_message', {'role': 'system'}, ('differs', '', 'missing_key')),
+    ('02.system_message', {'role': 'system'}, ('differs', '', 'missing_key', "'content'")),
     ('02.system_message', {'role': 'system', 'content': '你是代码助手。', 'name': 'system'}, ('differs', '["name"]', 'extra_key')),
     ('02.system_message', '你是代码助手。', ('type', 'dict')),
     ('02.tool_call', {'type': 'function', 'function': {'name': 'read_file', 'arguments': '{"path": "README.md"}'}}, ('mistake', 1)),
     ('02.tool_call', {'type': 'function', 'function': {'name': 'read_file', 'arguments': {'path': 'readme.md'}}}, ('differs', '["function"]["arguments"]["path"]', 'close')),
-    ('02.tool_call', {'type': 'function', 'function': {'name': 'read_file'}}, ('differs', '["function"]', 'missing_key')),
-    ('02.tool_call', {'function': {'name': 'read_file', 'arguments': {'path': 'README.md'}}}, ('differs', '', 'missing_key')),
+    ('02.tool_call', {'type': 'function', 'function': {'name': 'read_file'}}, ('differs', '["function"]', 'missing_key', "'arguments'")),
+    ('02.tool_call', {'function': {'name': 'read_file', 'arguments': {'path': 'README.md'}}}, ('differs', '', 'missing_key', "'type'")),
     ('03.no_tools', 0, ('mistake', 3)),
     ('03.no_tools', '', ('mistake', 3)),
     ('03.no_tools', {}, ('mistake', 1)),
@@ -85,7 +85,7 @@ INVENTED = [
     ('06.http', 0, ('type', 'bool')),
     ('06.image', [{'role': 'user', 'content': '这张图里有什么？'}], ('mistake', 0)),
     ('06.image', [{'role': 'user', 'content': '这张图里有什么？'}, {'role': 'user', 'content': '[image]'}], ('differs', '[1]["content"]', 'value')),
-    ('06.paths', {'messages': 'translate_messages'}, ('differs', '', 'missing_key')),
+    ('06.paths', {'messages': 'translate_messages'}, ('differs', '', 'missing_key', "'tools'")),
     ('06.paths', {'messages': 'flatten_content', 'tools': 'tools_to_chat_tools'}, ('mistake', 1)),
     ('06.receiver', 'run_turn', ('right',)),
     ('06.receiver', 'adapter', ('hint',)),
@@ -95,7 +95,7 @@ INVENTED = [
     ('06.two_text_blocks', [{'role': 'user', 'content': '第二段'}, {'role': 'user', 'content': '第一段'}], ('differs', '[0]["content"]', 'value')),
     ('07.rename', 1, ('mistake', 0)),
     ('07.rename', '2', ('type', 'int')),
-    ('08.case_a', {'schema': False, 'text before': True}, ('differs', '', 'missing_key')),
+    ('08.case_a', {'schema': False, 'text before': True}, ('differs', '', 'missing_key', "'text after'")),
     ('08.case_a', {'schema': 'no', 'text before': True, 'text after': True}, ('differs', '["schema"]', 'kind_there')),
     ('08.case_c', ['schema', 'text before', 'text after'], ('mistake', 0)),
     ('08.case_c', ['text before', 'text after'], ('mistake', 1)),
@@ -103,7 +103,7 @@ INVENTED = [
     ('08.extra_keys', ['id', 'tool_call_id', 'name'], ('extra_item',)),
     ('08.extra_keys', ['ID', 'tool_call_id'], ('close_item',)),
     ('08.losses', {'chat_template': 2, 'openai': 1}, ('differs', '["chat_template"]', 'value')),
-    ('08.losses', {'chat_template': 3}, ('differs', '', 'missing_key')),
+    ('08.losses', {'chat_template': 3}, ('differs', '', 'missing_key', "'openai'")),
     ('08.split', 1, ('mistake', 0)),
     ('08.split', 4, ('hint',)),
     ('09.events', 11, ('mistake', 1)),
@@ -184,6 +184,8 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
             detail = text["count_one" if kind[2] == 1 else "count"].format(count=kind[2])
         else:
             detail = text[kind[2]] if kind[2] != "value" else text["value"]
+            if kind[2] == "missing_key":  # zh review 4, finding 24: the missing key named
+                detail = detail.format(keys=kind[3])
         return "✗ " + text["differs"].format(place=place, detail=detail, hint=hint)
     if what == "item_form":
         sentence = text["item_form"].format(item=python_literal(kind[1]), form=text_in(lang, exercise, "form"))

@@ -187,7 +187,7 @@ add(
             "hint": "第 02 章展示过 tool_call_dict 从 tool_use 块里取什么，以及 tool 消息保留 tool_result "
             "的哪些内容。",
             "explanation": "默认目标格式丢掉调用上和结果上的 id，"
-            "所以回传的历史轮次与 manager_message 用 == 比较相等，轨迹存储正是靠这一点找回自己记录的那一轮。",
+            "所以回传的历史轮次与 manager_message 用 == 比较时相等，轨迹存储正是靠这一点找回自己记录的那一轮。",
         },
     )
 )

@@ -243,7 +243,7 @@ add(
             Mistake(
                 {"samples": 1, "recomputed": 0},
                 "That is Slime's own result. A fork closes the sample at the parting.",
-                "这是 Slime 自己的结果，never-realign 的 fork 则会在分开的地方结束当前样本。",
+                "这是 Slime 自己的结果，never realign 的 fork 则会在分开的地方结束当前样本。",
             ),
             Mistake(
                 {"samples": 2, "recomputed": 0},
@@ -258,8 +258,8 @@ add(
         "trained, at the price of computing that prefix twice.",
         form="a dict {'samples': <n>, 'recomputed': <n>}",
         zh={
-            "question": "never-realign 沿用 Slime 的 manager，但只要 prompt 与已持有的 token 分开就 fork。"
-            "对 README 会话，never-realign 产生几个样本？训练时有多少个 prompt token 被计算了两次"
+            "question": "never realign 沿用 Slime 的 manager，但只要 prompt 与已持有的 token 分开就 fork。"
+            "对 README 会话，never realign 产生几个样本？训练时有多少个 prompt token 被计算了两次"
             "（一个样本开头与更早样本开头相同的那些 token）？请用 {'samples': ..., 'recomputed': ...} 这样的字典作答。",
             "hint": "fork 从第 2 轮的完整 prompt 开始一个新样本，共同前缀就是第 1 轮的 prompt。",
             "explanation": "两个样本，第二个样本重复了第 1 轮的整个 prompt。每个生成的 token 都得到训练，"

@@ -148,7 +148,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "echoed turns compare equal; and max_tokens, a sampling setting that Action 3 reads from the body.",
             "README 请求体中哪些位置两个列表都没有包含，各自为什么未进入输出？",
             "messages[1].content[1].id 和 messages[2].content[0].tool_use_id 是有意丢掉的，"
-            "好让回传的历史轮次比较相等。max_tokens 也没有进入两个列表，因为这是 Action 3 从请求体里读取的采样设置。",
+            "好让回传的历史轮次与本轮记录用 == 比较时相等。max_tokens 也没有进入两个列表，因为这是 Action 3 从请求体里读取的采样设置。",
         ),
         Recall(
             "Where does a ChatML-style template write the tool offers, and where the calls of the history?",
@@ -243,13 +243,13 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "The contract follows the protocol, not a target's output: every tool_result must name its call, "
             "so the request is refused before anything is translated.",
             "既然默认目标格式会丢掉 tool_use_id，为什么它仍是必需的？",
-            "契约遵循的是协议，而不是某个目标格式的输出。每个 tool_result 都必须指明回应的是哪次调用，所以缺了 tool_use_id 的请求在翻译之前就被拒绝。",
+            "契约依据的是协议，而不是某个目标格式的输出。每个 tool_result 都必须指明回应的是哪次调用，所以缺了 tool_use_id 的请求在翻译之前就被拒绝。",
         ),
         Recall(
             "What does each target do with a block type nobody knows?",
             "chat_template writes a placeholder such as '[hologram omitted]' and reports it; openai refuses "
             "with a located error, as an endpoint answers 400.",
-            "两种目标格式分别怎样处理一个谁都不认识的内容块类型？",
+            "两种目标格式分别怎样处理未知类型的内容块？",
             "chat_template 写入 '[hologram omitted]' 这样的占位符，并在丢失报告里记一条。openai 则以带位置的错误拒绝请求，"
             "就像端点返回 400 一样。",
         ),

@@ -40,7 +40,7 @@ NAMES: dict[str, dict[str, str]] = {
         "mixed tool result with a tool reference": "带工具引用的混合工具结果",
         "mid-list system message": "列表中间的 system 消息",
         "server tool": "服务端工具",
-        "unknown block type": "未知类型的块",
+        "unknown block type": "未知类型的内容块",
         HALF_TYPED: "写了一半的 JSON",
         "missing tool_use_id": "缺少 tool_use_id",
     },
