@@ -517,7 +517,7 @@ def test_a_replay_line_cites_the_rule_of_its_place_and_names_the_failing_helper_
     status, lines, _ = grade(capsys, str(path))
     recorded = [line for line in lines if line.startswith("✗ translate on")]
     assert status == 1 and len(recorded) == 2, lines
-    also = " Your flatten_content, which this calls, does not agree yet either (see its line); fix it first."
+    also = " Your flatten_content, which translate_messages calls, does not agree yet either (see its line); fix it first."
     for line in recorded:
         system = plain_in("en", RULES["en"]["translate_messages"]["system"]).rstrip(".")
         assert line.endswith(f"The rule: {system} (the stage that checks this place: translate_messages).{also}"), line
@@ -565,11 +565,11 @@ def test_a_difference_in_tools_schema_cites_the_tools_rule_not_a_failing_helpers
     assert status == 1 and join not in sdk, sdk
     if lang == "en":
         assert "at tools_schema: expected None, got []. The rule: " + none.rstrip(".") in sdk, sdk
-        assert sdk.endswith("(the stage that checks this place: tools_to_chat_tools). Your flatten_content, which this "
+        assert sdk.endswith("(the stage that checks this place: tools_to_chat_tools). Your flatten_content, which translate "
                             "calls, does not agree yet either (see its line); fix it first."), sdk
     else:
         assert "tools_schema 处应为 None，实际为 []。规则：" + none + "（注：这个位置由 tools_to_chat_tools 这一阶段检查。）" in sdk, sdk
-        assert sdk.endswith("另外，这里调用的 flatten_content 也还没通过（见上面那一行），请先改好 flatten_content。"), sdk
+        assert sdk.endswith("另外，translate 调用的 flatten_content 也还没通过（见上面那一行），请先改好 flatten_content。"), sdk
 
 
 @pytest.mark.parametrize("change, shown", [

@@ -180,7 +180,7 @@ def _blamed(difference, translator, findings: dict):
              and not findings[name].verdict.ok and not findings[name].blamed and findings[name].rule]  # fmt: skip
     if not wrong or wrong[0] == difference.stage:
         return difference  # the function that builds the place is itself the one to blame: its bullet for the place
-    return dataclasses.replace(difference, also=wrong[0])
+    return dataclasses.replace(difference, also=wrong[0], also_caller=stage)
 
 
 def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bool]]:

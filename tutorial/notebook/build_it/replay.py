@@ -45,7 +45,7 @@ WORDS = {
         "caught_after": "",
         # finding 1 (zh review 4): a helper of the function that builds the place fails its own check;
         # said as a sentence of its own, after the place's rule (it may or may not cause this difference)
-        "also": " Your {helper}, which this calls, does not agree yet either (see its line); fix it first.",
+        "also": " Your {helper}, which {caller} calls, does not agree yet either (see its line); fix it first.",
         "summary": "{same} of {compared} requests translate exactly as the package's ({left_out} left out)",
         # finding 27 (zh review 4): a replay stopped by a time-out counts every request, not the ones it reached
         "summary_stopped": "{total} requests: request {number} did not finish, so the replay stopped there; the other {rest} did not run",
@@ -74,7 +74,7 @@ WORDS = {
         "caught_by": "",
         # zh: a note of its own after the rule's full stop, so it is not read as part of the rule (M11)
         "caught_after": "（注：这个位置由 {stage} 这一阶段检查。）",
-        "also": "另外，这里调用的 {helper} 也还没通过（见上面那一行），请先改好 {helper}。",
+        "also": "另外，{caller} 调用的 {helper} 也还没通过（见上面那一行），请先改好 {helper}。",
         "summary": "{compared} 个请求中有 {same} 个的翻译与本包完全相同（{left_out} 个未比较）",
         "summary_stopped": "{total} 个请求中，第 {number} 个超时后停止，其余 {rest} 个没有运行",
         "summary_before": "（在此之前的 {ran} 个请求中有 {same} 个的翻译与本包完全相同，{left_out} 个未比较）",
@@ -126,6 +126,7 @@ class Difference:
     rule: str  # the bullet of chapter 05 that place follows
     stage: str = ""  # the function of chapter 05 that builds the place, when known
     also: str = ""  # a learner's helper reached on the way that fails its own check (grade says so after the rule)
+    also_caller: str = ""  # the learner's function that reaches it
 
     def line(self) -> str:
         """The difference in one line, in the current language."""
@@ -138,7 +139,7 @@ class Difference:
                     + WORDS[lang]["caught_after"].format(stage=self.stage))
         line = WORDS[lang]["line"].format(difference=shown, rule=rule)
         if self.also:
-            line += WORDS[lang]["also"].format(helper=self.also)
+            line += WORDS[lang]["also"].format(helper=self.also, caller=self.also_caller or "translate")
         return line
 
     def as_json(self) -> dict:
