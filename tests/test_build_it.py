@@ -510,7 +510,7 @@ def test_a_wrong_verdict_shows_input_place_values_and_rule_in_chinese_too():
     verdict = repr(check_in("zh", "user_block_message", source))
     assert verdict.startswith("✗ 还不对：user_block_message 在 ")
     assert "第一个是陷阱「content 为字符串的 tool_result」" in verdict
-    assert '返回值["tool_call_id"]' in verdict and "（没有这个键）" in verdict
+    assert '返回值["tool_call_id"] 这个键不应存在，你的结果里却是 ' in verdict
     with using("zh"):  # the bullet in plain text: no Markdown backticks, a 。 at the end (L13)
         assert verdict.endswith("规则：" + build_it.stages.plain(RULES["zh"]["user_block_message"]["tool_result"]))
     assert "`" not in verdict
@@ -543,9 +543,10 @@ def test_the_chinese_bullets_are_the_chinese_chapters_word_for_word():
 
 
 def test_the_chinese_verdicts_read_as_chinese_sentences():
-    """Full-width brackets around an owner's name and around "no such key", no space before them."""
+    """Full-width brackets around an owner's name; a key that should not be there said as such
+    (zh review 5, finding 5: not 应为（没有这个键）)."""
     verdict = repr(check_in("zh", "user_block_message", wrong_source("user_block_message", MISTAKES["the pairing id kept"][2])))
-    assert "应为（没有这个键），实际为 'toolu_x'" in verdict, verdict
+    assert '["tool_call_id"] 这个键不应存在，你的结果里却是 \'toolu_x\'' in verdict and "没有这个键" not in verdict, verdict
     with using("zh"):
         assert build_it.stages.rule_text("user_block_message:text", "translate_messages").startswith("（user_block_message）text 块")
 

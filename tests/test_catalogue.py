@@ -200,13 +200,13 @@ def test_said_and_say_by_language(capsys, monkeypatch):
         assert said(status, preset="README 示例", target="chat_template", error=None, stale=False) == (
             "README 示例 | 目标格式 chat_template | 没有错误 | 结果是最新的")
         assert said("error: {error} | stale: {stale}", error="第 1 行第 6 列，这里缺少冒号", stale=True) == (
-            "错误：第 1 行第 6 列，这里缺少冒号 | 显示的是上一次的结果")
+            "错误：第 1 行第 6 列，这里缺少冒号 | 已过时（显示的是上一次成功的结果）")
     capsys.readouterr()
     with using("zh"):
         say("error:", None)
         say("stale:", True)
         say("error:", "第 1 行第 6 列，这里缺少冒号")
-    assert capsys.readouterr().out == "没有错误\n显示的是上一次的结果\n错误：第 1 行第 6 列，这里缺少冒号\n"
+    assert capsys.readouterr().out == "没有错误\n已过时（显示的是上一次成功的结果）\n错误：第 1 行第 6 列，这里缺少冒号\n"
 
 
 def test_labelled_writes_label_keys_only(monkeypatch):

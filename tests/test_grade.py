@@ -76,7 +76,7 @@ def test_keeping_the_tool_use_id_gets_exit_1_and_a_line_naming_the_id_key(capsys
     assert (status, err) == (1, "")
     blamed = next(line for line in lines if line.startswith("✗ assistant_message:"))
     assert 'the first is the trap "one call"' in blamed
-    assert 'at result["tool_calls"][0]["id"]: expected (no such key), got \'toolu_a\'' in blamed
+    assert 'at result["tool_calls"][0]["id"]: this key should not be there, yours has \'toolu_a\'' in blamed
     assert blamed.endswith("no id; the key is there only when there are calls.")  # the rule it breaks
     # The functions that call it are not blamed for it; the recorded requests show it too.
     assert "✗ translate_messages: calls your assistant_message, which does not agree yet (see its line); fix it first" in lines
@@ -321,7 +321,7 @@ def test_serve_with_a_translator_answers_the_sdk_and_every_capture_says_where_it
     reply = client.messages.create(model="local", **tutorial.readme_request())
     text = "".join(block.text for block in reply.content if block.type == "text")
     assert reply.stop_reason == "end_turn"
-    assert text.endswith('Your translator: differs at translated[2]["tool_calls"][0]["id"]: expected (no such key), got '
+    assert text.endswith('Your translator: differs at translated[2]["tool_calls"][0]["id"]: this key should not be there, yours has '
                          "'toolu_demo'. The rule: each tool_use gives {\"type\": \"function\", "
                          '"function": {"name": ..., "arguments": ...}} in tool_calls, arguments being the block\'s '
                          "input (or {}), no id; the key is there only when there are calls "

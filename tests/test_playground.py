@@ -498,6 +498,16 @@ def test_the_chinese_labels_say_capture_records_and_shrinking():
     assert zh["target_tip_chat_template"] == "rollout 适配器的格式（即讲解文档中的格式）"
 
 
+def test_the_chinese_zoom_toggle_and_prompt_notes_use_plain_words():
+    """zh review 5, findings 18 and 19: 推理服务 (the glossary's term), not 服务栈; the zoom toggle
+    says what each choice does, and the diagram's notes name the toggle's labels."""
+    zh = LABELS["zh"]
+    assert not [key for key, text in zh.items() if "服务栈" in text]
+    assert zh["prompt_refused_note"] == "用这个模板的推理服务会对这个请求返回错误。"
+    assert (zh["zoom_readable"], zh["zoom_whole"]) == ("可读大小", "缩放到窗格")
+    assert f"<b>{zh['zoom_whole']}</b>" in zh["diagram_readable"] and f"<b>{zh['zoom_readable']}</b>" in zh["diagram_whole"]
+
+
 def test_the_notes_follow_the_target(pg):
     assert "for the chat template's <code>messages</code>" in pg_module.translated_html(pg)
     assert "for the chat template's <code>tools</code>" in pg_module.tools_html(pg)
@@ -1246,7 +1256,7 @@ def test_yours_first_difference_is_located_and_shown_in_a_column(pg):
     yours = pg.results["yours"]
     where = 'translated[2]["tool_calls"][0]["id"]'
     assert yours.state == "differs" and yours.where == where and yours.theirs == "toolu_demo"
-    assert yours.message.startswith(f"≠ yours differs at {where}: expected (no such key), got 'toolu_demo'. The rule: ")
+    assert yours.message.startswith(f"≠ yours differs at {where}: this key should not be there, yours has 'toolu_demo'. The rule: ")
     assert "no id" in yours.rule  # the chapter-05 rule that place follows
     page = pg_module.translated_html(pg)
     assert f"yours first differs at <code>{html.escape(where, quote=False)}</code>" in page

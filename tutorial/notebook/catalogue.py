@@ -342,7 +342,7 @@ _CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]$")
 # Chinese line (「README 示例 | 目标格式 chat_template | 没有错误 | 结果是最新的」).
 STATUS_ZH = {
     "error": lambda value: "没有错误" if value is None else f"错误：{value}",
-    "stale": lambda value: {False: "结果是最新的", True: "显示的是上一次的结果"}.get(value, value),
+    "stale": lambda value: {False: "结果是最新的", True: "已过时（显示的是上一次成功的结果）"}.get(value, value),
 }
 
 

@@ -413,12 +413,17 @@ def explain(args: tuple, got: Outcome, expected: Any,
 
 def difference_line(location: tuple, where: str, have: Any, want: Any, limit: int = 240) -> str:
     """One line on a difference at `where`, in the current language: what was expected and
-    what came, or that items are missing or extra there ("1 message missing", "1 extra message")."""
+    what came, that a key is missing or should not be there, or that items are missing or extra
+    there ("1 message missing", "1 extra message")."""
     words = TEXT[current()]
     if isinstance(have, Gap):
         return words["gap_missing"].format(place=where, count=have.counted(), **spaced({"want": short(want, limit)}))
     if isinstance(want, Gap):
         return words["gap_extra"].format(place=where, count=want.counted(), **spaced({"have": short(have, limit)}))
+    if want is NO_KEY:  # a key the package's result does not have: said as such, not as "expected (no such key)"
+        return words["extra_key"].format(place=where, **spaced({"have": short(have, limit)}))
+    if have is NO_KEY:
+        return words["missing_key"].format(place=where, **spaced({"want": short(want, limit)}))
     shown = dict(zip(("want", "have"), contrast(want, have, limit)))
     key = "differs" if location else "differs_whole"  # the whole value: no place to name
     line = words[key].format(place=where, **spaced(shown))
