@@ -735,8 +735,8 @@ for check in (lambda: check_stage("tools_to_chat_tools", endless), lambda: check
 """
 
 
-@pytest.mark.parametrize("lang, said", [("en", "did not finish within 5 s (an endless loop?)"),
-                                        ("zh", "你的函数在 5 秒内没有结束，可能陷入了死循环")])
+@pytest.mark.parametrize("lang, said", [("en", "your function did not return within 5 s (an endless loop?)"),
+                                        ("zh", "你的函数在 5 秒内没有返回，可能陷入了死循环")])
 def test_check_stage_and_check_trajectory_stage_stop_an_endless_loop_after_grades_time_limit(lang, said):
     """zh review 2, M10. In a process of its own: the loop's thread spins on after the verdict
     (a thread cannot be stopped), and would slow every test after it."""

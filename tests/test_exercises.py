@@ -167,7 +167,9 @@ def test_a_slip_of_type_gets_a_type_hint(key, lang):
     if isinstance(expected, bool):
         slips = (["True" if expected else "False", "是" if expected else "否", int(expected)], kinds["bool"])
     elif isinstance(expected, int):
-        slips = ([str(expected), float(expected)], kinds["int"])
+        slips = ([str(expected), float(expected)], ex.kind_text(ex.MESSAGES[lang], "int", expected))
+        # zh review 5, finding 1: the example of an integer is never the answer ("such as 3" gave 08.split's away)
+        assert re.search(r"\d+", slips[1])[0] != str(expected), slips[1]
     elif isinstance(expected, list):
         slips = ([{"0": expected[0]} if expected else {}], kinds["list"])
     elif isinstance(expected, dict):
@@ -328,7 +330,7 @@ def test_the_chinese_verdicts_are_chinese_sentences():
         # zh review 4, finding 24: the missing key(s) named
         assert repr(ex.check("08.losses", {"chat_template": 3})).startswith("✗ 还不对：答案缺了 'openai' 这个键。")
         assert repr(ex.check("08.losses", {})).startswith("✗ 还不对：答案缺了 'chat_template'、'openai' 这几个键。")
-        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 3，而你给的是文本。")
+        assert repr(ex.check("02.count", "5")).startswith("✗ 还不对：答案应当是一个整数，例如 42，而你给的是文本。")
         # zh review 2026-12-03 M6, M7: a key by its name, an item counted from 1, a form said once
         assert repr(ex.check("08.case_b", {"schema": True, "text before": True, "text after": False})).startswith(
             "✗ 还不对：答案中 'text before' 这一项不对。")

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tutorial.notebook.exercises import MESSAGES, _verdict, get, python_literal
+from tutorial.notebook.exercises import MESSAGES, _verdict, get, kind_text, python_literal
 from in_language import hint_in, set_language, text_in
 
 
@@ -167,7 +167,7 @@ def _expected(key: str, answer, kind: tuple, lang: str) -> str:
     if what == "type":
         form = text_in(lang, exercise, "form") if exercise.form and kind[1] in ("str", "list", "dict") else ""
         given = text["given"][GIVEN[type(answer)]]  # the form, when there is one, names the kind itself
-        return "✗ " + text["type"].format(kind=form or text["kinds"][kind[1]], given=given, hint=hint)
+        return "✗ " + text["type"].format(kind=form or kind_text(text, kind[1], exercise.expected()), given=given, hint=hint)
     if what == "form":
         return "✗ " + text["form_wanted"].format(form=text_in(lang, exercise, "form"), hint=hint)
     if what in ("place", "past"):

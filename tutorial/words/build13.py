@@ -32,7 +32,7 @@ TEXTS = {
                             "the new value.\n  The rule: {rule}",
                       "zh": "还不对：输入为“{case}”时，你的函数返回了 None，是不是漏写了 return？函数应当返回新的结果。\n  规则：{rule}"},
     "stopped": {"en": "not yet: on {case}, {problem}.", "zh": "还不对：输入为“{case}”时，{problem}。"},
-    "line": {"en": " (line {line})", "zh": "（第 {line} 行）"},
+    "line": {"en": " ({where})", "zh": "（{where}）"},
     "differs": {"en": "not yet: on {case}, {where}.\n  The rule: {rule}", "zh": "还不对：输入为“{case}”时，{where}。\n  规则：{rule}"},
     "missing_key": {"en": "the strip has no {field!r}", "zh": "返回的 strip 里没有 {field!r}"},
     "list_at": {"en": "{field}[{at}] should be {expected!r}, got {got!r}", "zh": "{field}[{at}] 应为 {expected!r}，实际为 {got!r}"},

@@ -25,9 +25,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
         "returned_none": "not yet: {name} returns None for all {total} inputs. Is a return missing? "
         "For {label}, {name}({args}), the package returns {expected}",
-        "stopped": "not yet: {name} did not finish on {label}, so the check stopped there:\n    {name}({args})\n"
+        "stopped": "not yet: {name} timed out on {label}, so the check stopped there:\n    {name}({args})\n"
         "  {problem}",
-        "timed_out": "it did not finish within {seconds:g} s (an endless loop?)",
+        "timed_out": "your function did not return within {seconds:g} s (an endless loop?)",
         "trap": 'the trap "{label}"',
         "generated": "generated variation #{number}",
         "raised": "it raised {error}: {message}; the package returns {expected}",
@@ -76,15 +76,15 @@ TEXT: dict[str, dict[str, Any]] = {
         "no_function": "这段代码里没有定义任何函数，而这里应当定义的是 {name}。",
         "right": "正确：{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
         "{generated} 个生成的变体），符合这一阶段的规则。{rule}",
-        "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个与本包不同。第一个是{label}：\n"
+        "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个的结果与本包不同。第一个是{label}：\n"
         "    {name}({args})\n  {problem}\n  规则：{rule}",
-        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没通过检查，"
+        "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而后者还没通过检查，"
                         "请先按下面的检查结果改好 {helper}。\n  {verdict}",
-        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而 {helper} 还没有写，请先把 {helper} 写出来。",
+        "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而后者还没有写，请先写出 {helper}。",
         "returned_none": "还不对：{name} 对全部 {total} 个输入都返回 None，是不是漏写了 return？"
         "对{label}调用 {name}({args}) 时，本包返回的是 {expected}，而你的函数返回 None。",
-        "stopped": "还不对：{name} 在{label}上没有运行结束，检查就停在这一个输入上。\n    {name}({args})\n  {problem}",
-        "timed_out": "你的函数在 {seconds:g} 秒内没有结束，可能陷入了死循环",
+        "stopped": "还不对：{name} 在{label}上超时，检查就停在这一个输入上。\n    {name}({args})\n  {problem}",
+        "timed_out": "你的函数在 {seconds:g} 秒内没有返回，可能陷入了死循环",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",
         "raised": "你的函数抛出了 {error}: {message}，而本包返回的是 {expected}",

@@ -193,7 +193,7 @@ MESSAGES = {
         "at_top": "the top",
         "kinds": {
             "bool": "True or False (a bool)",
-            "int": "an integer, such as 3",
+            "int": "an integer, such as {example}",  # zh review 5, finding 1: never the answer (kind_text)
             "str": "a string (in quotes)",
             "list": "a list [...]",
             "dict": "a dict {...}",
@@ -253,7 +253,7 @@ MESSAGES = {
         "at_top": "",
         "kinds": {
             "bool": "布尔值 True 或 False",
-            "int": "一个整数，例如 3",
+            "int": "一个整数，例如 {example}",
             "str": "一个字符串（带引号）",
             "list": "一个列表 [...]",
             "dict": "一个字典 {...}",
@@ -432,7 +432,7 @@ def _verdict(key: str, answer: Any) -> Verdict:
         form = exercise.text("form") if exercise.form and slip in ("str", "list", "dict") else ""
         given = text["given"].get(_given_kind(answer), text["given"]["other"])
         # the form, when there is one, says the kind already ("a dict {'chat_template': <count>, ...}")
-        return Verdict("wrong", text["type"].format(kind=form or text["kinds"][slip], given=given, hint=hint))
+        return Verdict("wrong", text["type"].format(kind=form or kind_text(text, slip, expected), given=given, hint=hint))
     if exercise.any_order and isinstance(answer, (list, tuple, set)):
         odd = [item for item in answer if not exercise.written_as_asked(item)]
         if odd:
@@ -546,6 +546,14 @@ def in_another_order(answer: Any, expected: Any) -> bool:
 def _given_kind(value: Any) -> str:
     """The kind of value a learner gave, as the verdicts name it ("float" apart from "int")."""
     return "float" if isinstance(value, float) else _kind(value)
+
+
+def kind_text(text: dict, kind: str, expected: Any) -> str:
+    """The words for the kind of value wanted; an integer's example is never the answer
+    (zh review 5, finding 1: "such as 3" handed 08.split's answer to whoever typed 三)."""
+    example = 42 if expected != 42 else 24
+    words = text["kinds"][kind]
+    return words.format(example=example) if kind == "int" else words
 
 
 def _type_slip(answer: Any, expected: Any) -> str:

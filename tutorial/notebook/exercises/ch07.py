@@ -90,7 +90,7 @@ def _hologram() -> dict:
 add(
     Exercise(
         key="07.hologram",
-        question="A user message holds a block of a type nobody knows yet, {'type': 'hologram', ...}. What does "
+        question="A user message holds a block of an unknown type, {'type': 'hologram', ...}. What does "
         "each target do with it?",
         expected=lambda: {("placeholder", "refused"): "a"}.get((_hologram()["chat_template"], _hologram()["openai"]), "?"),
         wrong="c",
@@ -114,7 +114,7 @@ add(
         "names the block; the openai target refuses with the located reason, as an OpenAI-compatible endpoint "
         "answers 400.",
         zh={
-            "question": "一条 user 消息里有一个类型还没人认识的内容块 {'type': 'hologram', ...}，"
+            "question": "一条 user 消息里有一个未知类型的内容块 {'type': 'hologram', ...}，"
             "两种目标格式分别怎么处理这个内容块？",
             "choices": {
                 "a": "chat_template 写入占位符并报告，openai 则拒绝，就像端点返回 400。",
@@ -174,14 +174,14 @@ add(
         ),
         hint="Count the JSON leaves of translated and tools_schema that hold the tool's name.",
         explanation="two leaves: the name of the historical call in translated[2]['tool_calls'] and the name of "
-        "the offered tool in tools_schema. The two paths are independent, so each copies its own.",
+        "the offered tool in tools_schema. The two paths are independent, so each copies the name it sees.",
         form="a whole number",
         zh={
             "question": "在 README 请求中把工具 read_file 全部改名为 open_file 之后，translated 和 tools_schema "
             "会在多少处（JSON 叶子节点）发生变化？",
             "hint": "数一数 translated 和 tools_schema 中装着工具名的 JSON 叶子节点。",
             "explanation": "两个叶子节点，一个是 translated[2]['tool_calls'] 中历史调用的名字，"
-            "一个是 tools_schema 中所提供工具的名字，两条路径相互独立，各自复制自己的那一个。",
+            "一个是 tools_schema 中所提供工具的名字。两条路径相互独立，各自照抄自己看到的名字。",
             "form": "一个整数",
         },
     )

@@ -529,7 +529,7 @@ add(
         zh={
             "question": "ChatML 风格的模板不管引用在哪儿都会展开，本来就用不着拆分。拆分给这个模板带来了什么变化？",
             "choices": {
-                "a": "模型需要的都没变，还是那三个 content part，只是装进三层包装，tool 轮次更长。",
+                "a": "模型需要的都没变，还是那三个 content part，只是装进三层包装，tool 消息那一段更长。",
                 "b": "不拆分的话 ChatML 也会丢掉 schema，正是拆分让它能够正确渲染。",
                 "c": "ChatML 会把 schema 输出两次，引用两边的每段文本各对应一次。",
                 "d": "ChatML 不接受回答同一次调用的多条 tool 消息，所以请求失败。",
@@ -541,9 +541,9 @@ add(
                 "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。"
                 "其他模型家族是否接受回应同一次调用的多条 tool 消息，还没有逐一核实，详见设计说明。",
             },
-            "hint": "用 ChatML 模板渲染两个版本，比较 tool 轮次显示了什么，以及这一轮有多长。",
+            "hint": "用 ChatML 模板渲染两个版本，比较 tool 消息那一段显示了什么，以及这一段有多长。",
             "explanation": "两种方式显示的都是同样三个 content part。拆分多出两条消息和两层 <tool_response> 包装，"
-            "所以 tool 轮次更长（token 更多），对这个模板没有任何好处。",
+            "所以 tool 消息那一段更长（token 更多），对这个模板没有任何好处。",
         },
     )
 )
@@ -584,8 +584,8 @@ add(
             "question": "两种目标格式为 README 示例给出不同的 JSON（一处是 id，一处是 arguments 写成字典还是文本）。用 ChatML "
             "风格的模板渲染两者：两个 prompt 完全相同吗？（True 或 False）",
             "hint": "请先看这个模板是否输出 id，再看 arguments 以文本而不是字典的形式到达时，模板如何输出。",
-            "explanation": "两个 prompt 逐字符相同，因为模板不输出 id，会把 JSON 文本原样贴上，而用 tojson "
-            "序列化字典在这里得到的字符完全一样。",
+            "explanation": "两个 prompt 逐字符相同。模板不输出 id；arguments 是 JSON 文本时原样写入，是字典时用 tojson "
+            "序列化，而这两种写法在这里得到的字符完全一样。",
             "form": "True 或 False",
         },
     )
@@ -638,7 +638,7 @@ add(
                 "（在文本上调用 `arguments | items` 的模板确实会失败，Qwen 的模板就是一例。）",
             },
             "hint": "tojson 会把任何值变成 JSON 文本，那么一个字符串的 JSON 文本是什么样子？",
-            "explanation": "JSON 文本被再加了一层引号，于是模型读到的是一个字符串，而训练时看到的是一个对象。"
+            "explanation": "JSON 文本又被套了一层引号，于是模型读到的是一个字符串，而训练时看到的是一个对象。"
             "引擎用哪种目标格式，必须与引擎的模板期望的一致。",
         },
     )
