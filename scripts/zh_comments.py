@@ -23,7 +23,7 @@ COMMENTS: dict[str, str] = {
     "what the manager holds after turn 1": "第 1 轮之后 manager 持有的 token",
     "the response region starts where turn 1's answer did": "回答区从第 1 轮回答开始的地方算起",
     "what the realign overwrote": "被 realign 覆盖的部分",
-    "the lesson's own version": "课程模块自己的写法",
+    "the lesson's own version": "本包的写法",
     "text, then token ids (· no vocabulary shipped)": "先看文本，再看 token id（· 表示没有附带词表）",
     "`.venv/bin/python -m tutorial.serve.recorded_session update` makes it again, with the engine built":
         "引擎构建好之后，`.venv/bin/python -m tutorial.serve.recorded_session update` 可以重新录制",
@@ -119,9 +119,9 @@ COMMENTS: dict[str, str] = {
     "One row per rule. Why we differ is one sentence per rule (dv.RULES);": "每条规则一行。本包为何不同，每条规则用一句话说明（dv.RULES）；",
     "what differs, and where, comes from the table itself.": "哪里不同、不同在哪，来自表格本身。",
     "this chapter's probes, rows and table": "本章的探针、行和表",
-    "a probe is found by its English label, in either edition": "两个版本都按英文标签查找探针",
+    "a probe is found by its English label, in either edition": "中英文版都用英文标签查找探针",
     # Chapter 11.
-    "127.0.0.1, a free port, the teaching responder": "127.0.0.1，任选一个空闲端口，教学应答器",
+    "127.0.0.1, a free port, the teaching responder": "127.0.0.1，任选一个空闲端口，示范应答程序",
     "the SDK's own objects, as agents do": "SDK 自己的对象，和智能体的做法一样",
     "Each message by its role and the start of each text: these texts run to thousands of characters.":
         "每条消息只显示角色和每段文本的开头，因为这些文本长达数千字符。",

@@ -408,10 +408,10 @@ def test_every_chapter_ends_with_questions_a_revealed_model_answer_and_tasks_to_
 
 @pytest.mark.parametrize("chapter", RECALL_CHAPTERS + ["04b"])
 def test_the_chinese_chapter_shows_the_modules_chinese_questions(chapter):
-    """The zh chapter's "检查你的理解" lists the questions that recall() prints with the model answers, word for word."""
+    """The zh chapter's "思考题" lists the questions that recall() prints with the model answers, word for word."""
     [path] = sorted((ROOT / "notebooks" / "zh").glob(f"{chapter}_*.ipynb"))
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    [shown] = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## 检查你的理解")]
+    [shown] = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## 思考题")]
     assert re.findall(r"^\d+\. (.+)$", shown, re.MULTILINE) == questions_in("zh", chapter)
 
 

@@ -208,7 +208,16 @@ def test_cli_help_and_errors_in_chinese_have_no_english_sentence(name, how, tmp_
 def test_cli_in_chinese_reads_json_errors_and_files_in_chinese(tmp_path):
     env = chinese_env("flag")
     broken = run_cli(["--lang", "zh", "translate", "-"], env, '{"messages": [\n  {"role": }')
-    assert broken.stderr == "错误：标准输入不是有效的 JSON（第 2 行第 12 列），这里应该是一个值\n"
+    assert broken.stderr == "错误：标准输入不是有效的 JSON（第 2 行第 12 列），这里应该是一个 JSON 值\n"
+    # nothing at all, and a trailing comma (JavaScript and Python allow it): said as such, in both languages
+    assert run_cli(["--lang", "zh", "translate", "-"], env, "  \n").stderr == "错误：标准输入是空的，没有可读的 JSON\n"
+    assert run_cli(["--lang", "en", "translate", "-"], env, "").stderr == (
+        "error: stdin is empty: no JSON to read\n")
+    comma = run_cli(["--lang", "zh", "translate", "-"], env, '{"max_tokens": 5,}')
+    assert comma.stderr == ("错误：标准输入不是有效的 JSON（第 1 行第 18 列），这里应该是用双引号括起来的键名"
+                            "（前面是逗号，可能多写了一个结尾的逗号）\n"), comma.stderr
+    assert "(a trailing comma before it?)" in run_cli(["--lang", "en", "translate", "-"], env, "[1, 2,]").stderr
+    assert "trailing comma" not in run_cli(["--lang", "en", "translate", "-"], env, '{"a" 1}').stderr
     missing = run_cli(["translate", str(tmp_path / "none.json"), "--lang", "zh"], env)
     assert missing.stderr == f"错误：无法读取 {tmp_path / 'none.json'}（没有这个文件或目录）\n"
     (tmp_path / "latin1.json").write_bytes(b'{"a": "\xff"}')

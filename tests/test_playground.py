@@ -427,6 +427,8 @@ def test_chinese_labels():
     pg.request_text = '{"a" 1}'
     assert pg.results["error"] == "第 1 行第 6 列，这里缺少冒号“:”（文本还不是有效的 JSON）"
     assert "第 1 行" in pg_module.status_html(pg) and "^</pre>" in pg_module.status_html(pg)
+    pg.request_text = '{"a": [1,\n ]}'  # a trailing comma, as JavaScript and Python allow: named
+    assert pg.results["error"] == "第 2 行第 2 列，这里应该是一个 JSON 值，前面是逗号，可能多写了一个结尾的逗号（文本还不是有效的 JSON）"
     pg.request_text = "{"
     assert pg.results["error"] == "第 1 行第 2 列，文本已经结束，但从第 1 行第 1 列开始的对象还缺一个 }"
     # the review's example (M7): one pair of brackets, not two back to back
@@ -708,7 +710,7 @@ def test_the_tab_titles_in_chinese():
     assert by_class(pg.widget, "tp-translate").description == "翻译"
     assert "交给聊天模板的 <code>messages</code>" in pane_text(pg, "tp-translated")
     assert "项未进入输出" in pane_text(pg, "tp-error")
-    assert "采样上限" in pane_text(pg, "tp-losses") and "a sampling limit" not in pane_text(pg, "tp-losses")
+    assert "生成长度上限" in pane_text(pg, "tp-losses") and "a sampling limit" not in pane_text(pg, "tp-losses")
     # the tab titles fit one row where the English ones do (1400 px and 1280 px): no longer than before
     before = ["translated", "tools_schema", "各阶段", "流程图", "提示词", "留下的", "对比 README", "同类实现"]
     assert sum(map(_title_width, tabs.titles)) <= sum(map(_title_width, before))

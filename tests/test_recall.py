@@ -68,7 +68,7 @@ def test_a_chapter_without_recall_questions_is_told_so_in_the_current_language(l
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.strip().splitlines()
     if lang == "zh":
-        assert first == ("第 99 章没有“检查你的理解”的问题，有这些问题的是第 "
+        assert first == ("第 99 章没有思考题，有思考题的是第 "
                          "01、02、03、04、04b、05、06、07、08、09、10、11、13 章。"), first  # fmt: skip
         assert second.startswith("第 12 章没有") and "no recall" not in second.lower()
     else:

@@ -264,7 +264,7 @@ def test_the_parameters_the_server_reads_are_checked(server, body, message):
 @pytest.mark.parametrize(
     "content, start",
     [(b"{not json", "body: the request body is not valid JSON: Expecting property name"),
-     (b"", "body: the request body is not valid JSON: Expecting value at line 1, column 1"),
+     (b"", "body: the request body is empty: no JSON to read"),
      (b"[1, 2]", "body: the request body must be a JSON object, got list"), (b"\xff\xfe\x00", "body: the request body is not UTF-8"),
      (b"[" * 100_000 + b"]" * 100_000, "body: the request body "), (b'{"n": ' + b"9" * 5000 + b"}", "body: the request body ")],
 )
@@ -654,7 +654,7 @@ def test_the_command_line_serves_in_chinese(tmp_path, how):
                                stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env, cwd=tmp_path)  # fmt: skip
     try:
         banner = [process.stderr.readline() for _ in range(4)]
-        url = re.search(r"tutorial serve：正在监听 (http://127\.0\.0\.1:\d+)，由教学应答器回答", banner[0]).group(1)
+        url = re.search(r"tutorial serve：正在监听 (http://127\.0\.0\.1:\d+)，由示范应答程序回答（背后没有模型）", banner[0]).group(1)
         assert banner[1:] == [f"  让客户端连接它：  ANTHROPIC_BASE_URL={url}\n", f"  捕获记录：        {url}/captures\n", "  按 Ctrl-C 停止\n"]
         client = anthropic.Anthropic(base_url=url, api_key=SECRET, max_retries=0)
         assert text_of(client.messages.create(**readme_body())).startswith("这是教程服务器")

@@ -287,7 +287,12 @@ def not_json(text: str, error: json.JSONDecodeError, name: str, what: str = "JSO
     """JSON text json could not read, said as `translate` says it: the place in the file, then
     why, a bracket never closed named as the playground names it. `text` is what json read:
     for one line of a JSON Lines file, that line (its line number is then the file's). A
-    full-width “ ， ： behind the error is named with its own place (`words.full_width`)."""
+    full-width “ ， ： behind the error is named with its own place (`words.full_width`); text
+    with nothing in it is called empty, and a closing bracket right after a comma gets a note
+    on the trailing comma (both said from the text and the position, `words.full_width`)."""
+    empty = full_width.json_empty(text, name)
+    if empty is not None:
+        return empty
     typed = full_width.json_found(error)
     if typed is not None:
         line, column, reason = typed
@@ -295,12 +300,13 @@ def not_json(text: str, error: json.JSONDecodeError, name: str, what: str = "JSO
             return f"{name} is not valid {what} at line {line}, column {column}: {reason}"
         return f"{subject(name)}不是有效的 {what}（第 {line} 行第 {column} 列），这里{reason}"
     bracket = brackets.unclosed(text, error.pos)
+    comma = "" if bracket is not None else full_width.trailing_comma(text, error.pos)
     if current() != "zh":
         if bracket is not None:
             return f"{name} is not valid {what} at line {error.lineno}, column {error.colno}: {bracket}"
-        return f"{name} is not valid {what}: {error.msg} at line {error.lineno}, column {error.colno}"
+        return f"{name} is not valid {what}: {error.msg} at line {error.lineno}, column {error.colno}{comma}"
     why = bracket if bracket is not None else words.json_message(error.msg)
-    return f"{subject(name)}不是有效的 {what}（第 {error.lineno} 行第 {error.colno} 列），{why}"
+    return f"{subject(name)}不是有效的 {what}（第 {error.lineno} 行第 {error.colno} 列），{why}{comma}"
 
 
 def text_problem(data: Union[bytes, str], name: str) -> str:

@@ -126,7 +126,7 @@ LABELS: dict[str, str] = {
     "before the split": "拆分前",
     "after the split": "拆分后",
     "sees": "模型看到",
-    "characters in the tool turn": "tool 轮次的字符数",
+    "characters in the tool turn": "tool 消息那一段的字符数",
     "ChatML shows the same parts either way": "两种方式下 ChatML 显示的 content part 相同",
     "extra messages": "多出的消息条数",
     "the way back merges the runs into one tool_result": "返回路径把各段合并回一个 tool_result",

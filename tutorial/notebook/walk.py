@@ -38,7 +38,8 @@ TEXT = {
         "hand_back": [
             "4. Hand-back: translate returns (translated, tools_schema) = ({messages}, {tools})",
             "   to BaseAdapter._run_turn as a plain Python return value: no HTTP request is made here.",
-            "   Next, Action 3 renders both with the model's chat template into token ids (tokenizer-specific).",
+            "   Next, Action 3 renders both with the model's chat template into a prompt, and the model's tokenizer",
+            "   turns that prompt into token ids (which ids depends on the tokenizer).",
         ],
         "behind": "5. What stays behind:",
         "nothing_behind": "5. What stays behind: nothing.",
@@ -64,7 +65,7 @@ TEXT = {
         "hand_back": [
             "4. 交给调用方：translate 返回 (translated, tools_schema) = ({messages}, {tools})，",
             "   作为普通的 Python 返回值交给 BaseAdapter._run_turn，这一步不发出任何 HTTP 请求。",
-            "   接下来，Action 3 用模型的聊天模板把两者渲染成 token id（取决于分词器）。",
+            "   接下来，Action 3 用模型的聊天模板把两者渲染成 prompt，再由分词器变成 token id（具体是哪些 id 取决于分词器）。",
         ],
         "behind": "5. 未进入输出的内容：",
         "nothing_behind": "5. 没有未进入输出的内容",

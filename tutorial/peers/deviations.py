@@ -299,9 +299,9 @@ _KINDS: dict[str, tuple[str, str, bool]] = {
     "tool-choice-unsatisfiable": (
         'we accept tool_choice {"type": "any"} when every tool is a server tool (tools become '
         "None); SGLang refuses the request with 400",
-        "Neither target interprets tool_choice: choosing a tool is a sampling decision made after "
+        "Neither target interprets tool_choice: holding the model to a tool is the decoder's job after "
         "Action 2, so it stays in the body and the loss report names it. SGLang checks it at the "
-        "endpoint; a stack built on our output must check it where it samples.",
+        "endpoint; a stack built on our output must check it where it decodes.",
         False,
     ),
 }
@@ -330,8 +330,8 @@ _KINDS_ZH: dict[str, tuple[str, str]] = {
     ),
     "tool-choice-unsatisfiable": (
         '所有工具都是服务端工具时（tools 变成 None），本包仍接受 tool_choice {"type": "any"}；SGLang 以 400 拒绝这个请求',
-        "两种目标格式都不解释 tool_choice：选工具是 Action 2 之后的采样决策，所以它留在请求体里，由丢失报告列出。"
-        "SGLang 在端点处就做这项检查，基于本包输出搭建的系统则必须在采样的地方检查。",
+        "两种目标格式都不解释 tool_choice：约束模型选哪个工具是 Action 2 之后解码阶段的事，所以它留在请求体里，由丢失报告列出。"
+        "SGLang 在端点处就做这项检查，基于本包输出搭建的系统则必须在解码的地方检查。",
     ),
 }
 
@@ -360,9 +360,9 @@ RULES: dict[str, tuple[str, str]] = {
         "会显示 SGLang 多出来的这个键。",
     ),
     "tool-choice-unsatisfiable": (
-        "Choosing a tool is a sampling decision made after Action 2: tool_choice stays "
-        "in the body, named by the loss report, and whoever samples must check it.",
-        "选工具是 Action 2 之后的采样决策，所以 tool_choice 留在请求体里，由丢失报告列出，由负责采样的一方检查。",
+        "Holding the model to a tool is the decoder's job after Action 2: tool_choice stays "
+        "in the body, named by the loss report, and whoever decodes must check it.",
+        "约束模型选哪个工具是 Action 2 之后解码阶段的事，所以 tool_choice 留在请求体里，由丢失报告列出，由负责解码的一方检查。",
     ),
 }
 """Chapter 10's table of rules: one sentence per kind of deviation, shorter than an entry's `why`."""

@@ -193,7 +193,7 @@ WORDS = {
         "went_back": "引擎的流已经开始另一个内容块，又回到了第 {index} 个工具调用",
         "listening": "tutorial serve：正在监听 {url}，{answers}",
         "forwarding": "转发给 {url}",
-        "teaching": "由教学应答器回答",
+        "teaching": "由示范应答程序回答（背后没有模型）",
         "point": "  让客户端连接它：  ANTHROPIC_BASE_URL={url}",
         "captures_at": "  捕获记录：        {url}/captures",
         "appended": "（同时追加到 {file}）",

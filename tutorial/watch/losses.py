@@ -82,13 +82,17 @@ _WHY: dict[str, tuple[str, str]] = {
     "citations": ("citation metadata has no place in a chat message", "聊天消息里没有放引用元数据的地方"),
     "max_tokens": ("a sampling limit: it stays in the body for the sampling step (Action 3), "
                    "not in the messages or tools",
-                   "采样上限留在请求体里，由采样阶段（Action 3）读取，不进入消息或工具"),
+                   "生成长度上限（最多生成多少个 token），留在请求体里由采样阶段（Action 3）读取，不进入消息或工具"),
     "model": ("the adapter serves one model; the name picks nothing here", "适配器只服务一个模型，这里的模型名不起作用"),
-    "stream": ("streaming is how the reply is sent back (Action 3.5), not part of the prompt",
-               "流式是回复发回的方式（Action 3.5），不属于 prompt"),
-    "tool_choice": ("how the model may pick a tool is a sampling decision, not part of the prompt",
-                    "模型怎样选工具是采样决策，不属于 prompt"),
-    "thinking": ("the thinking budget is a sampling setting, not part of the prompt", "思考预算是采样设置，不属于 prompt"),
+    "stream": ("streaming decides only how the reply is sent back (Action 3.5), not what the prompt says",
+               "只决定回复以什么方式发回（Action 3.5），与 prompt 无关"),
+    "tool_choice": ("which tool the model may pick is enforced by the engine's decoding, not written into the prompt",
+                    "由解码阶段约束模型选哪个工具，不写进 prompt"),
+    "thinking": ("the thinking budget is a sampling setting; this translation does not hand the request's on/off "
+                 "switch to the template, so a template with an enable_thinking switch (Qwen3, GLM) renders "
+                 "its default",
+                 "思考预算是采样设置。本包的翻译不把请求里的思考开关交给模板，"
+                 "所以带 enable_thinking 开关的模板（如 Qwen3、GLM）按默认值渲染"),
     "metadata": ("request metadata is not part of the prompt", "请求元数据不属于 prompt"),
     "file_image": ("a Files-API image: its file_id means something only to Anthropic's servers, so the engine "
                    "cannot fetch it; replaced by the text '[image omitted]'",
@@ -141,7 +145,8 @@ _FIRST_CLAUSE_ZH = {
     "signature": "thinking 签名只有 Anthropic 的服务器会校验",
     "cache_control": "prompt 缓存标记是给 Anthropic 服务器用的",
     "is_error": "聊天消息没有表示工具结果出错的字段",
-    "max_tokens": "采样上限，由采样阶段读取",
+    "max_tokens": "生成长度上限，由采样阶段读取",
+    "thinking": "思考预算是采样设置，思考开关不传给模板（模板按默认值渲染）",
     "model": "适配器只服务一个模型",
     "file_image": "Files API 图片，引擎拿不到",
     "parameter": "顶层参数，不进消息也不进工具",

@@ -236,7 +236,7 @@ def os_problem(error: OSError) -> str:
 # begins with one of these. A message not listed is shown in parentheses after JSON_OTHER.
 JSON_MESSAGES: Mapping[str, Mapping[str, str]] = {
     "zh": {
-        "Expecting value": "这里应该是一个值",
+        "Expecting value": "这里应该是一个 JSON 值",
         "Expecting ',' delimiter": "这里缺少逗号“,”",
         "Expecting ':' delimiter": "这里缺少冒号“:”",
         "Expecting property name enclosed in double quotes": "这里应该是用双引号括起来的键名",

@@ -16,6 +16,10 @@ closing the string json was reading) and says which character, at which line and
 the ASCII one JSON reads; `json_found(error)` gives the place and the reason apart. The command
 line, the server and the playground put them in place of json's own words. The sentence is
 formatted forward from the character; json's message is never read back.
+
+Two more notes are said the same way, from the text and the position: `trailing_comma(text,
+position)` for text that stops on a closing bracket right after a comma (JavaScript and Python
+allow that comma), and `json_empty(text, name)` for text with nothing in it.
 """
 
 from __future__ import annotations
@@ -60,6 +64,12 @@ TEXTS = {
         "zh": "是中文{name}「{char}」，JSON 只认半角{ascii_name} {ascii}，请切换到英文标点后再输入",
     },
     "json_located": {"en": "line {line}, column {column}: {reason}", "zh": "第 {line} 行第 {column} 列{reason}"},
+    # JSON text that stops at a closing bracket right after a comma: JavaScript and Python allow the comma, JSON does not
+    "trailing_comma": {"en": " (a trailing comma before it?)", "zh": "（前面是逗号，可能多写了一个结尾的逗号）"},
+    # the same note as a clause, for a sentence that ends in a parenthesis of its own (the playground's)
+    "trailing_comma_clause": {"en": "; a trailing comma before it?", "zh": "，前面是逗号，可能多写了一个结尾的逗号"},
+    # JSON text with nothing in it but spaces: said instead of json's "Expecting value" at line 1, column 1
+    "json_empty": {"en": "{name} is empty: no JSON to read", "zh": "{name}是空的，没有可读的 JSON"},
 }  # fmt: skip
 
 
@@ -109,6 +119,39 @@ def json_found(error: BaseException) -> Optional[tuple[int, int, str]]:
     reason = text("full_width.json", name=text(f"full_width.{name}"), char=char,
                   ascii_name=text(f"full_width.{JSON_ASCII[ascii_char]}"), ascii=ascii_char)
     return line, column, reason
+
+
+def trailing_comma(text: str, position: int, clause: bool = False) -> str:
+    """The note for JSON text that stops at `position` on a closing bracket right after a comma
+    (`{"max_tokens": 5,}`, `[1, 2,]`): " (a trailing comma before it?)", in Chinese
+    「（前面是逗号，可能多写了一个结尾的逗号）」; else "". Said from the text and the position
+    alone, whatever json's message was (JavaScript and Python allow that comma, JSON does not).
+    With `clause`, the note as a clause ("; a trailing comma before it?", 「，前面是逗号，……」),
+    for a sentence that ends in a parenthesis of its own."""
+    if not isinstance(text, str) or not isinstance(position, int) or not 0 <= position < len(text):
+        return ""
+    if text[position] not in "}]":
+        return ""
+    before = position - 1
+    while before >= 0 and text[before] in " \t\r\n":
+        before -= 1
+    if before < 0 or text[before] != ",":
+        return ""
+    from . import text as words_text
+
+    return words_text("full_width.trailing_comma_clause" if clause else "full_width.trailing_comma")
+
+
+def json_empty(text: str, name: str) -> Optional[str]:
+    """For JSON text with nothing in it but spaces, "stdin is empty: no JSON to read"
+    (「标准输入是空的，没有可读的 JSON」), naming `name`; else None."""
+    if not isinstance(text, str) or text.strip(" \t\r\n"):
+        return None
+    from . import current, text as words_text
+
+    if current() == "zh" and name and ord(name[-1]) < 0x2E80:
+        name += " "  # a Latin name before Chinese: "a.json 是空的"
+    return words_text("full_width.json_empty", name=name)
 
 
 def _json_full_width(char: str) -> bool:

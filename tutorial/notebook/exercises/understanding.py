@@ -458,7 +458,7 @@ TEXT = {
     "zh": {
         "hidden": "把本单元格中的 show 改为 True，即可查看参考答案。",
         "answer": "参考答案：",
-        "unknown": "第 {chapter} 章没有“检查你的理解”的问题，有这些问题的是第 {chapters} 章。",
+        "unknown": "第 {chapter} 章没有思考题，有思考题的是第 {chapters} 章。",
         "separator": "、",
     },
 }

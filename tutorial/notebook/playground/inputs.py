@@ -44,7 +44,8 @@ def describe_error(error: Exception) -> str:
         unclosed = unclosed_bracket(error.doc, error.pos)
         if unclosed is not None:
             return brackets.located(error.lineno, error.colno, unclosed)
-        return worded("json_error", line=error.lineno, column=error.colno, message=json_message(error.msg))
+        comma = full_width.trailing_comma(error.doc, error.pos, clause=True)  # `5,}`: JavaScript and Python allow that comma
+        return worded("json_error", line=error.lineno, column=error.colno, message=json_message(error.msg) + comma)
     if isinstance(error, RequestError):  # in Chinese the place and a comma, as the command line says it
         return located(error)
     if isinstance(error, Located):
