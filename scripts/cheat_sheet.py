@@ -103,9 +103,9 @@ for Action 3; a user turn that answers tool calls must start with its tool_resul
         "style": STYLE_ZH,
         "title": "速查表：Anthropic 请求、chat_template 与 openai 两种目标格式、未进入输出的内容",
         "h1": "速查表：从 Anthropic Messages 请求到聊天模板的输入",
-        "intro": "表中每一行是一个极小的请求。中间两列是 <code>translate(body, target=…)</code> 的输出，只截取这一行关心的那部分请求体，"
+        "intro": "表中每一行是一个极小的请求。中间两列是 <code>translate(body, target=…)</code> 的输出，只列出由这一行所关心的那部分请求体生成的消息（或工具）。"
         "最后一列是 <code>trace(body, target=…).losses</code> 在这里列出的内容及原因，或 <code>openai</code> 目标格式的拒绝。",
-        "foot": "chat_template 是 rollout 适配器的消息列表，原样交给聊天模板，openai 是引擎构造的 Chat Completions 请求。"
+        "foot": "chat_template 是 rollout 适配器的消息列表，原样交给聊天模板；openai 是引擎构造的 Chat Completions 请求。"
         "采样设置留在请求体里，交给 Action 3。回答工具调用的 user 消息须以 tool_result 块开头，否则 Messages API 返回 400。",
     },
 }

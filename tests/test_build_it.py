@@ -870,3 +870,27 @@ def test_a_type_error_shows_how_the_function_is_called_instead_of_a_rule():
         verdict = repr(_in(lang, check_stage, "translate_messages", translate_messages))
         assert said in verdict and "The rule:" not in verdict and "规则：" not in verdict, verdict
 
+
+
+@pytest.mark.parametrize("lang, given, said", [
+    ("zh", "flatten_content", "✗ 还不对：check_stage 要的是函数 flatten_content 本身（不加引号），这里拿到的是字符串 'flatten_content'。"),
+    ("en", "flatten_content", "✗ not yet: check_stage wants the function flatten_content itself (no quotes), got the text 'flatten_content'"),
+    ("zh", "x = 1\n", "✗ 还不对：作为 flatten_content 传进来的源代码里没有定义任何函数。"),
+    ("zh", "def flatten_content(c:\n    pass\n", "✗ 还不对：作为 flatten_content 传进来的源代码无法运行，SyntaxError: '(' was never closed（第 1 行）"),
+    ("en", "import no_such_module_here\n", "✗ not yet: the source text given for flatten_content does not run: "
+                                          "ModuleNotFoundError: No module named 'no_such_module_here'"),
+])
+def test_a_string_that_is_not_a_function_gets_a_verdict_not_a_traceback(lang, given, said):
+    """zh review 6, finding 3: the name in quotes, or source text that defines nothing or does not run."""
+    verdict = check_in(lang, "flatten_content", given)
+    assert verdict.state == "wrong" and repr(verdict) == said
+
+
+def test_a_function_that_raises_on_every_input_is_told_to_fix_that_line_first():
+    def flatten_content(content):
+        raise RuntimeError("not yet")
+
+    verdict = repr(check_in("en", "flatten_content", flatten_content))
+    assert "It raised on every input" in verdict and "The rule:" not in verdict
+    partly = repr(check_in("en", "flatten_content", lambda content: content.strip()))  # raises on lists only
+    assert "The rule:" in partly and "every input" not in partly

@@ -283,7 +283,7 @@ def test_the_chinese_table_says_jiexu_and_the_glossary_terms():
 
     chinese = json.dumps([drift.WORDS["zh"], command.WORDS["zh"], [s.words["zh"] for s in SCENARIOS.values()]], ensure_ascii=False)
     assert "延续" not in chinese and "system 提示" not in chinese
-    assert drift.WORDS["zh"]["key"].startswith("✓ 接续 ") and "第 2 轮接续第 1 轮" in drift.WORDS["zh"]["summary"]
+    assert drift.WORDS["zh"]["key"].startswith("✓ 接续 ") and "的第 2 轮 prompt " in drift.WORDS["zh"]["summary"] and "接续了" in drift.WORDS["zh"]["summary"]
     assert SCENARIOS["system-edit"].words["zh"] == "两轮之间系统提示词被改动"
     # a scenario is a 情形, as chapter 13 and README.zh.md say (zh review M9)
     assert "场景" not in chinese and command.WORDS["zh"]["scenario metavar"] == "情形"

@@ -101,6 +101,20 @@ def test_a_translate_that_raises_is_a_located_difference(capsys, tmp_path):
     assert 'the trap "the README example without tools"' in line and "it raised KeyError: 'tools' (yours.py, line " in line
 
 
+@pytest.mark.parametrize("lang, said, rule", [
+    ("en", "It raised on every input, so no rule of the stage is at stake yet", "The rule:"),
+    ("zh", "你的函数在每个输入上都抛出了异常，还谈不上违反了哪条规则", "规则："),
+])
+def test_a_translate_that_raises_on_every_input_is_not_sent_to_a_traps_rule(capsys, tmp_path, lang, said, rule):
+    """zh review 6, finding 2: a function that only raises breaks no bullet yet; the trap's rule
+    (tools_to_chat_tools's) would send the learner to the wrong function."""
+    path = tmp_path / "raises.py"
+    path.write_text('def translate(body, target="chat_template"):\n    raise RuntimeError("not yet")\n', encoding="utf-8")
+    status, lines, _ = grade(capsys, str(path), "--lang", lang)
+    line = next(line for line in lines if line.startswith("✗ translate"))
+    assert status == 1 and said in line and rule not in line and "None" not in line.split("RuntimeError")[1][-200:], line
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -140,7 +154,7 @@ def test_endless_loops_end_in_a_located_line_not_a_hang(tmp_path):
     done = subprocess.run([sys.executable, "-m", "tutorial", "grade", str(calling), "--timeout", "1"],
                           capture_output=True, text=True, env=ENV, timeout=300)  # fmt: skip
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert '✗ translate: timed out on the trap "the README example without tools"' in done.stdout
+    assert '✗ translate: on the trap "the README example without tools", translate(' in done.stdout
     assert "your function did not return within 1 s (an endless loop?)" in done.stdout
     stopped = next(line for line in done.stdout.splitlines() if line.startswith("✗ translate:"))
     assert "The rule" not in stopped and "No tools" not in stopped, stopped  # a loop breaks no bullet that can be named

@@ -218,6 +218,9 @@ def test_cli_in_chinese_reads_json_errors_and_files_in_chinese(tmp_path):
                             "（前面是逗号，可能多写了一个结尾的逗号）\n"), comma.stderr
     assert "(a trailing comma before it?)" in run_cli(["--lang", "en", "translate", "-"], env, "[1, 2,]").stderr
     assert "trailing comma" not in run_cli(["--lang", "en", "translate", "-"], env, '{"a" 1}').stderr
+    # content of neither allowed type says what it got (zh review 6, finding 14)
+    said = run_cli(["--lang", "zh", "translate", "-"], env, '{"messages": [{"role": "user", "content": 42}], "max_tokens": 5}')
+    assert said.stderr == "请求无效：messages[0].content 必须是字符串或内容块列表，实际是整数（int）\n"
     missing = run_cli(["translate", str(tmp_path / "none.json"), "--lang", "zh"], env)
     assert missing.stderr == f"错误：无法读取 {tmp_path / 'none.json'}（没有这个文件或目录）\n"
     (tmp_path / "latin1.json").write_bytes(b'{"a": "\xff"}')

@@ -38,7 +38,8 @@ WORDS = {
         "helper": "calls your {helper}, which does not agree yet (see its line); fix it first",
         "helper_unwritten": "calls your {helper}, which is not written yet",
         "first": "the result differs from the package's on {failed} of {total} inputs; the first is {label}, {call}: {problem}. The rule: {rule}",
-        "stopped": "timed out on {label}, {call}: {problem}",
+        "first_raised": "the result differs from the package's on {failed} of {total} inputs; the first is {label}, {call}: {problem}. {rule}",
+        "stopped": "on {label}, {call}: {problem}",
         "trap": 'the trap "{label}"',
         "recorded": "translate on {what}",
         "sdk": "the {count} bodies the anthropic SDK sends",
@@ -66,7 +67,8 @@ WORDS = {
         "helper": "调用了你写的 {helper}，而后者还没通过（见上面那一行），请先改好 {helper}",
         "helper_unwritten": "调用了你写的 {helper}，而后者还没有写",
         "first": "{total} 个输入中有 {failed} 个的结果与本包不同，第一个是{label}，调用 {call} 时，{problem}。规则：{rule}",
-        "stopped": "在{label}上超时，调用 {call} 后，{problem}",
+        "first_raised": "{total} 个输入中有 {failed} 个的结果与本包不同，第一个是{label}，调用 {call} 时，{problem}。{rule}",
+        "stopped": "调用 {call} 处理{label}时，{problem}",
         "trap": "陷阱「{label}」",
         "recorded": "translate 处理{what}",
         "sdk": " anthropic SDK 发出的 {count} 个请求体",
@@ -78,7 +80,7 @@ WORDS = {
         "line": "{mark} {name}：{text}",
         "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
         "verdict_wrong": "还不对：先改正上面第一个 ✗，再运行一次 grade",
-        "help": "用本包检查一个写有第 05 章函数的文件",
+        "help": "拿本包对照检查一个写有第 05 章函数的文件",
         "file_help": "定义了 translate 的 .py 文件（也可以定义第 05 章的其他函数）",
         "file_metavar": "文件.py",
         "timeout_help": "加载文件以及每次调用你的函数时允许的秒数（默认为 {seconds:g}）",
@@ -159,7 +161,8 @@ def _first(found) -> str:
     if case.kind == "trap":
         label = words["trap"].format(label=label)
     call = f"{found.stage}({', '.join(short(arg, 120) for arg in case.args)})"
-    return words["stopped" if found.stopped else "first"].format(failed=found.failed, total=found.total, label=label, call=call,
+    template = "stopped" if found.stopped else "first_raised" if found.raised_everywhere else "first"
+    return words[template].format(failed=found.failed, total=found.total, label=label, call=call,
                                  problem=found.problem, rule=found.rule)  # fmt: skip
 
 

@@ -22,6 +22,7 @@ _PROBLEMS = {
     "list_type": "must be a list, got {got}",
     "dict_type": "must be an object, got {got}",
     "typed_dict_type": "must be an object, got {got}",
+    "bad_content": "must be a string or a list of content blocks, got {got}",
     "not_a_block": "must be a content block: an object with a string 'type', got {got}",
     "recursion_loop": "contains itself (a cycle): a JSON value cannot refer back to itself, got {got}",
 }

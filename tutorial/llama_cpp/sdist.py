@@ -29,6 +29,18 @@ SHA256 = "b0a2feb64c6fbd09f12af230734f072dd819ecb0ebd259565e1d6e9c34007e45"
 FETCH_COMMAND = "python3 tasks.py setup"
 FETCH_HINT = f"{FETCH_COMMAND}   (fetches llama.cpp's real chat templates and vocabularies, about 37 MB)"
 
+# What a person reads when the files are missing, per language (tutorial.words picks which).
+WORDS = {
+    "en": {
+        "hint": FETCH_HINT,
+        "missing": "llama.cpp's files are not fetched yet ({folder} is missing); run: {hint}",
+    },
+    "zh": {
+        "hint": f"{FETCH_COMMAND}（下载 llama.cpp 真实的聊天模板和词表，约 37 MB）",
+        "missing": "llama.cpp 的文件还没有下载（缺少 {folder}），请运行 {hint}",
+    },
+}
+
 
 class SdistMissing(RuntimeError):
     """The sdist is not in the cache; the message says how to fetch it."""
@@ -50,8 +62,19 @@ def source_dir() -> Path:
     """llama.cpp's source tree, as vendored by the sdist; raises SdistMissing when not fetched."""
     done = unpacked() / ".complete"
     if not done.exists():
-        raise SdistMissing(f"llama.cpp's files are not fetched yet ({unpacked()} is missing); run: {FETCH_HINT}")
+        raise SdistMissing(_said("missing", folder=unpacked(), hint=fetch_hint()))
     return unpacked() / "llama.cpp"
+
+
+def fetch_hint() -> str:
+    """The set-up command and what it fetches, in the current language."""
+    return _said("hint")
+
+
+def _said(key: str, **values) -> str:
+    from ..words import words_for  # standard library only, like this module
+
+    return words_for(WORDS, key, **values)
 
 
 def templates_dir() -> Path:

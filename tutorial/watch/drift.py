@@ -391,7 +391,7 @@ WORDS = {
                    "as token ids in {tokens} of the {vocabularies} whose vocabulary the sdist ships",
         "summary refused": " ({count} refuses the messages)",
         "readme": "the README example",
-        "where": "Where they part:",
+        "where": "Where they part (or are refused):",
         "none part": "Nothing parts.",
         "cell": "{family} · {letter} {scenario} · turn {turn}→{next}",
         "text part": "at character index {offset} (the first {offset} agree), in turn {turn}'s {within}",
@@ -412,11 +412,12 @@ WORDS = {
         "key": "✓ 接续   ✗ 分开   {refused}：模板拒绝这些消息   · sdist 没有附带词表",
         "refused": "拒绝",
         "family": "模型家族",
-        "summary": "{scenario}（{letter}）：按文本，第 2 轮接续第 1 轮加回答的有 {text} 个家族（共 {families} 个{refused}）；"
-                   "按 token id，sdist 附带词表的 {vocabularies} 个家族中有 {tokens} 个",
-        "summary refused": "，{count} 个拒绝这些消息",
+        "summary": "{scenario}（{letter}）：按文本比较，{families} 个家族中有 {text} 个的第 2 轮 prompt "
+                   "接续了“第 1 轮 prompt + 回答”{refused}；按 token id 比较，sdist 附带词表的 {vocabularies} 个家族中有 "
+                   "{tokens} 个接续",
+        "summary refused": "（另有 {count} 个家族拒绝这些消息）",
         "readme": "README 示例",
-        "where": "在哪里分开：",
+        "where": "在哪里分开（或被拒绝）：",
         "none part": "没有分开。",
         "cell": "{family} · {letter} {scenario} · 第 {turn}→{next} 轮",
         "text part": "从字符下标 {offset} 起分开（前 {offset} 个字符相同），位于第 {turn} 轮的{within}",

@@ -71,7 +71,7 @@ _WHY: dict[str, tuple[str, str]] = {
            "ChatML/Qwen 风格的模板按位置配对调用和结果，需要 id 的 Mistral 风格模板请改用 openai 目标格式"),
     "tool_use_id": ("the tool message follows its call in order, so the pairing id is not kept; "
                     "ChatML/Qwen-style templates pair calls and results by position",
-                    "tool 消息紧跟在其调用之后，所以不保留配对 id；ChatML/Qwen 风格的模板按位置配对调用和结果"),
+                    "tool 消息紧跟在其调用之后，所以不保留配对 id。ChatML/Qwen 风格的模板按位置配对调用和结果"),
     "signature": ("thinking signatures are checked only by Anthropic's servers; a local model "
                   "neither verifies nor produces them",
                   "thinking 签名只有 Anthropic 的服务器会校验；本地模型既不校验，也不生成签名"),

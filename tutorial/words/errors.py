@@ -127,7 +127,8 @@ TEXTS: dict[str, str] = {
     "must be an object in a tool_use block": "在 tool_use 块中必须是 JSON 对象",
     "is not the start of a JSON object ({why})": "不是一个 JSON 对象的开头（{why}）",
     "is not valid JSON ({why})": "不是有效的 JSON（{why}）",
-    "must be a string or a list of content blocks": "必须是字符串或内容块列表",
+    "must be a string or a list of content blocks": "必须是字符串或内容块列表",  # pydantic's message (shapes.py)
+    "must be a string or a list of content blocks, got {got}": "必须是字符串或内容块列表，实际是 {got}",
     "must be a string or a list of text blocks": "必须是字符串或 text 块列表",
     "must be an object with type 'base64' (media_type, data), 'url' (url) or 'file' (file_id)":
         "必须是 type 为 'base64'（带 media_type、data）、'url'（带 url）或 'file'（带 file_id）的 JSON 对象",

@@ -100,6 +100,7 @@ class Finding:
     failed: int = 0
     total: int = 0
     stopped: bool = False  # the check stopped at a call that did not finish
+    raised_everywhere: bool = False  # every call raised: no bullet of the rule is at stake yet
 
 
 def check_stage(name: str, function: Any) -> Verdict:
@@ -119,7 +120,10 @@ def examine(name: str, function: Any, seconds: Optional[float] = None, generated
     words = TEXT[current()]
     stage = stages.get(name)
     if isinstance(function, str):
-        function = compile_source(stage, function)
+        try:
+            function = compile_source(stage, function)
+        except (Exception, RecursionError) as error:  # a name in quotes, or source that does not run: a ✗, not a traceback
+            return Finding(Verdict("wrong", _not_source(name, function, error, words)), name)
     if function is Ellipsis or function is None or is_stub(function):
         return Finding(Verdict("unanswered", words["unwritten"].format(name=name)), name)
     if not callable(function):
@@ -144,10 +148,12 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     failures: list[tuple[Case, str, Optional[str]]] = []
     stopped = False
     only_none = True  # every call returned None: most likely a `return` left out
+    raised = 0  # calls that raised (not a time-out): all of them, and the trap's rule is beside the point
     for case in every:
         expected = stage.reference(*copy.deepcopy(case.args))
         got = run(function, case.args, seconds)
         only_none = only_none and got.raised is None and not got.changed_input and got.value is None
+        raised += got.raised is not None and not isinstance(got.raised, guard.TimedOut)
         try:
             shape_wrong = (name == "translate" and got.raised is None and not got.changed_input
                            and got.value is not None and not a_pair(got.value))
@@ -178,7 +184,10 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
         message = words["right"].format(name=name, rule=stages.plain(SUMMARIES[lang][name]), **counts)
         return Finding(Verdict("right", message), name, total=len(every))
     case, problem, rule = _first_to_show(failures)
-    if rule == UNCHANGED:
+    raised_everywhere = raised == len(every) and not stopped
+    if raised_everywhere:
+        rule_text = words["raised_everywhere"]
+    elif rule == UNCHANGED:
         rule_text = words["rule_unchanged"]
     elif rule == ENDLESS:
         rule_text = ""
@@ -193,14 +202,30 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     counts = {"failed": len(failures), "total": len(every)}
     template = words["stopped"] if stopped else words["wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
+    shaped = template.format(name=name, label=label, args=shown_args, problem=problem, rule="\0", **counts)
+    head = shaped[: shaped.rindex("\n", 0, shaped.index("\0"))] if "\0" in shaped else shaped  # all but the rule's line
     if not_called_so(function, case.args):  # the arguments do not fit: no bullet of the rule is at stake
-        shaped = template.format(name=name, label=label, args=shown_args, problem=problem, rule="\0", **counts)
-        head = shaped[: shaped.rindex("\n", 0, shaped.index("\0"))]  # all but the rule's line
         message = head + "\n  " + words["called_as"].format(name=name, call=call_shape(stage, case.args))
+    elif raised_everywhere:
+        message = head + "\n  " + rule_text
     if only_none:
         expected = short(stage.reference(*copy.deepcopy(case.args)))
         message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
-    return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped, **counts)
+    return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped,
+                   raised_everywhere=raised_everywhere, **counts)  # fmt: skip
+
+
+def _not_source(name: str, text: str, error: BaseException, words: dict) -> str:
+    """A string where check_stage wants a function: a name in quotes, or source text that
+    does not define the function or does not run (its line, when Python says it)."""
+    if text.strip().isidentifier():
+        return words["a_name"].format(name=name, text=short(text.strip(), 60))
+    if isinstance(error, ValueError) and str(error) == words["no_function"].format(name=name):
+        return words["source_no_function"].format(name=name)
+    detail = f"{type(error).__name__}: {getattr(error, 'msg', None) or error}"
+    if isinstance(error, SyntaxError) and error.lineno:
+        detail += words["source_line"].format(line=error.lineno)
+    return words["source_failed"].format(name=name, error=detail)
 
 
 def call_shape(stage: stages.Stage, args: tuple) -> str:

@@ -16,6 +16,12 @@ TEXT: dict[str, dict[str, Any]] = {
         "unwritten": "{name} is not written yet: replace the ... with your code and run the cell",
         "not_function": "not yet: {name} should be a function, got {kind}",
         "no_function": "the source defines no function (expected {name})",
+        "a_name": "not yet: check_stage wants the function {name} itself (no quotes), got the text {text}",
+        "source_failed": "not yet: the source text given for {name} does not run: {error}",
+        "source_no_function": "not yet: the source text given for {name} defines no function",
+        "source_line": " (line {line})",
+        "raised_everywhere": "It raised on every input, so no rule of the stage is at stake yet: "
+        "fix the line named above first.",
         "right": "right: {name} agrees with the package on all {total} inputs ({readme} from the README example, "
         "{traps} traps, {generated} generated). Its rule: {rule}",
         "wrong": "not yet: {name} differs from the package on {failed} of {total} inputs. The first is "
@@ -25,7 +31,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
         "returned_none": "not yet: {name} returns None for all {total} inputs. Is a return missing? "
         "For {label}, {name}({args}), the package returns {expected}",
-        "stopped": "not yet: {name} timed out on {label}, so the check stopped there:\n    {name}({args})\n"
+        "stopped": "not yet: the check of {name} stopped at {label}:\n    {name}({args})\n"
         "  {problem}",
         "timed_out": "your function did not return within {seconds:g} s (an endless loop?)",
         "trap": 'the trap "{label}"',
@@ -74,6 +80,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "unwritten": "{name} 还没有写：把 ... 换成你的代码，再运行这个单元格。",
         "not_function": "还不对：{name} 应该是函数，这里拿到的是 {kind} 类型的值。",
         "no_function": "这段代码里没有定义任何函数，而这里应当定义的是 {name}。",
+        "a_name": "还不对：check_stage 要的是函数 {name} 本身（不加引号），这里拿到的是字符串 {text}。",
+        "source_failed": "还不对：作为 {name} 传进来的源代码无法运行，{error}",
+        "source_no_function": "还不对：作为 {name} 传进来的源代码里没有定义任何函数。",
+        "source_line": "（第 {line} 行）",
+        "raised_everywhere": "你的函数在每个输入上都抛出了异常，还谈不上违反了哪条规则，请先改好前面指出的那一行。",
         "right": "正确：{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
         "{generated} 个生成的变体），符合这一阶段的规则。{rule}",
         "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个的结果与本包不同。第一个是{label}：\n"
@@ -83,7 +94,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "helper_unwritten": "还不对：{name} 调用了你写的 {helper}，而后者还没有写，请先写出 {helper}。",
         "returned_none": "还不对：{name} 对全部 {total} 个输入都返回 None，是不是漏写了 return？"
         "对{label}调用 {name}({args}) 时，本包返回的是 {expected}，而你的函数返回 None。",
-        "stopped": "还不对：{name} 在{label}上超时，检查就停在这一个输入上。\n    {name}({args})\n  {problem}",
+        "stopped": "还不对：对 {name} 的检查停在了{label}上。\n    {name}({args})\n  {problem}",
         "timed_out": "你的函数在 {seconds:g} 秒内没有返回，可能陷入了死循环",
         "trap": "陷阱「{label}」",
         "generated": "生成的变体 #{number}",

@@ -38,6 +38,8 @@ class Located(ValueError):
 def describe_error(error: Exception) -> str:
     """One line for the error box, starting with the place that is wrong (in the current language)."""
     if isinstance(error, json.JSONDecodeError):
+        if not error.doc.strip(" \t\r\n"):  # nothing typed yet: say so, not "Expecting value"
+            return worded("json_empty")
         typed = full_width.json_hint(error)  # “role”: the full-width character, its place, the ASCII one
         if typed is not None:
             return typed

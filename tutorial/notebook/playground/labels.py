@@ -142,6 +142,7 @@ LABELS: dict[str, dict[str, str]] = {
         "capture_gone": "no capture {capture} in the list (refresh it)",
         # errors: each starts with the place (a line and column, or a path in the body)
         "json_error": "line {line}, column {column}: {message} (the text is not valid JSON yet)",
+        "json_empty": "the editor is empty: pick a preset or write a request body",
         "json_deep": "line {line}, column {column}: nested deeper than {limit} levels (the playground takes at most "
         "{limit})",
         "json_number": "line {line}, column {column}: a number of {digits} digits (Python reads at most {limit})",
@@ -256,6 +257,7 @@ LABELS: dict[str, dict[str, str]] = {
         "captures_failed": "无法列出捕获到的请求（{error}）",
         "capture_gone": "列表里没有捕获记录 {capture}（请刷新）",
         "json_error": "第 {line} 行第 {column} 列，{message}（文本还不是有效的 JSON）",
+        "json_empty": "编辑器里还没有内容，请选一个预设或写一个请求体",
         "json_deep": "第 {line} 行第 {column} 列，嵌套超过 {limit} 层（交互练习场最多接受 {limit} 层）",
         "json_number": "第 {line} 行第 {column} 列，数字有 {digits} 位（Python 最多读 {limit} 位）",
         "json_unreadable": "第 {line} 行第 {column} 列，无法读取这段文本（{message}）",
