@@ -120,7 +120,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "yours_unwritten": "你的 translate 还没有写，交互练习场只显示本包的翻译结果。",
         "yours_error": "交互练习场中的请求还无法翻译（{error}）",
         "yours_target": "你的 translate 构造的是 chat_template 的格式，而交互练习场当前设为 {target!r}",
-        "preset": "预设“{preset}”",
+        "preset": "预设「{preset}」",
         "this_request": "这个请求",
         "yours_differs": "还不对：在{which}上，你的 translate 给出的结果与本包的结果不同。{problem}",
         "yours_agree": "正确：在{which}上，你的 translate 给出的输出与本包的输出完全相同。",
