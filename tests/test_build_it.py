@@ -766,7 +766,7 @@ def test_chapter_13s_verdicts_open_as_chapter_05s_with_the_rule_on_its_own_line(
         return "fork" if held else "clean"
 
     zh = repr(_in("zh", check_trajectory_stage, "classify", classify))
-    assert zh.startswith("✗ 还不对：输入为“") and "\n  规则：" in zh and zh.endswith("。"), zh
+    assert zh.startswith("✗ 还不对：输入为「") and "\n  规则：" in zh and zh.endswith("。"), zh
     assert "下面这条规则" not in zh
     en = repr(_in("en", check_trajectory_stage, "classify", classify))
     assert en.startswith("✗ not yet: on ") and "\n  The rule: " in en and en.endswith("."), en

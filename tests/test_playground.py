@@ -1275,6 +1275,21 @@ def test_yours_first_difference_is_located_and_shown_in_a_column(pg):
     assert pg.results["yours"].state == "not_compared" and "target openai" in pg.results["yours"].message
 
 
+def test_yours_verdict_ends_with_the_rule_not_the_note_on_the_source():
+    # zh review 6, finding 5: when no bullet applies, the verdict quotes translate's rule, and
+    # stops there; why the package's source is longer belongs to the solution cell (05.translate).
+    from tutorial.notebook.exercises import get
+
+    for lang, rule, note in (("en", "returned together as a tuple.", "source is longer"), ("zh", "一起返回。", "源码更长")):
+        with using(lang):
+            pg = Playground(yours=lambda body: ([], None))
+            pg.preset = "two text blocks in one user message"
+            yours = pg.results["yours"]
+            assert yours.state == "differs" and yours.message.endswith(rule) and note not in yours.message, yours
+            explanation = get("05.translate").explanation if lang == "en" else get("05.translate").zh["explanation"]
+            assert explanation.endswith(note + ("." if lang == "en" else "。")), explanation
+
+
 def test_yours_that_raises_or_returns_something_else_is_said_with_its_line(pg):
     pg.yours = breaks_on_tools
     yours = pg.results["yours"]

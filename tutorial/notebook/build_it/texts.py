@@ -131,7 +131,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "yours_unwritten": "你的 translate 还没有写，交互练习场只显示本包的翻译结果。",
         "yours_error": "交互练习场中的请求还无法翻译（{error}）",
         "yours_target": "你的 translate 构造的是 chat_template 的格式，而交互练习场当前设为 {target!r}",
-        "preset": "预设“{preset}”",
+        "preset": "预设「{preset}」",
         "this_request": "这个请求",
         "yours_differs": "还不对：在{which}上，你的 translate 给出的结果与本包的结果不同。{problem}",
         "yours_agree": "正确：在{which}上，你的 translate 给出的输出与本包的输出完全相同。",
@@ -154,8 +154,7 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "zero or more chat messages.",
         "tools_to_chat_tools": "no tools gives None, not []; each tool is wrapped as a function, input_schema "
         "renamed parameters, with an empty object schema and an empty description when they are missing.",
-        "translate": "two independent paths, messages first, returned together as a tuple. The package's "
-        "version also checks the body and looks the target up, which is why its source is longer.",
+        "translate": "two independent paths, messages first, returned together as a tuple.",
         "tool_result_messages": "one tool message per run of reference / non-reference parts, every one with the "
         "same tool_call_id, in the original order; a lone text part collapses to a string.",
     },
@@ -169,11 +168,17 @@ SUMMARIES: dict[str, dict[str, str]] = {
         "translate_messages": "先是系统提示词（或者什么也没有），然后按顺序处理每条消息，每条产生零条或多条聊天消息。",
         "tools_to_chat_tools": "没有工具时得到 None 而不是 []，有工具时每个工具包装成函数，input_schema 改名为 parameters，"
                                "缺失时分别补上空的 object schema 和空的 description。",
-        "translate": "消息路径和工具路径相互独立，先走消息路径，再走工具路径，两个结果作为一个元组一起返回。"
-                     "本包的版本还会检查请求体、查找目标格式，所以源码更长。",
+        "translate": "消息路径和工具路径相互独立，先走消息路径，再走工具路径，两个结果作为一个元组一起返回。",
         "tool_result_messages": "按引用与非引用把各个 content part 切成段，每段一条 tool 消息，都带相同的 tool_call_id，"
                                 "保持原来的顺序。一段只有一个文本 content part 时，这条消息的 content 就是那段文本本身。",
     },
+}
+
+# What the solution cell says after a stage's rule about the package's source it prints (zh review
+# 6, finding 5: a note on the source, not part of the rule, so no verdict repeats it).
+SOURCE_NOTES: dict[str, dict[str, str]] = {
+    "en": {"translate": "The package's version also checks the body and looks the target up, which is why its source is longer."},
+    "zh": {"translate": "本包的版本还会检查请求体、查找目标格式，所以源码更长。"},
 }
 
 # The bullets of each stage's rule, as chapter 05 writes them (markdown backticks included).

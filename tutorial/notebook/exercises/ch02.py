@@ -255,11 +255,11 @@ add(
         explanation="these templates write a tool's response right after the call and never print an id, so "
         "order is all they need. Templates that do print ids (Mistral-style) need the openai target's shape.",
         zh={
-            "question": "既然 tool 消息没有保留 tool_use_id，ChatML 或 Qwen 风格的模板如何表明一个结果回应的是哪次调用？",
+            "question": "既然 tool 消息没有保留 tool_use_id，ChatML 或 Qwen 风格的模板如何表明一个结果回答的是哪次调用？",
             "choices": {
                 "a": "id 保存在 tool 消息的一个隐藏字段里，模板渲染时会读取这个字段",
                 "b": "做不到，只能让模型去猜每个结果属于哪一次调用",
-                "c": "靠工具名，tool 消息会重复所回应的那次调用的名字",
+                "c": "靠工具名，tool 消息会重复所回答的那次调用的名字",
                 "d": "靠位置，每个结果跟在自己的调用之后，按调用的顺序排列",
             },
             "feedback": {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...words import current
 from .. import build_it
-from ..build_it.texts import chinese_source
+from ..build_it.texts import SOURCE_NOTES, chinese_source
 from . import Exercise, add, solutions
 
 _WRITTEN = solutions("05")
@@ -51,6 +51,12 @@ def _named_zh(stage: str) -> str:
     return "" if name == stage else f"本包里这个函数叫 {name}，做的事和你写的 {stage} 相同。"
 
 
+def _note(lang: str, stage: str) -> str:
+    """What the explanation adds about the source it reveals (why it is longer), if anything."""
+    note = SOURCE_NOTES[lang].get(stage, "")
+    return (" " + note if lang == "en" else note) if note else ""
+
+
 def _stage_exercise(stage: str) -> Exercise:
     return Exercise(
         key=f"05.{stage}",
@@ -62,14 +68,16 @@ def _stage_exercise(stage: str) -> Exercise:
         hint="Run build_it.check_stage on it: it names the smallest input where it differs, with the expected "
         "and the actual value there. " + _HINTS[stage],
         explanation=f"the package's own code for this stage is in {_WHERE.get(stage, 'tutorial/translation.py')} "
-        f"(the solution cell prints it). Its rule: {build_it.STAGES[stage].explanation}",
+        f"(the solution cell prints it). Its rule: {build_it.STAGES[stage].explanation}"
+        + _note("en", stage),
         form="a function, written in the cell",
         zh={
             "question": f"写出 {stage}，让这个函数在检查用到的每个输入上都与本包一致。",
             "hint": "用 build_it.check_stage 检查你的函数，check_stage 会指出第一个结果不同的输入，并给出那里的期望值和实际值。"
             + _HINTS_ZH[stage],
             "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
-            f"{_named_zh(stage)}按这一阶段的规则，{build_it.TEXT['zh']['rules'][stage]}",
+            f"{_named_zh(stage)}按这一阶段的规则，{build_it.TEXT['zh']['rules'][stage]}"
+            + _note("zh", stage),
             "form": "一个函数，写在单元格里",
         },
     )

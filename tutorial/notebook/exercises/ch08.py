@@ -104,8 +104,8 @@ add(
                 ["id"],
                 "The call's id is one. The message that answers the call needs a key too: how does a tool message "
                 "say which call it answers on the Chat Completions wire?",
-                "调用的 id 是其中之一，而回应这次调用的消息也需要一个键。在 Chat Completions 的传输格式里，"
-                "tool 消息如何说明自己回应的是哪次调用？",
+                "调用的 id 是其中之一，而回答这次调用的消息也需要一个键。在 Chat Completions 的传输格式里，"
+                "tool 消息如何说明自己回答的是哪次调用？",
                 matches=lambda answer: _named(answer) == {"id"},
             ),
             Mistake(
@@ -133,8 +133,8 @@ add(
         zh={
             "question": "README 示例的 openai 翻译结果里，有哪些键是默认翻译结果中完全没有的？"
             "请把这些键名写成一个列表作答，顺序不限。",
-            "hint": "在 openai 格式中，调用保留了自己的 id，再看看回应这次调用的那条消息。"
-            "在 Chat Completions 的传输格式里，tool 消息如何说明自己回应的是哪次调用？",
+            "hint": "在 openai 格式中，调用保留了自己的 id，再看看回答这次调用的那条消息。"
+            "在 Chat Completions 的传输格式里，tool 消息如何说明自己回答的是哪次调用？",
             "explanation": "两个键，一个是工具调用上的 id，一个是 tool 消息上指回这次调用的 tool_call_id。"
             "默认目标格式两者都没有，而两种目标格式的角色和文本完全相同。",
             "form": "键名的列表，例如 ['key_a', 'key_b']",
@@ -185,7 +185,7 @@ add(
             "question": "对 README 示例，丢失报告（trace(body, target=...).losses）在每种目标格式下各列出多少项？",
             "hint": "数一数 README 请求体里有、输出里却没有的东西，包括调用上的 id、结果上的 id，"
             "以及一个既不是 messages、system 也不是 tools 的顶层字段。",
-            "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回应这次调用的 tool_result 上），"
+            "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回答这次调用的 tool_result 上），"
             "两种目标格式都把 max_tokens 留在请求体里给采样步骤，所以分别是 3 和 1。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
@@ -539,7 +539,7 @@ add(
                 "所以未拆分的消息已经把三个 content part 全都显示出来了。",
                 "c": "每段变成一条消息，而引用只在其中一条里，所以 schema 只出现一次。",
                 "d": "这个模板依次渲染每条 tool 消息，不按 id 配对任何东西。"
-                "其他模型家族是否接受回应同一次调用的多条 tool 消息，还没有逐一核实，详见设计说明。",
+                "其他模型家族是否接受回答同一次调用的多条 tool 消息，还没有逐一核实，详见设计说明。",
             },
             "hint": "用 ChatML 模板渲染两个版本，比较 tool 消息那一段显示了什么，以及这一段有多长。",
             "explanation": "两种方式显示的都是同样三个 content part。拆分多出两条消息和两层 <tool_response> 包装，"
@@ -639,7 +639,7 @@ add(
             },
             "hint": "tojson 会把任何值变成 JSON 文本，那么一个字符串的 JSON 文本是什么样子？",
             "explanation": "JSON 文本又被套了一层引号，于是模型读到的是一个字符串，而训练时看到的是一个对象。"
-            "引擎用哪种目标格式，必须与引擎的模板期望的一致。",
+            "引擎交给模板的 arguments 是什么类型，必须与这个模板的预期一致。",
         },
     )
 )

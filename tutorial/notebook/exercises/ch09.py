@@ -171,12 +171,12 @@ add(
         explanation="the default target drops the id on the call and on the result, so the echoed turn comes "
         "out == manager_message, which is how the trajectory store finds its own turn again.",
         zh={
-            "question": "CLI 把回复作为对话历史发回来，调用和回应这次调用的结果上都带着 id toolu_0，"
+            "question": "CLI 把回复作为对话历史发回来，调用和回答这次调用的结果上都带着 id toolu_0，"
             "那么默认目标格式翻译下一个请求时，toolu_0 会怎样？",
             "choices": {
                 "a": "这个 id 留在调用和 tool 消息上，让模板可以把两者配对。",
                 "b": "这个 id 被换成一个新 id，因为生成的 id 只在一次回复里有效。",
-                "c": "这个 id 被移进 tool 消息的文本里，好让模型仍能看出回应的是哪次调用。",
+                "c": "这个 id 被移进 tool 消息的文本里，好让模型仍能看出回答的是哪次调用。",
                 "d": "两处都丢掉，回传的历史轮次于是等于记录的 manager_message。",
             },
             "feedback": {
@@ -250,12 +250,12 @@ add(
         form="a file name as the call's path writes it, extension included (such as 'notes.md')",
         fits=lambda answer: isinstance(answer, str) and bool(re.fullmatch(r"[^/\\\s]+\.\w+", answer.strip())),
         zh={
-            "question": "客户端先回应了第二次调用（b.md）。经过默认目标格式的往返（to_anthropic(translate(two_calls)"
-            "[0])）之后，结果 'B 的内容' 声称回应的是哪个文件？",
+            "question": "客户端先回答了第二次调用（b.md）。经过默认目标格式的往返（to_anthropic(translate(two_calls)"
+            "[0])）之后，结果 'B 的内容' 声称回答的是哪个文件？",
             "hint": "没有 id 时，to_anthropic 会生成新的 id，"
             "并按位置把 tool 消息与前面那条 assistant 消息中的调用配对，第一个结果对第一次调用。",
             "explanation": "第一个结果与第一次调用配对，而那次调用读的是 a.md，"
-            "于是 b.md 的内容现在自称回应 a.md 那次调用，没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
+            "于是 b.md 的内容现在自称回答 a.md 那次调用，没有任何东西失败，请求格式完好，说的却是客户端从没说过的话。",
             "form": "一个文件名，照调用里的路径写，带扩展名（例如 'notes.md'）",
         },
     )
@@ -383,7 +383,7 @@ add(
                 "b": "消息里没有保存内容块时才会这样，而这里有保存的内容块，所以以保存的为准。",
                 "c": "除了 Anthropic 的服务器，谁也无法生成签名，伪造的签名会被拒绝，"
                 "所以保存下来的签名是唯一能通过验证的。",
-                "d": "文本和工具调用也是这一轮的一部分，后面的工具结果必须回应的正是那个 tool_use。",
+                "d": "文本和工具调用也是这一轮的一部分，后面的工具结果必须回答的正是那个 tool_use。",
             },
             "hint": "看看 response_to_message 在 'blocks' 下保存了什么，以及 thinking 块为什么需要自己的签名。",
             "explanation": "有保存的内容块时，这一轮原样发回，内容块、顺序和签名都和 Anthropic 写出的一样，"

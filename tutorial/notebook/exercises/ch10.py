@@ -213,7 +213,7 @@ add(
         "the tool failed only if the tool's own text says so.",
         form="True or False",
         zh={
-            "question": "用例 08 里，一个工具以 is_error: true 回应（一个文本 content part 和一张截图），六行中有没有哪一行把 "
+            "question": "用例 08 里，一个工具以 is_error: true 回答（一个文本 content part 和一张截图），六行中有没有哪一行把 "
             "is_error 带进了输出？",
             "hint": "聊天消息能把错误标志放在哪里？看看 OpenAI 格式中 tool 消息有哪些键，即 role、tool_call_id、"
             "content。",
@@ -355,7 +355,7 @@ add(
         "all with the same tool_call_id, as our openai target does.",
         form="a whole number",
         zh={
-            "question": "用例 11 里，一次工具搜索回应 [text, tool_reference 'Bash', text]，那么 SGLang 0.5.23 会把这一个 "
+            "question": "用例 11 里，一次工具搜索回答 [text, tool_reference 'Bash', text]，那么 SGLang 0.5.23 会把这一个 "
             "tool_result 变成多少条 tool 消息？",
             "hint": "第 08 章第 2 节用 openai 目标格式跟踪过同样的结构，而 openai 目标格式在这里模仿的正是 SGLang。",
             "explanation": "一共三条，因为 SGLang 把结果切成若干段（文本、引用、文本），每段一条 tool 消息，"

@@ -34,7 +34,7 @@ GIVEAWAYS: dict[str, dict[str, list[str]]] = {
     "08.prompts_same": {"en": ["prompts identical: True", "identical, character for character"], "zh": ["逐字符相同"]},
     "08.split": {"en": ["three tool messages", "3 tool messages"], "zh": ["三条 tool 消息", "3 条 tool 消息"]},
     "09.events": {"en": ["12 events", "1 + 9 + 2 = 12"], "zh": ["12 个事件", "1 + 9 + 2 = 12"]},
-    "09.out_of_order": {"en": ["now claims to answer the a.md call"], "zh": ["自称回应 a.md"]},
+    "09.out_of_order": {"en": ["now claims to answer the a.md call"], "zh": ["自称回答 a.md"]},
     "10.is_error": {"en": ["none carries is_error"], "zh": ["没有一行带上 is_error"]},
     "10.reference": {"en": ["SGLang makes three tool messages"], "zh": ["SGLang 生成三条 tool 消息"]},
     "10.system_join": {"en": ["'Block ABlock B'", '"Block ABlock B"'], "zh": ["'Block ABlock B'", '"Block ABlock B"']},

@@ -50,7 +50,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "becomes a placeholder; a result that does not name its call breaks the protocol itself, whatever "
             "a target keeps.",
             "为什么契约放行类型未知的内容块，却拒绝没有 tool_use_id 的 tool_result？",
-            "协议一直在增加新的内容块类型，所以类型未知（但 type 是字符串）的内容块会被接受，变成占位符。不指明回应哪次调用的结果则违反了协议本身，"
+            "协议一直在增加新的内容块类型，所以类型未知（但 type 是字符串）的内容块会被接受，变成占位符。不指明回答哪次调用的结果则违反了协议本身，"
             "目标格式保留什么都改变不了这一点。",
         ),
         Recall(
@@ -98,7 +98,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Without ids, how does a ChatML- or Qwen-style template show which call a result answers?",
             "By position: the tool message comes right after the assistant turn that made the call, results in "
             "the order of the calls.",
-            "没有 id，ChatML 或 Qwen 风格的模板如何表明一个结果回应的是哪次调用？",
+            "没有 id，ChatML 或 Qwen 风格的模板如何表明一个结果回答的是哪次调用？",
             "模板靠位置配对，tool 消息紧跟在发出调用的 assistant 轮次之后，多个结果按调用的顺序排列。",
         ),
     ),
@@ -243,7 +243,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "The contract follows the protocol, not a target's output: every tool_result must name its call, "
             "so the request is refused before anything is translated.",
             "既然默认目标格式会丢掉 tool_use_id，为什么它仍是必需的？",
-            "契约依据的是协议，而不是某个目标格式的输出。每个 tool_result 都必须指明回应的是哪次调用，所以缺了 tool_use_id 的请求在翻译之前就被拒绝。",
+            "契约依据的是协议，而不是某个目标格式的输出。每个 tool_result 都必须指明回答的是哪次调用，所以缺了 tool_use_id 的请求在翻译之前就被拒绝。",
         ),
         Recall(
             "What does each target do with a block type nobody knows?",
@@ -318,7 +318,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "to_anthropic pairs them with the calls by position, so a result can claim to answer the wrong "
             "call, and nothing fails.",
             "当结果以另一种顺序返回、又没有保留 id 时，会出什么问题？",
-            "to_anthropic 按位置把结果和调用配对，于是一个结果可能声称回应的是另一次调用，而且整个过程不报任何错。",
+            "to_anthropic 按位置把结果和调用配对，于是一个结果可能声称回答的是另一次调用，而且整个过程不报任何错。",
         ),
         Recall(
             "Why must a signed thinking block go back word for word?",
