@@ -180,7 +180,9 @@ def terminal(learner, commands: str, seconds: float = 60) -> str:
     try:
         connection.send(json.dumps(["stdin", commands + "; echo END-OF-PROBE\r"]))
         said, deadline = "", time.monotonic() + seconds
-        while said.count("END-OF-PROBE") < 2 and time.monotonic() < deadline:  # the echoed line, then the output
+        # the output's own line, not the echoed command (echoed twice when the input arrives before the prompt)
+        while (not re.search(r"(?m)^END-OF-PROBE\r?$", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", said))
+               and time.monotonic() < deadline):  # fmt: skip
             message = json.loads(connection.recv())
             if message[0] == "stdout":
                 said += message[1]
