@@ -496,7 +496,8 @@ def test_a_mistyped_key_is_told_in_the_current_language_with_the_keys_meant():
             assert str(raised.value).startswith(chapter) and "'08.extra_keys'" in str(raised.value)
             with pytest.raises(ex.NoExercise) as raised:
                 ex.get("99.x")
-            assert "'02.roles'" in str(raised.value) and ("13" in str(raised.value))
+            assert "'02.count'" in str(raised.value) and ("13" in str(raised.value))
+            assert raised.value._render_traceback_() == [f"NoExercise: {raised.value}"]  # IPython: one line, no traceback
 
 
 def test_a_near_miss_says_what_counts():

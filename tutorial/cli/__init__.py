@@ -113,6 +113,10 @@ def _run(argv: list[str]) -> int:
         with words.argparse_words():
             return drift(rest[1:], _fail)
     with words.argparse_words():
+        if not rest:  # no command: named plainly, not as argparse's {walk,translate,...}
+            top = parser()
+            names = list(top._subparsers._group_actions[0].choices)  # the commands, in their order
+            top.error(words_for(WORDS, "no_command", commands=("、" if current() == "zh" else ", ").join(names)))
         arguments = parser().parse_args(argv)
 
     if arguments.command == "doctor":

@@ -114,7 +114,7 @@ WORDS = {
             "starlette": "/v1/messages 服务器",
             "uvicorn": "/v1/messages 服务器",
             "pytest": "测试套件",
-            "hypothesis": "属性测试",
+            "hypothesis": "基于性质的测试",
             "nbval": "检查 notebook 中保存的输出",
             "playwright": "浏览器测试",
             "anthropic": "服务器测试所驱动的 SDK",

@@ -35,7 +35,7 @@ WORDS = {
     },
     "zh": {
         "help": "检查每个模型家族的下一轮 prompt 能否接续上一轮 prompt 加模型的回答，打印漂移表",
-        "json help": "以 JSON 输出各格（每个模型家族 × 情形一个对象）",
+        "json help": "以 JSON 输出漂移表的每一格（每个模型家族 × 情形一个对象）",
         "family help": "只看这个模型家族，可以重复给出（可选的有 {names}）",
         "scenario help": "只看这个情形，写名字或字母，可以重复给出（可选的有 {names}）",
         "no family": "--family 不能取 {name!r}，没有这个模型家族，可选的有 {names}",

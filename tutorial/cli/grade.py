@@ -37,8 +37,10 @@ WORDS = {
         "missing": "not defined in the file, not checked",
         "helper": "calls your {helper}, which does not agree yet (see its line); fix it first",
         "helper_unwritten": "calls your {helper}, which is not written yet",
-        "first": "the result differs from the package's on {failed} of {total} inputs; the first is {label}, {call}: {problem}. The rule: {rule}",
-        "first_raised": "the result differs from the package's on {failed} of {total} inputs; the first is {label}, {call}: {problem}. {rule}",
+        "first": "{count}; the first is {label}, {call}: {problem}. The rule: {rule}",
+        "first_raised": "{count}; the first is {label}, {call}: {problem}. {rule}",
+        "count_some": "the result differs from the package's on {failed} of {total} inputs",
+        "count_all": "the result differs from the package's on all {total} inputs",
         "stopped": "on {label}, {call}: {problem}",
         "trap": 'the trap "{label}"',
         "recorded": "translate on {what}",
@@ -47,6 +49,7 @@ WORDS = {
         "recorded_right": "all {compared} agree{left_out}",
         "left_out": " ({count} left out: the package refuses them)",
         "recorded_wrong": "{failed} of {compared} differ; the first is {name}: {detail}",
+        "recorded_all_wrong": "all {compared} differ; the first is {name}: {detail}",
         "stopped_replay": "{name}: {detail}; stopped there",
         "line": "{mark} {name}: {text}",
         "verdict_right": "all agree: your translator can stand where the package's does "
@@ -66,8 +69,10 @@ WORDS = {
         "missing": "文件里没有定义，未检查",
         "helper": "调用了你写的 {helper}，而后者还没通过（见上面那一行），请先改好 {helper}",
         "helper_unwritten": "调用了你写的 {helper}，而后者还没有写",
-        "first": "{total} 个输入中有 {failed} 个的结果与本包不同，第一个是{label}，调用 {call} 时，{problem}。规则：{rule}",
-        "first_raised": "{total} 个输入中有 {failed} 个的结果与本包不同，第一个是{label}，调用 {call} 时，{problem}。{rule}",
+        "first": "{count}，第一个是{label}，调用 {call} 时，{problem}。规则：{rule}",
+        "first_raised": "{count}，第一个是{label}，调用 {call} 时，{problem}。{rule}",
+        "count_some": "{total} 个输入中有 {failed} 个的结果与本包不同",
+        "count_all": "全部 {total} 个输入的结果都与本包不同",
         "stopped": "调用 {call} 处理{label}时，{problem}",
         "trap": "陷阱「{label}」",
         "recorded": "translate 处理{what}",
@@ -76,11 +81,12 @@ WORDS = {
         "recorded_right": "全部 {compared} 个一致{left_out}",
         "left_out": "（{count} 个未比较，因为本包拒绝这些请求）",
         "recorded_wrong": "{compared} 个中有 {failed} 个的结果不同，第一个是「{name}」，{detail}",
+        "recorded_all_wrong": "全部 {compared} 个的结果都不同，第一个是「{name}」，{detail}",
         "stopped_replay": "检查「{name}」时，{detail}，检查到此为止",
         "line": "{mark} {name}：{text}",
         "verdict_right": "全部一致：你的翻译器可以替代本包的翻译器（python -m tutorial serve --translator {file}）",
         "verdict_wrong": "还不对：先改正上面第一个 ✗，再运行一次 grade",
-        "help": "拿本包对照检查一个写有第 05 章函数的文件",
+        "help": "把写有第 05 章函数的文件与本包逐一比对",
         "file_help": "定义了 translate 的 .py 文件（也可以定义第 05 章的其他函数）",
         "file_metavar": "文件.py",
         "timeout_help": "加载文件以及每次调用你的函数时允许的秒数（默认为 {seconds:g}）",
@@ -162,7 +168,8 @@ def _first(found) -> str:
         label = words["trap"].format(label=label)
     call = f"{found.stage}({', '.join(short(arg, 120) for arg in case.args)})"
     template = "stopped" if found.stopped else "first_raised" if found.raised_everywhere else "first"
-    return words[template].format(failed=found.failed, total=found.total, label=label, call=call,
+    count = words["count_all" if found.failed == found.total else "count_some"].format(failed=found.failed, total=found.total)
+    return words[template].format(count=count, label=label, call=call,
                                  problem=found.problem, rule=found.rule)  # fmt: skip
 
 
@@ -214,7 +221,8 @@ def _recorded(translator, findings: Optional[dict] = None) -> list[tuple[str, bo
         if replayed.stopped:
             line = words["stopped_replay"].format(name=shown_name(first.name), detail=detail)
         else:
-            line = words["recorded_wrong"].format(failed=len(problems), compared=len(compared), name=shown_name(first.name), detail=detail)
+            key = "recorded_all_wrong" if len(problems) == len(compared) else "recorded_wrong"
+            line = words[key].format(failed=len(problems), compared=len(compared), name=shown_name(first.name), detail=detail)
         found.append((words["line"].format(mark="✗", name=title, text=line), False))
     return found
 

@@ -209,6 +209,7 @@ WORDS = {
     "en": {
         "error": "error: {message}",
         "request": "{message}",
+        "no_command": "a command is missing; the commands are {commands}",
         "description": "Anthropic request -> chat template input, stage by stage.",
         "lang": "language of help, messages and reports (default: TUTORIAL_LANG, else the locale, else English)",
         "walk": "print every stage's input and output, then what stays behind",
@@ -230,6 +231,7 @@ WORDS = {
     "zh": {
         "error": "错误：{message}",
         "request": "请求无效：{message}",
+        "no_command": "缺少子命令，可选的有 {commands}",
         "description": "把 Anthropic 请求一步步翻译成聊天模板的输入。",
         "lang": "帮助、提示和报告的语言（默认取 TUTORIAL_LANG，其次是系统语言环境 LANG，都没有时用英文）",
         "walk": "打印每个阶段的输入和输出，以及未进入输出的内容",

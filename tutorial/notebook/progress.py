@@ -3,7 +3,7 @@
 On a class hub (`python3 tasks.py hub`), every ✓ or ✗ that `check(...)` or chapter 05's
 `check_stage(...)` gives in a learner's kernel becomes one small event for the instructor's page:
 
-    {"id": "...", "exercise": "02.roles", "verdict": "wrong", "mistake": "mistake 1: ...", "at": 1760000000.0}
+    {"id": "...", "exercise": "02.count", "verdict": "wrong", "mistake": "mistake 1: ...", "at": 1760000000.0}
 
 The learner's answer itself is not sent, unless the instructor asked for answers when starting
 the hub (the hub then sets TUTORIAL_PROGRESS_ANSWERS=1 in the learner's server).

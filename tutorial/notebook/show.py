@@ -177,13 +177,16 @@ def source_code(function) -> str:
     import inspect
     import textwrap
 
+    from ..words import current
+    from .build_it.texts import chinese_source
+
     source = textwrap.dedent(inspect.getsource(function))
     body = ast.parse(source).body[0].body
     first = body[0]
-    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)):
-        return source
-    lines = source.splitlines(keepends=True)
-    return "".join(lines[: first.lineno - 1] + lines[first.end_lineno :])
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        lines = source.splitlines(keepends=True)
+        source = "".join(lines[: first.lineno - 1] + lines[first.end_lineno :])
+    return chinese_source(source) if current() == "zh" else source  # its comments in Chinese, as reveal shows them
 
 
 def diagram(trace, highlight: Optional[str] = None, *, focus: bool = False, upto: Optional[str] = None):

@@ -63,7 +63,7 @@ WORDS = {
         "description": "启动本地的 /v1/messages 端点，捕获收到的每个请求，并显示翻译把请求变成了什么。",
         "host": "绑定的地址（默认为 127.0.0.1，只有本机可以访问）",
         "port": f"端口（默认为 {DEFAULT_PORT}，设为 0 时任选一个空闲端口）",
-        "forward": "把请求转发给兼容 OpenAI 的引擎（/v1/chat/completions），用引擎的输出回复客户端",
+        "forward": "把请求转发给兼容 OpenAI 的引擎的 /v1/chat/completions，用引擎的输出回复客户端",
         "engine": "在一个空闲端口上启动 llama.cpp 的服务器（由 `python3 tasks.py engine` 构建），运行这个模型"
         "（默认为 tiny，手工设定权重的小模型），并把请求转发过去，本服务器停止时 llama.cpp 的服务器也随之停止",
         "engine_or_forward": "--engine 和 --forward 只能选一个",

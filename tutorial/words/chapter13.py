@@ -10,7 +10,7 @@ TEXTS = {
     "prompt_side": {"en": "turn 2 prompt", "zh": "第 2 轮 prompt"},
     "sample_summary": {"en": "{samples} sample: {tokens} tokens, {response} after the first prompt, {trained} trained",
                        "zh": "{samples} 个样本，共 {tokens} 个 token，第一个 prompt 之后 {response} 个，其中 {trained} 个参与训练"},
-    "held_after_turn_1": {"en": "held after turn 1", "zh": "第 1 轮之后持有的"},
+    "held_after_turn_1": {"en": "held after turn 1", "zh": "第 1 轮之后持有的 token"},
     "sample_after_turn_2": {"en": "the sample after turn 2", "zh": "第 2 轮之后的样本"},
     "strategy": {"en": "strategy", "zh": "方式"},
     "samples": {"en": "samples", "zh": "样本"},

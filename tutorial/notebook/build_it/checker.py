@@ -23,7 +23,6 @@ import copy
 import difflib
 import inspect
 import json
-import linecache
 import os
 import textwrap
 import unicodedata
@@ -37,6 +36,7 @@ from .. import progress
 from ..exercises import Verdict
 from . import guard, stages
 from .inputs import README
+from .source_text import compile_source, not_source
 from .texts import LABELS_ZH, SUMMARIES, TEXT
 
 GENERATED = 150  # variations per stage, on top of the README inputs and the traps
@@ -123,7 +123,7 @@ def examine(name: str, function: Any, seconds: Optional[float] = None, generated
         try:
             function = compile_source(stage, function)
         except (Exception, RecursionError) as error:  # a name in quotes, or source that does not run: a ✗, not a traceback
-            return Finding(Verdict("wrong", _not_source(name, function, error, words)), name)
+            return Finding(Verdict("wrong", not_source(name, function, error)), name)
     if function is Ellipsis or function is None or is_stub(function):
         return Finding(Verdict("unanswered", words["unwritten"].format(name=name)), name)
     if not callable(function):
@@ -200,7 +200,7 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
     elif lang == "zh" and label[:1].isascii():
         label = " " + label  # a space between Chinese and Latin text
     counts = {"failed": len(failures), "total": len(every)}
-    template = words["stopped"] if stopped else words["wrong"]
+    template = words["stopped"] if stopped else words["wrong_all" if len(failures) == len(every) else "wrong"]
     message = template.format(name=name, label=label, args=shown_args, problem=problem, rule=rule_text, **counts)
     shaped = template.format(name=name, label=label, args=shown_args, problem=problem, rule="\0", **counts)
     head = shaped[: shaped.rindex("\n", 0, shaped.index("\0"))] if "\0" in shaped else shaped  # all but the rule's line
@@ -213,19 +213,6 @@ def _compare(name: str, function: Callable, seconds: Optional[float], generated:
         message = words["returned_none"].format(name=name, label=label, args=shown_args, expected=expected, **counts)
     return Finding(Verdict("wrong", message), name, case=case, problem=problem, rule=rule_text, stopped=stopped,
                    raised_everywhere=raised_everywhere, **counts)  # fmt: skip
-
-
-def _not_source(name: str, text: str, error: BaseException, words: dict) -> str:
-    """A string where check_stage wants a function: a name in quotes, or source text that
-    does not define the function or does not run (its line, when Python says it)."""
-    if text.strip().isidentifier():
-        return words["a_name"].format(name=name, text=short(text.strip(), 60))
-    if isinstance(error, ValueError) and str(error) == words["no_function"].format(name=name):
-        return words["source_no_function"].format(name=name)
-    detail = f"{type(error).__name__}: {getattr(error, 'msg', None) or error}"
-    if isinstance(error, SyntaxError) and error.lineno:
-        detail += words["source_line"].format(line=error.lineno)
-    return words["source_failed"].format(name=name, error=detail)
 
 
 def call_shape(stage: stages.Stage, args: tuple) -> str:
@@ -368,23 +355,6 @@ def is_stub(function: Any) -> bool:
         body = body[1:]  # the docstring
     return bool(body) and all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                               and node.value.value is Ellipsis for node in body)
-
-
-def compile_source(stage: stages.Stage, text: str) -> Callable:
-    """Source text -> the function it defines: the one named like the stage, else the first.
-    Only definitions, imports and assignments run; a trailing check call is skipped. Names
-    the text does not define are the package's (the stage module's globals)."""
-    tree = ast.parse(text)
-    tree.body = [node for node in tree.body if not isinstance(node, ast.Expr)]
-    namespace = dict(vars(stage.module))
-    namespace["__name__"] = "__learner__"  # what it defines is the learner's, not the package's
-    filename = f"<{stage.name}>"
-    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)  # so is_stub reads it
-    exec(compile(tree, filename, "exec"), namespace)
-    defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
-    if not defined:
-        raise ValueError(TEXT[current()]["no_function"].format(name=stage.name))
-    return namespace[stage.name if stage.name in defined else defined[0]]
 
 
 # ---------------------------------------------------------------------------

@@ -69,6 +69,7 @@ WORDS = {
         "exits": "{place}: it calls exit() while loading",
         "file_line": "{file}, {line}",
         "no_source": "{origin}: the source of {name} cannot be found; copy its cell into the file",
+        "saved_header": "My chapter-05 translator, saved from the notebook by save_translator.",
     },
     "zh": {
         "notebook": "你的 notebook",
@@ -91,6 +92,7 @@ WORDS = {
         "exits": "{place}，加载时调用了 exit()",
         "file_line": "{file} {line}",
         "no_source": "{origin} 中找不到 {name} 的源码，请把定义 {name} 的单元格复制进文件",
+        "saved_header": "我写的第 05 章翻译器，由 save_translator 从 notebook 保存。",
     },
 }
 
@@ -254,7 +256,7 @@ def save_translator(namespace: Mapping[str, Any], path: Union[str, os.PathLike])
             imports[name] = f"from {value.__module__} import {name}"
         elif isinstance(value, (str, int, float, bool, tuple, list, dict, set, frozenset, type(None))):
             constants[name] = f"{name} = {value!r}\n"
-    header = '"""My chapter-05 translator, saved from the notebook by save_translator."""\n'
+    header = f'"""{_words()["saved_header"]}"""\n'
     parts = [header, "\n".join(sorted(imports.values())) + "\n" if imports else "", "".join(constants.values())]
     text = "\n\n".join(part for part in parts if part) + "\n\n" + "\n\n".join(sources.values())
     target = Path(path)

@@ -67,8 +67,8 @@ WORDS = {
         "error": "出错",
         "left_out": "未比较",
         "refused": "本包拒绝这个请求体（{error}），而第 05 章的 translate 可以假定收到的请求体都合法",
-        "tools_left_out": "比较时去掉了 tools 里第 05 章没有讲的条目，即{why}",
-        "client": "由 Anthropic 定义的客户端工具（本包会查出这些工具的 schema）",
+        "tools_left_out": "比较前去掉了 tools 里第 05 章没讲的{why}",
+        "client": "客户端工具（由 Anthropic 定义，schema 由本包查表得到）",
         "toolset": "工具集（没有 name 的条目）",
         "line": "{difference}。规则：{rule}",
         "caught_by": "",
@@ -88,7 +88,7 @@ WORDS = {
         "row": "{mark} {name}：{state}",
         "claude_code": "Claude Code 的第 {number} 个请求",
         "row_detail": "。{detail}",
-        "row_note": "（{note}）",
+        "row_note": "{note}。",  # after the note's closing parenthesis: a sentence, not a third bracket
     },
 }
 

@@ -240,6 +240,9 @@ class NoStage(KeyError):
         self.name = name
         self.among = tuple(among) if among is not None else tuple(STAGES)
 
+    def _render_traceback_(self) -> list[str]:  # IPython shows this one line, not a traceback, for a typo
+        return [f"{type(self).__name__}: {self}"]
+
     def __str__(self) -> str:
         import difflib
 

@@ -26,6 +26,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "{traps} traps, {generated} generated). Its rule: {rule}",
         "wrong": "not yet: {name} differs from the package on {failed} of {total} inputs. The first is "
         "{label}:\n    {name}({args})\n  {problem}\n  The rule: {rule}",
+        "wrong_all": "not yet: {name} differs from the package on all {total} inputs. The first is "
+        "{label}:\n    {name}({args})\n  {problem}\n  The rule: {rule}",
         "helper_wrong": "not yet: {name} calls your {helper}, which does not agree with the package yet; "
         "fix {helper} first. Its check says:\n  {verdict}",
         "helper_unwritten": "not yet: {name} calls your {helper}, which is not written yet; write it first",
@@ -88,6 +90,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "right": "正确：{name} 在全部 {total} 个输入上都与本包一致（{readme} 个来自 README 示例，{traps} 个陷阱，"
         "{generated} 个生成的变体），符合这一阶段的规则。{rule}",
         "wrong": "还不对：{name} 在 {total} 个输入中有 {failed} 个的结果与本包不同。第一个是{label}：\n"
+        "    {name}({args})\n  {problem}\n  规则：{rule}",
+        "wrong_all": "还不对：{name} 在全部 {total} 个输入上的结果都与本包不同。第一个是{label}：\n"
         "    {name}({args})\n  {problem}\n  规则：{rule}",
         "helper_wrong": "还不对：{name} 调用了你写的 {helper}，而后者还没通过检查，"
                         "请先按下面的检查结果改好 {helper}。\n  {verdict}",
@@ -465,6 +469,13 @@ SOURCE_ZH: dict[str, str] = {
     "# 最常见的结果只有一个文本 content part，成为一条内容为纯字符串的 tool 消息（见下）。",
     "# A lone text part is sent as a plain string, as most clients write it.":
     "# 单独一个文本 content part 以纯字符串发出，大多数客户端都这样写。",
+    # chapter 13's source_code(trajectory.drift_kind) and source_code(trajectory.SampleBuilder.append)
+    "# Overwriting is only allowed inside the last response, and only when the turn that\n"
+    "# asks for it is short: a long response is worth a sample of its own.":
+    "# 只允许覆盖上一个回答之内的部分，而且要求这一轮很短，因为长回答值得单独成为一个样本。",
+    "# Cut the strip back to where the last response began; the prompt's own tokens\n"
+    "# take its place from there, as context: what the model wrote is not trained.":
+    "# 把 strip 截回到上一个回答开始的地方，从那里起换成 prompt 自己的 token，只作为上下文，模型写的部分不参与训练。",
 }
 
 

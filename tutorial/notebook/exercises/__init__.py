@@ -6,7 +6,7 @@ checked, and how a wrong one is told where it parts from the right one.
 A chapter asks, the learner edits one line, and `check` answers in one line:
 
     my_answer = ...  # edit this line
-    check("02.roles", my_answer)
+    check("02.count", my_answer)
 
 gives "… not answered yet", "✗ not yet: <the hint that fits the mistake, or where it differs>",
 or "✓ right: <the explanation>". The right answer is computed from the package whenever it
@@ -25,7 +25,7 @@ not matter is compared as a collection).
 
 Exercises live in one module per chapter (`ch02.py` holds the keys "02.…"), loaded on the
 first check. In a notebook every exercise cell has the cell tag `exercise` and the key in
-its metadata (`"exercise": "02.roles"`); a cell tagged `solution` calls `reveal(key)`.
+its metadata (`"exercise": "02.count"`); a cell tagged `solution` calls `reveal(key)`.
 `tests/test_exercises.py` proves every exercise: the right answer ✓ and every named mistake
 ✗ with its own hint, in both languages, and every chapter run with right and wrong answers.
 """
@@ -108,7 +108,7 @@ class Mistake:
 
 @dataclass(frozen=True)
 class Exercise:
-    key: str  # "<chapter>.<name>", e.g. "02.roles"
+    key: str  # "<chapter>.<name>", e.g. "02.count"
     question: str
     expected: Callable[[], Any]  # the right answer, computed when checked
     hint: str  # shown with ✗ when no named mistake fits, after the place where the answer differs
@@ -317,14 +317,14 @@ NO_EXERCISE = {
     "en": {
         "closest": "no exercise called {key!r}; did you mean {closest!r}?",
         "chapter": "no exercise called {key!r}; chapter {chapter}'s exercises are {keys}",
-        "none": "no exercise called {key!r}; a key is written 'chapter.name', such as '02.roles', "
+        "none": "no exercise called {key!r}; a key is written 'chapter.name', such as '02.count', "
         "and the chapters with exercises are {chapters}",
         "and": ", ",
     },
     "zh": {
         "closest": "没有名为 {key!r} 的练习，是不是想写 {closest!r}？",
         "chapter": "没有名为 {key!r} 的练习，第 {chapter} 章的练习有 {keys}",
-        "none": "没有名为 {key!r} 的练习，练习的键写作“章号.名字”，例如 '02.roles'，有练习的章是 {chapters}",
+        "none": "没有名为 {key!r} 的练习，练习的键写作“章号.名字”，例如 '02.count'，有练习的章是 {chapters}",
         "and": "、",
     },
 }
@@ -337,6 +337,9 @@ class NoExercise(KeyError):
     def __init__(self, key: Any):
         super().__init__(key)
         self.key = key
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows this one line, not a traceback, for a typo
+        return [f"{type(self).__name__}: {self}"]
 
     def __str__(self) -> str:
         import difflib

@@ -186,7 +186,7 @@ add(
             "hint": "数一数 README 请求体里有、输出里却没有的东西，包括调用上的 id、结果上的 id，"
             "以及一个既不是 messages、system 也不是 tools 的顶层字段。",
             "explanation": "默认目标格式丢掉两次 id（在 tool_use 上，以及在回答这次调用的 tool_result 上），"
-            "两种目标格式都把 max_tokens 留在请求体里给采样步骤，所以分别是 3 和 1。",
+            "两种目标格式都把 max_tokens 留在请求体里给采样阶段，所以分别是 3 和 1。",
             "form": "一个字典 {'chat_template': <数量>, 'openai': <数量>}",
         },
     )

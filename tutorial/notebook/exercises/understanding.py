@@ -32,7 +32,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "system, messages and tools. Settings such as max_tokens stay in the body for the sampling step "
             "(Action 3), and the loss report lists each one with its reason.",
             "Action 2 读取请求体的哪些顶层字段，其余字段又怎么样了？",
-            "读取 system、messages 和 tools 这三个字段。max_tokens 之类的设置留在请求体里交给采样步骤（Action 3）"
+            "读取 system、messages 和 tools 这三个字段。max_tokens 之类的设置留在请求体里交给采样阶段（Action 3）"
             "，丢失报告把这些字段逐一列出并写明原因。",
         ),
         Recall(
@@ -179,7 +179,7 @@ RECALL: dict[str, tuple[Recall, ...]] = {
             "Any two of: flatten_content joins texts with \"\\n\" (not \"\"); no tools gives None (not []); ids "
             "are dropped (not kept); arguments stay a dict (not JSON text); an unknown block becomes a placeholder "
             "(not an error, not a repr).",
-            "举出两个各家实现处理不一样的陷阱，说说本包各选了哪种做法。",
+            "举出两个各家实现处理方式不同的陷阱，说说本包在这两处各选了哪种做法。",
             "从下面五个陷阱里任选两个都可以。flatten_content 用 \"\\n\" 而不是 \"\" 连接文本，没有工具时给出 None 而不是 []，"
             "id 丢掉而不保留，arguments 保持为字典而不写成 JSON 文本，未知内容块变成占位符，既不报错也不写 repr。",
         ),
