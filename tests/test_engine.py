@@ -349,6 +349,24 @@ def test_stopping_the_bridge_mid_stream_sends_an_error_event_and_frees_the_engin
     assert endless.busy_slots() == 0, "the engine is still generating for a bridge that stopped"
 
 
+def test_ctrl_c_while_the_model_loads_stops_llama_server(monkeypatch):
+    """The CI once found llama-server still running after one Ctrl-C to `python -m
+    tutorial.llama_cpp.engine`: the signal came while start() was still waiting for /health."""
+    if llama.unavailable():
+        unavailable(llama.unavailable())
+    asked = []
+
+    def interrupted(self, path, timeout=30.0):
+        asked.append(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(llama.RunningEngine, "get", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        llama.start("tiny")
+    assert asked, "start() never asked the server whether it was ready"
+    assert asked[0].process.poll() is not None, "llama-server outlived a Ctrl-C to the start() that launched it"
+
+
 def test_serve_engine_starts_both_and_sigterm_stops_both():
     import signal
     import subprocess

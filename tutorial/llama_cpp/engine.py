@@ -190,15 +190,19 @@ def start(model: str = "tiny", *, port: int = 0, context: int = CONTEXT, threads
     running = RunningEngine(process, f"http://127.0.0.1:{port}", path, log)
     running.threads = threads
     deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"llama-server exited with {process.returncode}:\n{running.log_tail()}")
-        try:
-            if running.get("/health", timeout=2).get("status") == "ok":
-                return running
-        except (OSError, urllib.error.URLError, ValueError):
-            pass
-        time.sleep(0.1)
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"llama-server exited with {process.returncode}:\n{running.log_tail()}")
+            try:
+                if running.get("/health", timeout=2).get("status") == "ok":
+                    return running
+            except (OSError, urllib.error.URLError, ValueError):
+                pass
+            time.sleep(0.1)
+    except BaseException:  # Ctrl-C while the model loads: the server must not outlive its caller
+        running.stop()
+        raise
     running.stop()
     raise RuntimeError(f"llama-server did not become ready within {STARTUP_TIMEOUT:g} s:\n{running.log_tail()}")
 
@@ -224,6 +228,8 @@ def _main(argv: list[str]) -> int:
     except (RuntimeError, OSError, ImportError, ValueError) as error:  # SdistMissing and BuildFailed are RuntimeErrors
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # stopped before it was ready: start() has stopped llama-server
+        return 130
     texts = WORDS[current()]
     print(texts["serving"].format(model=running.model.name, url=running.url, threads=running.threads, log=running.log))
     python = "python" if os.environ.get("VIRTUAL_ENV") else sys.executable
