@@ -51,10 +51,11 @@ def _named_zh(stage: str) -> str:
     return "" if name == stage else f"本包里这个函数叫 {name}，做的事和你写的 {stage} 相同。"
 
 
-def _note(lang: str, stage: str) -> str:
-    """What the explanation adds about the source it reveals (why it is longer), if anything."""
-    note = SOURCE_NOTES[lang].get(stage, "")
-    return (" " + note if lang == "en" else note) if note else ""
+def _notes(stage: str) -> tuple[str, str]:
+    """What each edition's explanation adds about the source it reveals (why it is longer), if
+    anything: the English after a space, the Chinese as it is. Both are stored in the bank."""
+    english, chinese = SOURCE_NOTES["en"].get(stage, ""), SOURCE_NOTES["zh"].get(stage, "")
+    return (" " + english if english else ""), chinese
 
 
 def _stage_exercise(stage: str) -> Exercise:
@@ -69,7 +70,7 @@ def _stage_exercise(stage: str) -> Exercise:
         "and the actual value there. " + _HINTS[stage],
         explanation=f"the package's own code for this stage is in {_WHERE.get(stage, 'tutorial/translation.py')} "
         f"(the solution cell prints it). Its rule: {build_it.STAGES[stage].explanation}"
-        + _note("en", stage),
+        + _notes(stage)[0],
         form="a function, written in the cell",
         zh={
             "question": f"写出 {stage}，让这个函数在检查用到的每个输入上都与本包一致。",
@@ -77,7 +78,7 @@ def _stage_exercise(stage: str) -> Exercise:
             + _HINTS_ZH[stage],
             "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
             f"{_named_zh(stage)}按这一阶段的规则，{build_it.TEXT['zh']['rules'][stage]}"
-            + _note("zh", stage),
+            + _notes(stage)[1],
             "form": "一个函数，写在单元格里",
         },
     )
