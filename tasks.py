@@ -629,6 +629,7 @@ def engine(arguments: list[str]) -> int:
 
 def test(arguments: list[str]) -> int:
     setup(browser=True)
+    hub_system_packages()  # the hub's tests need bwrap and npm; as root the test command installs them
     agent_cli()
     axe_core()
     engine_files()
@@ -679,12 +680,14 @@ def workshop(arguments: list[str]) -> int:
 def hub(arguments: list[str]) -> int:
     """A JupyterHub for a class on this machine (hub/README.md)."""
     setup()
+    hub_system_packages()
     return call(PYTHON, ROOT / "hub" / "run.py", *arguments, cwd=ROOT)
 
 
 def hub_system_packages() -> None:
-    """What `tasks.py hub` needs from the system (bubblewrap, npm), with apt-get as root; its
-    test fails under CI without them. Only `setup --system-only` installs them."""
+    """What `tasks.py hub` needs from the system (bubblewrap, npm, openssl), with apt-get as root:
+    `hub`, `test` and `setup --system-only` install them (the hub's tests fail under CI without
+    them). Kept out of DEBIAN_PACKAGES, which binder/apt.txt mirrors: Binder runs no hub."""
     missing = [name for name, probe in DEBIAN_HUB.items() if not shutil.which(probe)]
     if missing and is_root() and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
