@@ -629,7 +629,7 @@ def engine(arguments: list[str]) -> int:
 
 def test(arguments: list[str]) -> int:
     setup(browser=True)
-    hub_system_packages()  # the hub's tests need bwrap and npm; as root the test command installs them
+    hub_system_packages()  # the hub's tests need them; as root the test command installs them
     agent_cli()
     axe_core()
     engine_files()

@@ -59,6 +59,7 @@ def _notes(stage: str) -> tuple[str, str]:
 
 
 def _stage_exercise(stage: str) -> Exercise:
+    note_en, note_zh = _notes(stage)
     return Exercise(
         key=f"05.{stage}",
         question=f"Write {stage} so that it agrees with the package on every input of its check.",
@@ -70,7 +71,7 @@ def _stage_exercise(stage: str) -> Exercise:
         "and the actual value there. " + _HINTS[stage],
         explanation=f"the package's own code for this stage is in {_WHERE.get(stage, 'tutorial/translation.py')} "
         f"(the solution cell prints it). Its rule: {build_it.STAGES[stage].explanation}"
-        + _notes(stage)[0],
+        + note_en,
         form="a function, written in the cell",
         zh={
             "question": f"写出 {stage}，让这个函数在检查用到的每个输入上都与本包一致。",
@@ -78,7 +79,7 @@ def _stage_exercise(stage: str) -> Exercise:
             + _HINTS_ZH[stage],
             "explanation": f"上面打印的是本包这一阶段的代码，在 {_WHERE.get(stage, 'tutorial/translation.py')} 里。"
             f"{_named_zh(stage)}按这一阶段的规则，{build_it.TEXT['zh']['rules'][stage]}"
-            + _notes(stage)[1],
+            + note_zh,
             "form": "一个函数，写在单元格里",
         },
     )
